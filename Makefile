@@ -1,0 +1,66 @@
+# starfish: `make` builds ./starfish; `make test` builds and runs every test.
+CC      ?= gcc
+CFLAGS  ?= -O3 -march=native
+CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -MMD -MP
+LDLIBS  += -lpthread
+
+LIB_SRC := $(wildcard src/geometry/*.c src/core/*.c src/variants/*.c src/frontend/*.c)
+UNIT_SRC := $(wildcard tests/unit/*.c)
+
+# The optimised build lives in build/release, the sanitizer build in build/asan.
+REL := build/release
+ASAN := build/asan
+SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+.PHONY: all test test-quick asan bench perft-deep fuzz clean
+
+all: starfish
+
+starfish: $(REL)/starfish
+	cp $< $@
+
+$(REL)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(ASAN)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(filter-out -O3 -march=native,$(CFLAGS)) $(SANFLAGS) -c $< -o $@
+
+$(REL)/starfish: $(patsubst %.c,$(REL)/%.o,$(LIB_SRC) src/main.c)
+	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
+
+$(REL)/unit-tests: $(patsubst %.c,$(REL)/%.o,$(LIB_SRC) $(UNIT_SRC))
+	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
+
+$(ASAN)/starfish: $(patsubst %.c,$(ASAN)/%.o,$(LIB_SRC) src/main.c)
+	$(CC) $(SANFLAGS) $^ -o $@ $(LDLIBS)
+
+$(ASAN)/unit-tests: $(patsubst %.c,$(ASAN)/%.o,$(LIB_SRC) $(UNIT_SRC))
+	$(CC) $(SANFLAGS) $^ -o $@ $(LDLIBS)
+
+# libFuzzer target over position text and move parsing (clang).
+build/fuzz/fuzz-parse: $(LIB_SRC) tests/fuzz/fuzz_parse.c
+	@mkdir -p build/fuzz
+	clang -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined $^ -o $@ $(LDLIBS)
+
+asan: $(ASAN)/starfish $(ASAN)/unit-tests
+
+# Every test: unit, perft suites, protocol, fuzzing, then the suite again under ASan+UBSan.
+test: starfish $(REL)/unit-tests asan build/fuzz/fuzz-parse
+	python3 tests/run.py
+
+# Deep perft counts (minutes) and the perft benchmark beside Stockfish and Fairy-Stockfish.
+perft-deep: starfish
+	python3 tests/run.py --deep
+
+bench: starfish
+	tools/bench-perft.sh
+
+fuzz: build/fuzz/fuzz-parse
+	build/fuzz/fuzz-parse -max_total_time=300 tests/fuzz/corpus
+
+clean:
+	rm -rf build starfish
+
+-include $(shell find build -name '*.d' 2>/dev/null)

@@ -1,0 +1,33 @@
+/*
+ * A game: a start position, the moves played, and the history that end conditions need
+ * (repetition keys).  game_status() is the one place that decides whether a game is over.
+ */
+#ifndef STARFISH_GAME_H
+#define STARFISH_GAME_H
+
+#include "fen.h"
+#include "position.h"
+
+typedef struct Game {
+    const Variant *v;
+    Position pos;
+    char start_fen[FEN_MAX];
+    Move *moves;
+    Undo *undos;
+    uint64_t *keys; /* keys[i]: repetition key of the position before move i; keys[n]: now */
+    int n, cap;
+} Game;
+
+/* Starts a game from fen (NULL: the variant's start).  False with err set on bad text. */
+bool game_init(Game *g, const Variant *v, const char *fen, char *err, size_t errlen);
+void game_free(Game *g);
+/* Plays a legal move. */
+void game_play(Game *g, Move m);
+/* Takes back the last move; false when there is none. */
+bool game_undo(Game *g);
+/* Over or not, and why. */
+GameResult game_status(Game *g);
+/* "1-0", "0-1", "1/2-1/2" or "*". */
+const char *result_text(ResultKind k);
+
+#endif

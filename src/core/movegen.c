@@ -1,0 +1,258 @@
+/*
+ * Move generation.
+ *
+ * gen_pseudo() walks each piece's move program (see variant.c); gen_legal() keeps the moves
+ * after which the mover's royal piece is safe.  For variants whose attacks are all steps,
+ * leaps and slides and which have no post-move event (simple_legality), most moves are
+ * proved legal without being made: when the side is not in check, a move of a piece that is
+ * not pinned against its royal cannot expose it, and a royal move is safe when its target is
+ * not attacked with the royal lifted off the board.  Everything else is made and tested.
+ */
+#include "movegen.h"
+
+#include <string.h>
+
+typedef struct {
+    Move *out;
+    int n;
+} MoveList;
+
+static inline void add(MoveList *l, Cell from, Cell to, int piece, MoveKind kind)
+{
+    l->out[l->n++] = MOVE(from, to, piece, kind);
+}
+
+/* A pawn reaching its promotion zone becomes each promotion piece in turn. */
+static inline void add_pawn(const Position *pos, MoveList *l, Cell from, Cell to, MoveKind kind)
+{
+    const Variant *v = pos->v;
+    if (v->promotion_zone[pos->side][to] && v->npromotion_types) {
+        for (int i = 0; i < v->npromotion_types; i++)
+            add(l, from, to, v->promotion_types[i], kind);
+    } else {
+        add(l, from, to, 0, kind);
+    }
+}
+
+static void gen_placements(const Position *pos, MoveList *l)
+{
+    const Variant *v = pos->v;
+    int us = pos->side;
+    for (int t = 1; t <= v->ntypes; t++) {
+        if (!pos->hand[us][t])
+            continue;
+        for (Cell c = 0; c < v->geo->ncells; c++)
+            if (v->placement_zone[us][c] && !pos->board[c])
+                add(l, NO_CELL, c, t, MK_PLACE);
+    }
+}
+
+static void gen_castling(const Position *pos, MoveList *l)
+{
+    const Variant *v = pos->v;
+    int us = pos->side;
+    for (int i = 0; i < v->ncastling; i++) {
+        if (!(pos->castling & (1u << i)) || v->castle[i].colour != us)
+            continue;
+        Cell kf = v->castle[i].king_from, rf = v->castle[i].rook_from;
+        uint8_t king = pos->board[kf], rook = pos->board[rf];
+        if (!king || !v->is_royal[king] || PIECE_COLOUR(king) != us || !rook || PIECE_COLOUR(rook) != us)
+            continue;
+        bool ok = true;
+        for (int k = 0; k < v->castle[i].nempty && ok; k++)
+            ok = !pos->board[v->castle[i].empty[k]];
+        for (int k = 0; k < v->castle[i].nsafe && ok; k++)
+            ok = !pos_attacked(pos, v->castle[i].safe[k], us ^ 1);
+        if (ok)
+            add(l, kf, v->castle[i].king_to, 0, MK_CASTLE);
+    }
+}
+
+static void gen_piece(const Position *pos, MoveList *l, Cell from)
+{
+    const Variant *v = pos->v;
+    const uint8_t *board = pos->board;
+    uint8_t code = board[from];
+    int us = pos->side;
+    bool pawn = v->is_pawn[code];
+    uint8_t seen[MAX_CELLS];
+    bool dedup = v->needs_dedup[code];
+    int first = l->n;
+    if (dedup)
+        memset(seen, 0, (size_t)v->geo->ncells);
+    for (const uint8_t *p = v->prog + v->prog_at[code][from]; *p; p += 2 + p[1]) {
+        const uint8_t *cells = p + 2, *end = cells + p[1];
+        int kind = *p & E_KIND_MASK;
+        bool quiet = *p & E_QUIET, capture = *p & E_CAPTURE;
+        switch (kind) {
+        case E_LEAPS:
+            for (; cells < end; cells++) {
+                uint8_t o = board[*cells];
+                if (o ? capture && PIECE_COLOUR(o) != us : quiet) {
+                    if (pawn)
+                        add_pawn(pos, l, from, *cells, MK_NORMAL);
+                    else
+                        add(l, from, *cells, 0, MK_NORMAL);
+                }
+            }
+            break;
+        case E_RAY:
+        case E_ROSE:
+            for (; cells < end; cells++) {
+                uint8_t o = board[*cells];
+                if (!o) {
+                    if (quiet)
+                        add(l, from, *cells, 0, MK_NORMAL);
+                    continue;
+                }
+                if (capture && PIECE_COLOUR(o) != us)
+                    add(l, from, *cells, 0, MK_NORMAL);
+                break;
+            }
+            break;
+        case E_PUSH:
+            if (board[cells[0]])
+                break;
+            add_pawn(pos, l, from, cells[0], MK_NORMAL);
+            if (p[1] == 2 && !board[cells[1]] && !pos->limping[from])
+                add_pawn(pos, l, from, cells[1], MK_DOUBLE);
+            break;
+        case E_PAWN_CAPTURE:
+            for (; cells < end; cells++) {
+                uint8_t o = board[*cells];
+                if (o && PIECE_COLOUR(o) != us)
+                    add_pawn(pos, l, from, *cells, MK_NORMAL);
+                else if (!o && *cells == pos->ep)
+                    add(l, from, *cells, 0, MK_EP);
+            }
+            break;
+        case E_HOP: {
+            bool screened = false;
+            for (; cells < end; cells++) {
+                uint8_t o = board[*cells];
+                if (!screened) {
+                    if (!o) {
+                        if (quiet)
+                            add(l, from, *cells, 0, MK_NORMAL);
+                    } else {
+                        screened = true;
+                    }
+                } else if (o) {
+                    if (capture && PIECE_COLOUR(o) != us)
+                        add(l, from, *cells, 0, MK_NORMAL);
+                    break;
+                }
+            }
+            break;
+        }
+        }
+    }
+    if (dedup) { /* keep the first move to each (target, piece, kind) */
+        int n = first;
+        for (int i = first; i < l->n; i++) {
+            Cell to = MOVE_TO(l->out[i]);
+            bool dup = false;
+            if (seen[to])
+                for (int j = first; j < n && !dup; j++)
+                    dup = l->out[j] == l->out[i];
+            seen[to] = 1;
+            if (!dup)
+                l->out[n++] = l->out[i];
+        }
+        l->n = n;
+    }
+}
+
+int gen_pseudo(const Position *pos, Move *out)
+{
+    MoveList l = {out, 0};
+    int us = pos->side;
+    if (pos->hand_total[us]) { /* the setup phase: placements only */
+        gen_placements(pos, &l);
+        return l.n;
+    }
+    for (int i = 0; i < pos->pcount[us]; i++)
+        gen_piece(pos, &l, pos->plist[us][i]);
+    if (pos->castling)
+        gen_castling(pos, &l);
+    return l.n;
+}
+
+bool move_is_legal(Position *pos, Move m)
+{
+    Undo u;
+    pos_make(pos, m, &u);
+    bool ok = pos_mover_safe(pos);
+    pos_unmake(pos, m, &u);
+    return ok;
+}
+
+/* Pieces of the side to move that stand alone between their royal and an enemy slider. */
+static int find_pinned(const Position *pos, Cell royal, Cell *pinned)
+{
+    const Variant *v = pos->v;
+    int us = pos->side, n = 0;
+    for (const uint8_t *p = v->atk + v->atk_at[us ^ 1][royal]; *p; p += 4 + p[3]) {
+        if (*p != A_RAY)
+            continue;
+        unsigned mask = p[1] | (unsigned)p[2] << 8;
+        const uint8_t *cells = p + 4, *end = cells + p[3];
+        Cell blocker = NO_CELL;
+        for (; cells < end; cells++) {
+            uint8_t o = pos->board[*cells];
+            if (!o)
+                continue;
+            if (blocker == NO_CELL && PIECE_COLOUR(o) == us) {
+                blocker = *cells;
+                continue;
+            }
+            if (blocker != NO_CELL && PIECE_COLOUR(o) != us && (v->pattern_mask[o][*cells] & mask))
+                pinned[n++] = blocker;
+            break;
+        }
+    }
+    return n;
+}
+
+static bool royal_target_safe(Position *pos, Cell royal, Cell to)
+{
+    uint8_t code = pos->board[royal];
+    pos->board[royal] = 0;
+    bool safe = !pos_attacked(pos, to, pos->side ^ 1);
+    pos->board[royal] = code;
+    return safe;
+}
+
+int gen_legal(Position *pos, Move *out)
+{
+    int n = gen_pseudo(pos, out), kept = 0;
+    Cell royal = pos->royal[pos->side];
+    bool fast = pos->v->simple_legality && royal != NO_CELL && !pos->hand_total[pos->side] &&
+                !pos_attacked(pos, royal, pos->side ^ 1);
+    if (!fast) {
+        for (int i = 0; i < n; i++)
+            if (move_is_legal(pos, out[i]))
+                out[kept++] = out[i];
+        return kept;
+    }
+    Cell pinned[MAX_PIECES];
+    int npinned = find_pinned(pos, royal, pinned);
+    for (int i = 0; i < n; i++) {
+        Move m = out[i];
+        Cell from = MOVE_FROM(m);
+        bool legal;
+        if (MOVE_KIND(m) == MK_EP || MOVE_KIND(m) == MK_CASTLE) {
+            legal = move_is_legal(pos, m);
+        } else if (from == royal) {
+            legal = royal_target_safe(pos, royal, MOVE_TO(m));
+        } else {
+            legal = true;
+            for (int k = 0; k < npinned && legal; k++)
+                if (pinned[k] == from)
+                    legal = move_is_legal(pos, m);
+        }
+        if (legal)
+            out[kept++] = m;
+    }
+    return kept;
+}

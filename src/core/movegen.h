@@ -1,0 +1,14 @@
+/* Move generation: pseudo-legal moves from the move programs, then the legality filter. */
+#ifndef STARFISH_MOVEGEN_H
+#define STARFISH_MOVEGEN_H
+
+#include "position.h"
+
+/* Moves that follow the pieces' movement, ignoring whether the mover's royal stays safe. */
+int gen_pseudo(const Position *pos, Move *out);
+/* Legal moves (the rules core's one answer to "what may be played here?"). */
+int gen_legal(Position *pos, Move *out);
+/* Is a pseudo-legal move legal? */
+bool move_is_legal(Position *pos, Move m);
+
+#endif

@@ -1,0 +1,135 @@
+/* The command line.  Bad input gets one message on stderr and exit status 2. */
+#include "cli.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../core/fen.h"
+#include "../core/movegen.h"
+#include "../core/notation.h"
+#include "../core/perft.h"
+#include "uci.h"
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int usage_error(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "starfish: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\n(see 'starfish help')\n");
+    return 2;
+}
+
+static int cmd_help(void)
+{
+    printf("starfish: a multi-variant chess engine\n\n"
+           "usage:\n"
+           "  starfish                              speak UCI on standard input/output\n"
+           "  starfish perft VARIANT DEPTH [FEN]    count leaf nodes, per move (divide)\n"
+           "  starfish bench perft [VARIANT]        timed perft on the benchmark positions\n"
+           "  starfish help                         this text\n\nvariants:");
+    for (int i = 0; i < variant_count(); i++)
+        printf(" %s", variant_at(i)->def->name);
+    printf("\n");
+    return 0;
+}
+
+static bool read_depth(const char *text, int *depth)
+{
+    char *end;
+    long d = strtol(text, &end, 10);
+    if (*end || d < 1 || d > 64)
+        return false;
+    *depth = (int)d;
+    return true;
+}
+
+static int cmd_perft(int argc, char **argv)
+{
+    if (argc < 4 || argc > 5)
+        return usage_error("perft needs VARIANT DEPTH [FEN]%s", "");
+    const Variant *v = variant_by_name(argv[2]);
+    if (!v)
+        return usage_error("unknown variant '%s'", argv[2]);
+    int depth;
+    if (!read_depth(argv[3], &depth))
+        return usage_error("bad depth '%s' (1..64)", argv[3]);
+    Position pos;
+    char err[200];
+    if (!pos_set_fen(&pos, v, argc == 5 ? argv[4] : v->def->start_fen, err, sizeof err))
+        return usage_error("bad position: %s", err);
+    double start = now_seconds();
+    Move moves[MAX_MOVES];
+    int n = gen_legal(&pos, moves);
+    uint64_t total = 0;
+    for (int i = 0; i < n; i++) {
+        Undo u;
+        char text[MOVE_TEXT_MAX];
+        pos_make(&pos, moves[i], &u);
+        uint64_t count = depth > 1 ? perft(&pos, depth - 1) : 1;
+        pos_unmake(&pos, moves[i], &u);
+        move_to_text(&pos, moves[i], text);
+        printf("%s: %llu\n", text, (unsigned long long)count);
+        total += count;
+    }
+    double secs = now_seconds() - start;
+    printf("\nNodes searched: %llu\nTime: %.3f s\nNodes per second: %.0f\n", (unsigned long long)total, secs,
+           secs > 0 ? (double)total / secs : 0.0);
+    return 0;
+}
+
+/* The perft benchmark: fixed positions and depths, bulk-counted, one thread. */
+static const struct {
+    const char *variant, *name, *fen;
+    int depth;
+} bench_positions[] = {
+    {"chess", "start", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 6},
+    {"chess", "kiwipete", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 5},
+    {"starvation", "start", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 6},
+    {"starvation", "kiwipete", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 5},
+};
+
+static int cmd_bench(int argc, char **argv)
+{
+    if (argc < 3 || strcmp(argv[2], "perft") != 0)
+        return usage_error("usage: starfish bench perft [VARIANT]%s", "");
+    const char *only = argc > 3 ? argv[3] : NULL;
+    if (only && !variant_by_name(only))
+        return usage_error("unknown variant '%s'", only);
+    for (size_t i = 0; i < sizeof bench_positions / sizeof bench_positions[0]; i++) {
+        if (only && strcmp(only, bench_positions[i].variant) != 0)
+            continue;
+        const Variant *v = variant_by_name(bench_positions[i].variant);
+        Position pos;
+        char err[200];
+        if (!pos_set_fen(&pos, v, bench_positions[i].fen, err, sizeof err))
+            return usage_error("bench position: %s", err);
+        double start = now_seconds();
+        uint64_t nodes = perft(&pos, bench_positions[i].depth);
+        double secs = now_seconds() - start;
+        printf("%-10s %-9s depth %d  nodes %12llu  time %7.3f s  nps %11.0f\n", bench_positions[i].variant,
+               bench_positions[i].name, bench_positions[i].depth, (unsigned long long)nodes, secs,
+               secs > 0 ? (double)nodes / secs : 0.0);
+    }
+    return 0;
+}
+
+int cli_main(int argc, char **argv)
+{
+    if (argc < 2)
+        return uci_loop(stdin, stdout);
+    if (strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
+        return cmd_help();
+    if (strcmp(argv[1], "perft") == 0)
+        return cmd_perft(argc, argv);
+    if (strcmp(argv[1], "bench") == 0)
+        return cmd_bench(argc, argv);
+    return usage_error("unknown command '%s'", argv[1]);
+}

@@ -1,0 +1,92 @@
+/*
+ * Terminal drawing.  Square boards get a framed grid with file and rank labels.  Other
+ * boards are drawn from the geometry's drawing coordinates: each cell shows its name and
+ * its piece (or '.'), so hex columns and levels appear where they lie on the page.
+ */
+#include "display.h"
+
+#include <string.h>
+
+#include "../core/movegen.h"
+
+static void draw_square(FILE *out, const Position *pos)
+{
+    const Geometry *g = pos->v->geo;
+    int files = g->draw_w, ranks = g->draw_h;
+    char cellc[MAX_CELLS];
+    for (Cell c = 0; c < g->ncells; c++)
+        cellc[c] = pos->board[c] ? pos->v->letter[pos->board[c]] : ' ';
+    for (int y = 0; y < ranks; y++) {
+        fprintf(out, "   ");
+        for (int x = 0; x < files; x++)
+            fprintf(out, "+---");
+        fprintf(out, "+\n %d ", ranks - y);
+        for (int x = 0; x < files; x++)
+            fprintf(out, "| %c ", cellc[y * files + x]);
+        fprintf(out, "|\n");
+    }
+    fprintf(out, "   ");
+    for (int x = 0; x < files; x++)
+        fprintf(out, "+---");
+    fprintf(out, "+\n    ");
+    for (int x = 0; x < files; x++)
+        fprintf(out, " %c  ", 'a' + x);
+    fprintf(out, "\n");
+}
+
+#define CANVAS_W 256
+#define CANVAS_H 64
+
+static void draw_canvas(FILE *out, const Position *pos)
+{
+    const Geometry *g = pos->v->geo;
+    static const int col_w = 6;
+    char canvas[CANVAS_H][CANVAS_W];
+    memset(canvas, ' ', sizeof canvas);
+    int width = 0;
+    for (Cell c = 0; c < g->ncells; c++) {
+        char text[16];
+        int n = snprintf(text, sizeof text, "%s%c", g->cell_name[c], pos->board[c] ? pos->v->letter[pos->board[c]] : '.');
+        int x = g->draw_x[c] * col_w, y = g->draw_y[c];
+        if (y >= CANVAS_H || x + n >= CANVAS_W)
+            continue;
+        memcpy(&canvas[y][x], text, (size_t)n);
+        if (x + n > width)
+            width = x + n;
+    }
+    for (int y = 0; y < g->draw_h && y < CANVAS_H; y++) {
+        int end = width;
+        while (end > 0 && canvas[y][end - 1] == ' ')
+            end--;
+        fprintf(out, "  %.*s\n", end, canvas[y]);
+    }
+}
+
+void display_game(FILE *out, Game *g)
+{
+    Position *pos = &g->pos;
+    const Variant *v = pos->v;
+    char fen[FEN_MAX];
+    fprintf(out, "\n");
+    if (v->geo->file_rank_names)
+        draw_square(out, pos);
+    else
+        draw_canvas(out, pos);
+    pos_fen(pos, fen, sizeof fen);
+    fprintf(out, "\nVariant: %s\nFen: %s\nKey: %016llx\nSide to move: %s\n", v->def->name, fen,
+            (unsigned long long)pos->key, pos->side == WHITE ? "white" : "black");
+    if (pos->hand_total[WHITE] + pos->hand_total[BLACK]) {
+        fprintf(out, "In hand:");
+        for (int side = 0; side < 2; side++)
+            for (int t = 1; t <= v->ntypes; t++)
+                for (int k = 0; k < pos->hand[side][t]; k++)
+                    fprintf(out, " %c", v->letter[MAKE_PIECE(side, t)]);
+        fprintf(out, "\n");
+    }
+    fprintf(out, "In check: %s\n", pos_in_check(pos) ? "yes" : "no");
+    GameResult r = game_status(g);
+    if (r.kind == RESULT_NONE)
+        fprintf(out, "Status: ongoing\n");
+    else
+        fprintf(out, "Status: %s %s\n", result_text(r.kind), r.reason);
+}

@@ -1,0 +1,110 @@
+/* The shared part of every geometry: construction, lookup, names and rays. */
+#include "geometry.h"
+
+#include <stdio.h>
+#include <string.h>
+
+void geo_init(Geometry *g, const char *name, int nlevels, MirrorKind mirror)
+{
+    memset(g, 0, sizeof *g);
+    g->name = name;
+    g->nlevels = nlevels;
+    g->mirror = mirror;
+    memset(g->lookup, NO_CELL, sizeof g->lookup);
+}
+
+/* Cells are numbered in the order they are added: builders add them in position-text order. */
+Cell geo_add_cell(Geometry *g, int q, int r, int level, const char *name)
+{
+    Cell c = (Cell)g->ncells++;
+    g->q[c] = (int8_t)q;
+    g->r[c] = (int8_t)r;
+    g->level[c] = (int8_t)level;
+    snprintf(g->cell_name[c], CELL_NAME_MAX, "%s", name);
+    g->lookup[level][q + COORD_BIAS][r + COORD_BIAS] = c;
+    return c;
+}
+
+void geo_set_dirs(Geometry *g, const Vec *dirs, const char *const *names, int n)
+{
+    g->ndirs = n;
+    for (int d = 0; d < n; d++) {
+        g->dir[d] = dirs[d];
+        g->dir_name[d] = names[d];
+    }
+}
+
+void geo_finish(Geometry *g)
+{
+    for (int c = 0; c < g->ncells; c++)
+        for (int d = 0; d < MAX_DIRS; d++)
+            g->step[c][d] = d < g->ndirs ? geo_add(g, (Cell)c, g->dir[d]) : NO_CELL;
+    g->numeric_names = g->cell_name[0][0] >= '0' && g->cell_name[0][0] <= '9';
+}
+
+Cell geo_cell_at(const Geometry *g, int q, int r, int level)
+{
+    if (level < 0 || level >= g->nlevels)
+        return NO_CELL;
+    q += COORD_BIAS;
+    r += COORD_BIAS;
+    if (q < 0 || q >= COORD_RANGE || r < 0 || r >= COORD_RANGE)
+        return NO_CELL;
+    return g->lookup[level][q][r];
+}
+
+Cell geo_add(const Geometry *g, Cell c, Vec v)
+{
+    return geo_cell_at(g, g->q[c] + v.dq, g->r[c] + v.dr, g->level[c] + v.dl);
+}
+
+Vec geo_mirror(const Geometry *g, Vec v)
+{
+    Vec m = v;
+    /* Square boards flip the rank; hex boards keep the column and negate y = 2r + q. */
+    m.dr = (int8_t)(g->mirror == MIRROR_SQUARE ? -v.dr : -v.dr - v.dq);
+    return m;
+}
+
+int geo_dir_index(const Geometry *g, Vec v)
+{
+    for (int d = 0; d < g->ndirs; d++)
+        if (g->dir[d].dq == v.dq && g->dir[d].dr == v.dr && g->dir[d].dl == v.dl)
+            return d;
+    return -1;
+}
+
+Cell geo_parse_cell(const Geometry *g, const char *s, int *len)
+{
+    Cell best = NO_CELL;
+    int best_len = 0;
+    for (int c = 0; c < g->ncells; c++) {
+        int n = (int)strlen(g->cell_name[c]);
+        if (n > best_len && strncmp(s, g->cell_name[c], (size_t)n) == 0) {
+            best = (Cell)c;
+            best_len = n;
+        }
+    }
+    /* "1" must not match the start of "12": a numeric name may not run on into a digit. */
+    if (best != NO_CELL && g->numeric_names && s[best_len] >= '0' && s[best_len] <= '9')
+        best = NO_CELL;
+    if (len)
+        *len = best == NO_CELL ? 0 : best_len;
+    return best;
+}
+
+int geo_ray(const Geometry *g, Cell c, int dir, Cell *out)
+{
+    int n = 0;
+    for (Cell s = g->step[c][dir]; s != NO_CELL; s = g->step[s][dir])
+        out[n++] = s;
+    return n;
+}
+
+bool geo_has_other_level(const Geometry *g, Cell c)
+{
+    for (int l = 0; l < g->nlevels; l++)
+        if (l != g->level[c] && geo_cell_at(g, g->q[c], g->r[c], l) != NO_CELL)
+            return true;
+    return false;
+}

@@ -1,0 +1,53 @@
+/*
+ * Starvation (Event chess #6): orthodox chess, but after every move the piece that moved is
+ * removed unless it is a pawn, it moved from or to a cell next to a pawn, or it captured a
+ * pawn.  Only the king is subject when castling.  A move that would remove the mover's own
+ * king is illegal (the core sees the king gone and rejects the move).  A stalemated side with
+ * no pawn next to its king loses.  No insufficient-material draw.
+ */
+#include "../core/position.h"
+#include "orthodox.h"
+#include "variants.h"
+
+static bool next_to_pawn(const Position *pos, Cell c)
+{
+    const Geometry *g = pos->v->geo;
+    for (int d = 0; d < g->ndirs; d++) {
+        Cell n = g->step[c][d];
+        if (n != NO_CELL && pos->board[n] && pos->v->is_pawn[pos->board[n]])
+            return true;
+    }
+    return false;
+}
+
+/*
+ * Judged on the board after the move.  That is the same as judging condition 2 ("moved
+ * from a cell next to a pawn") on the board before it: the only pawn that can have left is
+ * a captured one (condition 4 holds then) or the mover itself (condition 1).
+ */
+static bool moved_piece_survives(const Position *after, Move m, int moved_code, int captured_code)
+{
+    const Variant *v = after->v;
+    return v->is_pawn[moved_code] || (captured_code && v->is_pawn[captured_code]) ||
+           next_to_pawn(after, MOVE_FROM(m)) || next_to_pawn(after, MOVE_TO(m));
+}
+
+static GameResult stalemate(const Position *pos)
+{
+    Cell k = pos->royal[pos->side];
+    if (k != NO_CELL && next_to_pawn(pos, k))
+        return (GameResult){RESULT_DRAW, "stalemate"};
+    return (GameResult){pos->side == WHITE ? RESULT_BLACK_WINS : RESULT_WHITE_WINS, "starvation-stalemate"};
+}
+
+VariantDef starvation_definition(void)
+{
+    VariantDef d = chess_definition();
+    d.name = "starvation";
+    d.description = "chess where a moved piece dies unless it is near a pawn (Event chess #6)";
+    d.moved_piece_survives = moved_piece_survives;
+    d.stalemate = stalemate;
+    d.insufficient_material = NULL;
+    d.removal_mark = '^';
+    return d;
+}
