@@ -161,6 +161,12 @@ static void make_castling(Position *pos, Move m)
     add_piece(pos, rook, rt);
     pos->key ^= zobrist_piece[king][kf] ^ zobrist_piece[king][kt] ^ zobrist_piece[rook][rf] ^ zobrist_piece[rook][rt];
     pos->halfmove++;
+    /* The king and rook have left their cells: drop the rights that need them. */
+    uint8_t keep = v->castle_keep[kf] & v->castle_keep[rf];
+    if (pos->castling & ~keep) {
+        pos->key ^= zobrist_castling[pos->castling] ^ zobrist_castling[pos->castling & keep];
+        pos->castling &= keep;
+    }
 }
 
 static void make_ordinary(Position *pos, Move m, Undo *u)
@@ -199,11 +205,6 @@ static void make_ordinary(Position *pos, Move m, Undo *u)
         pos->limping[from] = false;
         pos->limping[to] = limps;
     }
-    uint8_t keep = v->castle_keep[from] & v->castle_keep[to];
-    if (pos->castling & ~keep) {
-        pos->key ^= zobrist_castling[pos->castling] ^ zobrist_castling[pos->castling & keep];
-        pos->castling &= keep;
-    }
     if (kind == MK_DOUBLE) {
         pos->ep = passed_cell(v->geo, from, to);
         pos->ep_victim = to;
@@ -230,6 +231,12 @@ void pos_make(Position *pos, Move m, Undo *u)
             make_castling(pos, m);
         else
             make_ordinary(pos, m, u);
+        /* A move from or to a king's or rook's start cell ends the castling it served. */
+        uint8_t keep = v->castle_keep[MOVE_FROM(m)] & v->castle_keep[MOVE_TO(m)];
+        if (pos->castling & ~keep) {
+            pos->key ^= zobrist_castling[pos->castling] ^ zobrist_castling[pos->castling & keep];
+            pos->castling &= keep;
+        }
         if (v->def->moved_piece_survives && !v->def->moved_piece_survives(pos, m, moved, u->captured)) {
             Cell to = MOVE_TO(m);
             u->removed = pos->board[to];
