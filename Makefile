@@ -12,9 +12,13 @@ REL := build/release
 ASAN := build/asan
 SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-.PHONY: all test test-quick asan bench perft-deep fuzz clean
+.PHONY: all run test asan bench perft-deep fuzz clean
 
 all: starfish
+
+# The main job: until the web app exists, the UCI engine on stdin/stdout.
+run: starfish
+	./starfish
 
 starfish: $(REL)/starfish
 	cp $< $@
@@ -55,7 +59,7 @@ perft-deep: starfish
 	python3 tests/run.py --deep
 
 bench: starfish
-	tools/bench-perft.sh
+	python3 tools/bench_perft.py
 
 fuzz: build/fuzz/fuzz-parse
 	build/fuzz/fuzz-parse -max_total_time=300 tests/fuzz/corpus

@@ -56,13 +56,13 @@ bool fen_read_board(const Variant *v, const char *text, FenBoard *out, char *err
         int filled = 0, len = g->row_len[row];
         while (s < stop && *s != '/') {
             if (isdigit((unsigned char)*s)) {
-                int run = (int)strtol(s, (char **)&s, 10);
-                if (run <= 0 || filled + run > len) {
+                long run = strtol(s, (char **)&s, 10);
+                if (run <= 0 || run > len - filled) {
                     snprintf(err, errlen, "row %d of the board has more than %d cells", row + 1, len);
                     return false;
                 }
-                filled += run;
-                cell += run;
+                filled += (int)run;
+                cell += (int)run;
                 continue;
             }
             uint8_t code = isalpha((unsigned char)*s) ? v->code_of_letter[(int)*s] : 0;
@@ -186,7 +186,8 @@ static bool read_ep(const Variant *v, const char *s, const FenBoard *b, int side
     Cell origin = geo_add(g, c, (Vec){(int8_t)-v->forward[mover].dq, (int8_t)-v->forward[mover].dr,
                                       (int8_t)-v->forward[mover].dl});
     if (b->board[c] || landing == NO_CELL || origin == NO_CELL || b->board[origin] || !b->board[landing] ||
-        PIECE_COLOUR(b->board[landing]) != mover || !v->start_cell[mover][origin]) {
+        PIECE_COLOUR(b->board[landing]) != mover || !v->is_pawn[b->board[landing]] ||
+        !v->start_cell[mover][origin]) {
         snprintf(err, errlen, "en-passant cell %s does not follow a double step", g->cell_name[c]);
         return false;
     }

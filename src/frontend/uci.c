@@ -17,7 +17,8 @@
 #include "display.h"
 
 #define LINE_MAX_BYTES 65536
-#define MAX_TOKENS 8192
+/* Enough for any line that fits the buffer: a token takes a byte and its separator another. */
+#define MAX_TOKENS (LINE_MAX_BYTES / 2 + 1)
 
 typedef struct {
     FILE *out;
@@ -195,19 +196,41 @@ static bool handle(Session *s, char *line)
     return true;
 }
 
+/*
+ * Reads one line, without its '\n', into buf; false at the end of the input.  A line longer
+ * than size - 1 bytes is consumed whole and flagged; *len counts NUL bytes too.
+ */
+static bool read_line(FILE *in, char *buf, size_t size, size_t *len, bool *too_long)
+{
+    size_t n = 0;
+    int ch;
+    *too_long = false;
+    while ((ch = getc(in)) != EOF && ch != '\n') {
+        if (n + 1 < size)
+            buf[n++] = (char)ch;
+        else
+            *too_long = true;
+    }
+    buf[n] = 0;
+    *len = n;
+    return ch != EOF || n > 0 || *too_long;
+}
+
 int uci_loop(FILE *in, FILE *out)
 {
     Session s = {.out = out, .variant = variant_at(0)};
     static char line[LINE_MAX_BYTES];
+    size_t len;
+    bool too_long;
     reset_game(&s);
     setvbuf(out, NULL, _IOLBF, 0);
-    while (fgets(line, sizeof line, in)) {
-        size_t len = strlen(line);
-        if (len == sizeof line - 1 && line[len - 1] != '\n') {
-            int ch;
-            while ((ch = fgetc(in)) != EOF && ch != '\n')
-                ;
+    while (read_line(in, line, sizeof line, &len, &too_long)) {
+        if (too_long) {
             fprintf(out, "info string error: line longer than %d bytes ignored\n", LINE_MAX_BYTES - 1);
+            continue;
+        }
+        if (memchr(line, 0, len)) {
+            fprintf(out, "info string error: line with a NUL byte ignored\n");
             continue;
         }
         if (!handle(&s, line))

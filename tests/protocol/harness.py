@@ -1,0 +1,92 @@
+"""Helpers that drive the real starfish binary.
+
+The binary is $STARFISH_BIN, or ./starfish at the repository root (two directories up from
+this file).  Output is split on '\\n' only, so that stray control bytes echoed in an error
+message (form feeds, vertical tabs, ...) never look like extra lines.
+"""
+import os
+import subprocess
+
+REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def binary():
+    """The path of the binary under test."""
+    path = os.environ.get("STARFISH_BIN") or os.path.join(REPO_ROOT, "starfish")
+    if not os.path.isabs(path):
+        path = os.path.join(REPO_ROOT, path) if not os.path.exists(path) else os.path.abspath(path)
+    return path
+
+
+def _to_bytes(line):
+    return line if isinstance(line, bytes) else line.encode("utf-8")
+
+
+def _lines(data):
+    text = data.decode("utf-8", errors="replace")
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return [line[:-1] if line.endswith("\r") else line for line in lines]
+
+
+def uci_raw(data, timeout=60):
+    """Sends raw bytes to a UCI session; returns (returncode, stdout lines, stderr text)."""
+    proc = subprocess.run([binary()], input=data, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          timeout=timeout)
+    return proc.returncode, _lines(proc.stdout), proc.stderr.decode("utf-8", errors="replace")
+
+
+def uci(lines, timeout=60):
+    """Starts the binary, sends each line (str or bytes) and then `quit`; returns stdout lines."""
+    data = b"".join(_to_bytes(line) + b"\n" for line in lines) + b"quit\n"
+    code, out, err = uci_raw(data, timeout)
+    assert code == 0, "UCI session exited with status %d\nstderr: %s\nstdout: %s" % (code, err, out)
+    return out
+
+
+def cli(args, timeout=60):
+    """Runs the binary with command-line arguments; returns (returncode, stdout, stderr)."""
+    proc = subprocess.run([binary()] + [str(a) for a in args], stdin=subprocess.DEVNULL,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout)
+    return (proc.returncode, proc.stdout.decode("utf-8", errors="replace"),
+            proc.stderr.decode("utf-8", errors="replace"))
+
+
+def errors(lines):
+    """The `info string error:` lines of an output."""
+    return [line for line in lines if line.startswith("info string error:")]
+
+
+def field(lines, name):
+    """The value of the first `Name: value` line (as `d` prints them), or None."""
+    prefix = name + ": "
+    for line in lines:
+        if line.startswith(prefix):
+            return line[len(prefix):]
+    return None
+
+
+def parse_divide(lines):
+    """Parses `go perft` / `starfish perft` output: ({move: count}, total, the lines after it).
+
+    Checks the exact shape: `MOVE: COUNT` lines, one blank line, `Nodes searched: N`.
+    """
+    moves = {}
+    i = 0
+    while i < len(lines) and lines[i] != "":
+        move, sep, count = lines[i].partition(": ")
+        assert sep and move and " " not in move and count.isdigit(), \
+            "bad divide line %r in %r" % (lines[i], lines)
+        assert move not in moves, "move %r listed twice in %r" % (move, lines)
+        moves[move] = int(count)
+        i += 1
+    assert i + 1 < len(lines), "no blank line and 'Nodes searched' after the moves: %r" % (lines,)
+    assert lines[i] == "", "expected a blank line before 'Nodes searched': %r" % (lines,)
+    total_line = lines[i + 1]
+    assert total_line.startswith("Nodes searched: ") and total_line[16:].isdigit(), \
+        "bad total line %r" % total_line
+    total = int(total_line[16:])
+    assert total == sum(moves.values()), \
+        "Nodes searched %d is not the sum %d of the per-move counts" % (total, sum(moves.values()))
+    return moves, total, lines[i + 2:]

@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+"""The starfish test runner: every test, one line each, then `N passed, N failed`.
+
+Sections:
+  unit      the C unit tests (build/release/unit-tests)
+  perft     the perft suites in tests/perft/*.epd, through `starfish perft`
+  protocol  tests/protocol/test_*.py, which drive the real binary over UCI and the CLI
+  fuzz      a short libFuzzer run over position text and move parsing
+  asan      unit, perft (smaller limit) and protocol again, built with ASan+UBSan
+
+`--deep` runs every perft count in the suites (minutes) with the release build only.
+`--only SECTION` runs one section.
+"""
+import argparse
+import importlib
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+RELEASE_BIN = os.path.join(ROOT, "starfish")
+ASAN_BIN = os.path.join(ROOT, "build", "asan", "starfish")
+
+# Perft counts above these limits are left to `make perft-deep`.
+PERFT_LIMIT = 200_000_000
+ASAN_PERFT_LIMIT = 300_000
+
+
+class Results:
+    def __init__(self):
+        self.passed = 0
+        self.failed = 0
+
+    def record(self, name, ok, detail=""):
+        if ok:
+            self.passed += 1
+            print(f"PASS {name}", flush=True)
+        else:
+            self.failed += 1
+            print(f"FAIL {name}: {detail}", flush=True)
+
+
+def run_unit(results, binary, label):
+    proc = subprocess.run([binary], capture_output=True, text=True, timeout=600)
+    failures = {}
+    for line in proc.stdout.splitlines():
+        if line.startswith("ok "):
+            results.record(f"{label} {line[3:]}", True)
+        elif line.startswith("FAIL "):
+            name, _, detail = line[5:].partition(": ")
+            failures.setdefault(name, []).append(detail)
+    for name, details in failures.items():
+        results.record(f"{label} {name}", False, "; ".join(details))
+    if proc.returncode not in (0, 1) or (proc.returncode == 1 and not failures):
+        results.record(f"{label} exit", False, f"status {proc.returncode}: {proc.stderr[-2000:]}")
+
+
+def perft_cases():
+    """Yields (file, variant, fen, depth, expected) from the suites."""
+    folder = os.path.join(ROOT, "tests", "perft")
+    for name in sorted(os.listdir(folder)):
+        if not name.endswith(".epd"):
+            continue
+        with open(os.path.join(folder, name)) as f:
+            for line in f:
+                line = line.strip()
+                if not line or line.startswith("#"):
+                    continue
+                variant, fen, *counts = line.split(";")
+                for c in counts:
+                    d, n = c.split()
+                    yield name, variant, fen, int(d[1:]), int(n)
+
+
+def run_perft(results, binary, label, limit):
+    for name, variant, fen, depth, expected in perft_cases():
+        if expected > limit:
+            continue
+        test = f"{label} {name} {variant} '{fen}' depth {depth}"
+        proc = subprocess.run([binary, "perft", variant, str(depth), fen], capture_output=True, text=True,
+                              timeout=1800)
+        got = None
+        for line in proc.stdout.splitlines():
+            if line.startswith("Nodes searched:"):
+                got = int(line.split(":")[1])
+        results.record(test, proc.returncode == 0 and got == expected,
+                       f"expected {expected}, got {got} (exit {proc.returncode}) {proc.stderr.strip()}")
+
+
+def run_protocol(results, binary, label):
+    os.environ["STARFISH_BIN"] = binary
+    folder = os.path.join(ROOT, "tests", "protocol")
+    sys.path.insert(0, folder)
+    for name in sorted(os.listdir(folder)):
+        if not (name.startswith("test_") and name.endswith(".py")):
+            continue
+        module = importlib.import_module(name[:-3])
+        for fn_name in sorted(n for n in dir(module) if n.startswith("test_")):
+            fn = getattr(module, fn_name)
+            if not callable(fn):
+                continue
+            try:
+                fn()
+                results.record(f"{label} {name[:-3]}.{fn_name}", True)
+            except Exception as e:  # a failed assert or a crash of the test itself
+                detail = f"{type(e).__name__}: {e}" if str(e) else traceback.format_exc(limit=2)
+                results.record(f"{label} {name[:-3]}.{fn_name}", False, detail.strip()[:2000])
+
+
+def run_fuzz(results, seconds):
+    fuzzer = os.path.join(ROOT, "build", "fuzz", "fuzz-parse")
+    seeds = os.path.join(ROOT, "tests", "fuzz", "seeds")
+    if not os.path.exists(fuzzer):
+        results.record("fuzz parse", False, f"{fuzzer} is not built (make build/fuzz/fuzz-parse)")
+        return
+    with tempfile.TemporaryDirectory() as corpus:
+        if os.path.isdir(seeds):
+            for f in os.listdir(seeds):
+                shutil.copy(os.path.join(seeds, f), corpus)
+        proc = subprocess.run([fuzzer, f"-max_total_time={seconds}", "-print_final_stats=1",
+                               f"-artifact_prefix={corpus}/", corpus], capture_output=True, text=True,
+                              timeout=seconds + 120)
+        execs = [l for l in proc.stderr.splitlines() if "stat::number_of_executed_units" in l]
+        results.record(f"fuzz parse ({seconds} s, {execs[0].split(':')[-1].strip() if execs else '?'} runs)",
+                       proc.returncode == 0, proc.stderr[-3000:])
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--deep", action="store_true", help="every perft count, release build only")
+    parser.add_argument("--only", choices=["unit", "perft", "protocol", "fuzz", "asan"])
+    parser.add_argument("--fuzz-seconds", type=int, default=30)
+    args = parser.parse_args()
+    results = Results()
+    start = time.time()
+    sections = [args.only] if args.only else ["unit", "perft", "protocol", "fuzz", "asan"]
+    if args.deep:
+        sections = ["perft"]
+    if "unit" in sections:
+        run_unit(results, os.path.join(ROOT, "build", "release", "unit-tests"), "unit")
+    if "perft" in sections:
+        run_perft(results, RELEASE_BIN, "perft", float("inf") if args.deep else PERFT_LIMIT)
+    if "protocol" in sections:
+        run_protocol(results, RELEASE_BIN, "protocol")
+    if "fuzz" in sections:
+        run_fuzz(results, args.fuzz_seconds)
+    if "asan" in sections:
+        os.environ["ASAN_OPTIONS"] = "detect_leaks=1:abort_on_error=1"
+        os.environ["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"
+        run_unit(results, os.path.join(ROOT, "build", "asan", "unit-tests"), "asan unit")
+        run_perft(results, ASAN_BIN, "asan perft", ASAN_PERFT_LIMIT)
+        run_protocol(results, ASAN_BIN, "asan protocol")
+    print(f"# {time.time() - start:.0f} s")
+    print(f"{results.passed} passed, {results.failed} failed")
+    return 1 if results.failed or results.passed == 0 else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs what building, testing and benchmarking starfish need on a fresh Debian machine.
+# Safe to run again: packages already present are left alone.
+set -euo pipefail
+packages=(
+  gcc make                 # the build
+  clang libclang-rt-14-dev # libFuzzer and the sanitizer runtimes for the fuzz target
+  python3                  # the test runner and protocol tests
+  stockfish fairy-stockfish # peers for the perft benchmark
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo_cmd=""
+  [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
+  $sudo_cmd apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}"
+fi
