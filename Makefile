@@ -21,7 +21,7 @@ run: starfish
 	./starfish
 
 starfish: $(REL)/starfish
-	cp $< $@
+	cp $< $@.tmp && mv -f $@.tmp $@
 
 $(REL)/%.o: %.c
 	@mkdir -p $(dir $@)

@@ -185,8 +185,11 @@ static bool read_ep(const Variant *v, const char *s, const FenBoard *b, int side
     Cell landing = geo_add(g, c, v->forward[mover]);
     Cell origin = geo_add(g, c, (Vec){(int8_t)-v->forward[mover].dq, (int8_t)-v->forward[mover].dr,
                                       (int8_t)-v->forward[mover].dl});
-    if (b->board[c] || landing == NO_CELL || origin == NO_CELL || b->board[origin] || !b->board[landing] ||
-        PIECE_COLOUR(b->board[landing]) != mover || !v->is_pawn[b->board[landing]] ||
+    /* The double stepper is a pawn, or (square-says) any piece that moved as a pawn from origin. */
+    uint8_t stepper = landing == NO_CELL ? 0 : b->board[landing];
+    if (b->board[c] || landing == NO_CELL || origin == NO_CELL || b->board[origin] || !stepper ||
+        PIECE_COLOUR(stepper) != mover ||
+        !(v->is_pawn[stepper] || (v->pattern_mask[stepper][origin] & v->pawn_capture_bits)) ||
         !v->start_cell[mover][origin]) {
         snprintf(err, errlen, "en-passant cell %s does not follow a double step", g->cell_name[c]);
         return false;
@@ -309,8 +312,9 @@ void pos_fen(const Position *pos, char *buf, size_t len)
     }
     if (v->def->fen_hand) {
         append(buf, len, &at, "[");
+        /* Highest type first: the rules write the start hand as [KQRBNkqrbn]. */
         for (int side = 0; side < 2; side++)
-            for (int t = 1; t <= v->ntypes; t++)
+            for (int t = v->ntypes; t >= 1; t--)
                 for (int k = 0; k < pos->hand[side][t]; k++) {
                     snprintf(tmp, sizeof tmp, "%c", v->letter[MAKE_PIECE(side, t)]);
                     append(buf, len, &at, tmp);

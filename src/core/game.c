@@ -90,7 +90,7 @@ GameResult game_status(Game *g)
             return result(pos->side == WHITE ? RESULT_BLACK_WINS : RESULT_WHITE_WINS, "checkmate");
         return g->v->def->stalemate ? g->v->def->stalemate(pos) : result(RESULT_DRAW, "stalemate");
     }
-    if (occurrences(g) >= 3)
+    if (!g->v->def->no_repetition && occurrences(g) >= 3)
         return drawn(g, "repetition");
     if (pos->halfmove >= 100)
         return drawn(g, "fifty-move");

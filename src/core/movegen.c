@@ -6,7 +6,8 @@
  * leaps and slides and which have no post-move event (simple_legality), most moves are
  * proved legal without being made: when the side is not in check, a move of a piece that is
  * not pinned against its royal cannot expose it, and a royal move is safe when its target is
- * not attacked with the royal lifted off the board.  Everything else is made and tested.
+ * not attacked with the royal lifted off the board.  Everything else (en passant, castling,
+ * a royal double step, which en passant may answer) is made and tested.
  */
 #include "movegen.h"
 
@@ -241,7 +242,8 @@ int gen_legal(Position *pos, Move *out)
         Move m = out[i];
         Cell from = MOVE_FROM(m);
         bool legal;
-        if (MOVE_KIND(m) == MK_EP || MOVE_KIND(m) == MK_CASTLE) {
+        MoveKind kind = MOVE_KIND(m);
+        if (kind == MK_EP || kind == MK_CASTLE || (from == royal && kind == MK_DOUBLE)) {
             legal = move_is_legal(pos, m);
         } else if (from == royal) {
             legal = royal_target_safe(pos, royal, MOVE_TO(m));

@@ -296,11 +296,18 @@ void pos_unmake(Position *pos, Move m, const Undo *u)
 
 bool pos_attacked(const Position *pos, Cell x, int by)
 {
+    return pos_attacked_by(pos, x, by, 0xffff);
+}
+
+bool pos_attacked_by(const Position *pos, Cell x, int by, unsigned patterns)
+{
     const Variant *v = pos->v;
     const uint8_t *board = pos->board;
     for (const uint8_t *p = v->atk + v->atk_at[by][x]; *p; p += 4 + p[3]) {
-        unsigned mask = p[1] | (unsigned)p[2] << 8;
+        unsigned mask = (p[1] | (unsigned)p[2] << 8) & patterns;
         const uint8_t *cells = p + 4, *end = cells + p[3];
+        if (!mask)
+            continue;
         if (*p == A_LEAPS) {
             for (; cells < end; cells++) {
                 uint8_t code = board[*cells];
@@ -336,8 +343,11 @@ bool pos_mover_safe(const Position *pos)
 {
     int mover = pos->side ^ 1;
     Cell k = pos->royal[mover];
-    if (k == NO_CELL)
-        return !pos->v->has_royal;
+    if (k == NO_CELL) /* safe only if it was never on the board: still in hand */
+        return !pos->v->has_royal || pos->hand[mover][pos->v->royal_type];
+    /* A royal piece that has just double stepped can also be taken en passant. */
+    if (k == pos->ep_victim && pos_attacked_by(pos, pos->ep, pos->side, pos->v->pawn_capture_bits))
+        return false;
     return !pos_attacked(pos, k, pos->side);
 }
 

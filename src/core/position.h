@@ -61,6 +61,8 @@ void pos_unmake(Position *pos, Move m, const Undo *u);
 
 /* Is cell x attacked by a piece of side `by` (an orthodox capture, ignoring removal)? */
 bool pos_attacked(const Position *pos, Cell x, int by);
+/* The same, counting only attackers using the given pattern bits. */
+bool pos_attacked_by(const Position *pos, Cell x, int by, unsigned patterns);
 bool pos_in_check(const Position *pos);
 /* After pos_make: did the move leave the mover's royal piece safe (and on the board)? */
 bool pos_mover_safe(const Position *pos);

@@ -232,6 +232,8 @@ static void build_programs(Variant *v)
                         emit_pattern_moves(&moves, v, &v->def->patterns[i], colour, c);
                         if (!v->def->patterns[i].quiet_only)
                             v->pattern_mask[code][c] |= (uint16_t)(1u << i);
+                        if (v->def->patterns[i].kind == PAT_PAWN)
+                            v->pawn_capture_bits |= (uint16_t)(1u << i);
                     }
                 buf_put(&moves, E_END);
             }
@@ -370,6 +372,8 @@ static bool build(Variant *v, const VariantDef *def, char *err, size_t errlen)
         v->has_royal |= p->royal;
         if (p->pawn)
             v->pawn_type = t;
+        if (p->royal)
+            v->royal_type = t;
     }
     v->simple_legality = !def->moved_piece_survives;
     for (int i = 0; i < def->npatterns; i++)

@@ -90,6 +90,8 @@ typedef struct VariantDef {
     bool castle_king_takes_rook;
     /* Game records: SAN (Nf3) or long algebraic (Ng1-f3, the royal prefixed with K). */
     enum { SAN_SHORT, SAN_LONG } san_style;
+    /* No draw by repetition (Ludii's Starchess). */
+    bool no_repetition;
     /* Game records mark a move whose moved piece was removed with this suffix (or 0). */
     char removal_mark;
 
@@ -104,6 +106,8 @@ typedef struct VariantDef {
     GameResult (*decide_draw)(const struct Position *pos, const char *reason);
     /* True when neither side can ever mate (a dead position). NULL: never. */
     bool (*insufficient_material)(const struct Position *pos);
+    /* A letter shown on each cell of the board (square-says's marks), or NULL. */
+    char (*cell_mark)(const Geometry *g, Cell c);
 } VariantDef;
 
 /* Move-program entry kinds; an entry is [header, count, cells...], a header 0 ends a list. */
@@ -120,7 +124,8 @@ typedef struct Variant {
     const Geometry *geo;
     int ntypes;
     bool has_royal;
-    int pawn_type; /* the type that promotes, or 0 */
+    int pawn_type;  /* the type that promotes, or 0 */
+    int royal_type; /* the royal type, or 0 */
     /* Letters: piece code -> character (upper White, lower Black), and back. */
     char letter[MAX_CODES];
     uint8_t code_of_letter[128];
@@ -132,6 +137,7 @@ typedef struct Variant {
     /* Which patterns (bit mask) a piece code has on a cell: the attack programs check it. */
     uint16_t pattern_mask[MAX_CODES][MAX_CELLS];
     bool needs_dedup[MAX_CODES]; /* rose pieces: several paths may reach one cell */
+    uint16_t pawn_capture_bits;  /* the pattern bits of pawn patterns (en-passant attacks) */
     bool is_pawn[MAX_CODES], is_royal[MAX_CODES];
     /* Zones, per colour. */
     bool promotion_zone[2][MAX_CELLS];

@@ -9,29 +9,35 @@
 
 #include "../core/movegen.h"
 
+/* A framed grid; where the variant marks its squares, the mark is drawn beside the piece. */
 static void draw_square(FILE *out, const Position *pos)
 {
     const Geometry *g = pos->v->geo;
+    char (*mark)(const Geometry *, Cell) = pos->v->def->cell_mark;
     int files = g->draw_w, ranks = g->draw_h;
-    char cellc[MAX_CELLS];
-    for (Cell c = 0; c < g->ncells; c++)
-        cellc[c] = pos->board[c] ? pos->v->letter[pos->board[c]] : ' ';
+    const char *rule = mark ? "+----" : "+---";
     for (int y = 0; y < ranks; y++) {
         fprintf(out, "   ");
         for (int x = 0; x < files; x++)
-            fprintf(out, "+---");
+            fputs(rule, out);
         fprintf(out, "+\n %d ", ranks - y);
-        for (int x = 0; x < files; x++)
-            fprintf(out, "| %c ", cellc[y * files + x]);
+        for (int x = 0; x < files; x++) {
+            Cell c = geo_cell_at(g, x, ranks - 1 - y, 0);
+            char piece = pos->board[c] ? pos->v->letter[pos->board[c]] : ' ';
+            if (mark)
+                fprintf(out, "|%c  %c", piece, mark(g, c) - 'A' + 'a');
+            else
+                fprintf(out, "| %c ", piece);
+        }
         fprintf(out, "|\n");
     }
     fprintf(out, "   ");
     for (int x = 0; x < files; x++)
-        fprintf(out, "+---");
+        fputs(rule, out);
     fprintf(out, "+\n    ");
     for (int x = 0; x < files; x++)
-        fprintf(out, " %c  ", 'a' + x);
-    fprintf(out, "\n");
+        fprintf(out, mark ? "  %c  " : " %c  ", 'a' + x);
+    fprintf(out, "\n%s", mark ? "   (piece at the left of a square, the square's mark at the right)\n" : "");
 }
 
 #define CANVAS_W 256

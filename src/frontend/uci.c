@@ -14,6 +14,7 @@
 #include "../core/movegen.h"
 #include "../core/notation.h"
 #include "../core/perft.h"
+#include "../core/pgn.h"
 #include "display.h"
 
 #define LINE_MAX_BYTES 65536
@@ -87,9 +88,11 @@ static void cmd_position(Session *s, char **tok, int n)
 {
     char fen[FEN_MAX * 2] = "", err[200];
     int i = 1;
+    bool from_fen = false;
     if (i < n && strcmp(tok[i], "startpos") == 0) {
         i++;
     } else if (i < n && strcmp(tok[i], "fen") == 0) {
+        from_fen = true;
         for (i++; i < n && strcmp(tok[i], "moves") != 0; i++) {
             if (strlen(fen) + strlen(tok[i]) + 2 > sizeof fen) {
                 error(s, "position text is too long%s", "");
@@ -108,7 +111,7 @@ static void cmd_position(Session *s, char **tok, int n)
         return;
     }
     Game g = {0};
-    if (!game_init(&g, s->variant, *fen ? fen : NULL, err, sizeof err)) {
+    if (!game_init(&g, s->variant, from_fen ? fen : NULL, err, sizeof err)) {
         error(s, "bad position: %s", err);
         game_free(&g);
         return;
@@ -156,6 +159,14 @@ static void cmd_go(Session *s, char **tok, int n)
     fprintf(s->out, "bestmove 0000\n");
 }
 
+/* An extension: the game so far (from the last `position`) as PGN. */
+static void cmd_pgn(Session *s)
+{
+    static char buf[1 << 20];
+    game_pgn(&s->game, NULL, buf, sizeof buf);
+    fputs(buf, s->out);
+}
+
 /* Splits line into whitespace-separated tokens in place. */
 static int tokenize(char *line, char **tok)
 {
@@ -189,6 +200,8 @@ static bool handle(Session *s, char *line)
         cmd_go(s, tok, n);
     else if (strcmp(c, "d") == 0)
         display_game(s->out, &s->game);
+    else if (strcmp(c, "pgn") == 0)
+        cmd_pgn(s);
     else if (strcmp(c, "stop") == 0 || strcmp(c, "ponderhit") == 0)
         ; /* nothing runs in the background yet */
     else

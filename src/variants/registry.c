@@ -7,6 +7,10 @@
 static VariantDef (*const definitions[])(void) = {
     chess_definition,
     starvation_definition,
+    square_says_definition,
+    square_says_reversed_definition,
+    starchess_definition,
+    starchess_ludii_definition,
 };
 
 #define NVARIANTS ((int)(sizeof definitions / sizeof definitions[0]))

@@ -6,5 +6,9 @@
 
 VariantDef chess_definition(void);
 VariantDef starvation_definition(void);
+VariantDef square_says_definition(void);
+VariantDef square_says_reversed_definition(void);
+VariantDef starchess_definition(void);
+VariantDef starchess_ludii_definition(void);
 
 #endif

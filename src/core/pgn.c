@@ -1,0 +1,103 @@
+#include "pgn.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "notation.h"
+
+typedef struct {
+    char *buf;
+    size_t len, used;
+    int column; /* for wrapping movetext at 80 columns */
+} Out;
+
+static void put(Out *o, const char *fmt, ...)
+{
+    char tmp[256];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return;
+    if (o->used + (size_t)n < o->len)
+        memcpy(o->buf + o->used, tmp, (size_t)n + 1);
+    o->used += (size_t)n;
+    const char *nl = strrchr(tmp, '\n');
+    o->column = nl ? (int)strlen(nl + 1) : o->column + n;
+}
+
+/* A movetext token, with a line break before it when the line would pass 79 columns. */
+static void token(Out *o, const char *text)
+{
+    int n = (int)strlen(text);
+    if (o->column > 0 && o->column + 1 + n > 79)
+        put(o, "\n");
+    else if (o->column > 0)
+        put(o, " ");
+    put(o, "%s", text);
+}
+
+static void roman(int n, char *out)
+{
+    static const struct {
+        int value;
+        const char *text;
+    } digits[] = {{10, "X"}, {9, "IX"}, {5, "V"}, {4, "IV"}, {1, "I"}};
+    out[0] = 0;
+    for (size_t i = 0; i < sizeof digits / sizeof digits[0]; i++)
+        for (; n >= digits[i].value; n -= digits[i].value)
+            strcat(out, digits[i].text);
+}
+
+size_t game_pgn(Game *g, const char *event, char *buf, size_t len)
+{
+    Out o = {buf, len, 0, 0};
+    if (len)
+        buf[0] = 0;
+    GameResult r = game_status(g);
+    const char *result = result_text(r.kind);
+    put(&o, "[Event \"%s\"]\n[Site \"starfish\"]\n[White \"?\"]\n[Black \"?\"]\n[Result \"%s\"]\n",
+        event ? event : "?", result);
+    put(&o, "[Variant \"%s\"]\n", g->v->def->name);
+    Position initial;
+    char err[160], initial_fen[FEN_MAX] = "";
+    if (pos_set_fen(&initial, g->v, g->v->def->start_fen, err, sizeof err))
+        pos_fen(&initial, initial_fen, sizeof initial_fen);
+    if (strcmp(g->start_fen, initial_fen) != 0)
+        put(&o, "[SetUp \"1\"]\n[FEN \"%s\"]\n", g->start_fen);
+    if (r.kind != RESULT_NONE)
+        put(&o, "[Termination \"%s\"]\n", r.reason);
+    put(&o, "\n");
+    /* Replay from the start to print each move in the position it was played in. */
+    int played = g->n;
+    while (game_undo(g))
+        ;
+    int placements = 0;
+    bool need_number = true;
+    for (int i = 0; i < played; i++) {
+        Move m = g->moves[i];
+        Position *pos = &g->pos;
+        char number[24], san[MOVE_TEXT_MAX];
+        bool place = MOVE_KIND(m) == MK_PLACE;
+        if (place && pos->side == WHITE)
+            placements++;
+        if (pos->side == WHITE || need_number) {
+            if (place) {
+                roman(placements ? placements : 1, number);
+                strcat(number, pos->side == WHITE ? "." : "...");
+            } else {
+                snprintf(number, sizeof number, "%d%s", pos->fullmove, pos->side == WHITE ? "." : "...");
+            }
+            token(&o, number);
+        }
+        move_to_san(pos, m, san);
+        token(&o, san);
+        game_play(g, m);
+        need_number = false; /* only a first move by Black carries "1..." of its own */
+    }
+    token(&o, result);
+    put(&o, "\n");
+    return o.used;
+}
