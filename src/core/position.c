@@ -378,3 +378,9 @@ uint64_t pos_repetition_key(Position *pos)
 {
     return pos->key ^ (pos_has_legal_ep(pos) ? zobrist_ep[pos->ep] : 0);
 }
+
+bool pos_only_royals(const Position *pos)
+{
+    return pos->pcount[WHITE] == 1 && pos->pcount[BLACK] == 1 && !pos->hand_total[WHITE] && !pos->hand_total[BLACK] &&
+           pos->royal[WHITE] != NO_CELL && pos->royal[BLACK] != NO_CELL;
+}

@@ -28,7 +28,7 @@ typedef enum {
                   vec in their cyclic order, always turning the same way; max_len steps */
 } PatternKind;
 
-#define MAX_VECS 12
+#define MAX_VECS 24
 
 typedef struct Pattern {
     PatternKind kind;

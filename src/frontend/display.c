@@ -46,13 +46,15 @@ static void draw_square(FILE *out, const Position *pos)
 static void draw_canvas(FILE *out, const Position *pos)
 {
     const Geometry *g = pos->v->geo;
-    static const int col_w = 6;
+    /* Hex columns alternate rows, so same-row cells are two columns apart. */
+    int col_w = g->nlevels > 1 ? 3 : 5;
     char canvas[CANVAS_H][CANVAS_W];
     memset(canvas, ' ', sizeof canvas);
     int width = 0;
     for (Cell c = 0; c < g->ncells; c++) {
         char text[16];
-        int n = snprintf(text, sizeof text, "%s%c", g->cell_name[c], pos->board[c] ? pos->v->letter[pos->board[c]] : '.');
+        char empty = geo_has_other_level(g, c) ? ':' : '.';
+        int n = snprintf(text, sizeof text, "%s%c", g->cell_name[c], pos->board[c] ? pos->v->letter[pos->board[c]] : empty);
         int x = g->draw_x[c] * col_w, y = g->draw_y[c];
         if (y >= CANVAS_H || x + n >= CANVAS_W)
             continue;
@@ -66,6 +68,9 @@ static void draw_canvas(FILE *out, const Position *pos)
             end--;
         fprintf(out, "  %.*s\n", end, canvas[y]);
     }
+    if (g->nlevels > 1)
+        fprintf(out, "  (each cell: name, then its piece; '.' empty, ':' empty and in the Drum, which has a cell\n"
+                     "   directly above or below it; upper level U left, lower level L right)\n");
 }
 
 void display_game(FILE *out, Game *g)

@@ -34,8 +34,8 @@ static int lowest_r(int q)
 
 static void add_level(Geometry *g, int level, int qmin, int qmax)
 {
-    /* The lower level (q -4..8) is drawn right of the upper one (q -8..4), two columns apart. */
-    int xoff = level == 0 ? 8 : 19;
+    /* The lower level (q -4..8) is drawn right of the upper one (q -8..4), three columns apart. */
+    int xoff = level == 0 ? 8 : 20;
     for (int q = qmin; q <= qmax; q++) {
         int len = 0, rmin = lowest_r(q);
         for (int r = -12; r <= 12; r++) {
@@ -66,7 +66,7 @@ static void build(void)
     geo_init(g, "megastar", 2, MIRROR_HEX);
     add_level(g, 0, -8, 4);
     add_level(g, 1, -4, 8);
-    g->draw_w = 28;
+    g->draw_w = 29;
     g->draw_h = 25;
     geo_set_dirs(g, dirs, names, 14);
     geo_finish(g);

@@ -11,6 +11,7 @@ static VariantDef (*const definitions[])(void) = {
     square_says_reversed_definition,
     starchess_definition,
     starchess_ludii_definition,
+    megastar_definition,
 };
 
 #define NVARIANTS ((int)(sizeof definitions / sizeof definitions[0]))

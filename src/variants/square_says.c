@@ -97,12 +97,6 @@ static GameResult decide_draw(const Position *pos, const char *reason)
     return winner_by_captures(pos, true, reason);
 }
 
-/* Royal against royal: no man left on the board. */
-static bool bare_royals(const Position *pos)
-{
-    return pos->pcount[WHITE] == 1 && pos->pcount[BLACK] == 1;
-}
-
 VariantDef square_says_definition(void)
 {
     VariantDef d = {
@@ -124,7 +118,7 @@ VariantDef square_says_definition(void)
         .patterns_at = patterns_at,
         .stalemate = stalemate,
         .decide_draw = decide_draw,
-        .insufficient_material = bare_royals,
+        .insufficient_material = pos_only_royals,
         .cell_mark = mark,
     };
     return d;

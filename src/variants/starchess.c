@@ -43,12 +43,6 @@ static const PieceDef pieces[] = {
     {'K', "king", P(KING_STEP), true, false, 0},
 };
 
-/* King against king is the one dead position known without the tablebases. */
-static bool bare_kings(const Position *pos)
-{
-    return pos->pcount[WHITE] == 1 && pos->pcount[BLACK] == 1 && !pos->hand_total[WHITE] && !pos->hand_total[BLACK];
-}
-
 VariantDef starchess_definition(void)
 {
     VariantDef d = {
@@ -65,7 +59,7 @@ VariantDef starchess_definition(void)
         .placement_cells = {"4 11 17 22 28", "10 16 21 27 34"},
         .fen_hand = true,
         .limping = true,
-        .insufficient_material = bare_kings,
+        .insufficient_material = pos_only_royals, /* the tablebases will add more */
     };
     return d;
 }

@@ -10,5 +10,6 @@ VariantDef square_says_definition(void);
 VariantDef square_says_reversed_definition(void);
 VariantDef starchess_definition(void);
 VariantDef starchess_ludii_definition(void);
+VariantDef megastar_definition(void);
 
 #endif
