@@ -4,7 +4,7 @@ CFLAGS  ?= -O3 -march=native
 CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -MMD -MP
 LDLIBS  += -lpthread
 
-LIB_SRC := $(wildcard src/geometry/*.c src/core/*.c src/variants/*.c src/frontend/*.c)
+LIB_SRC := $(wildcard src/geometry/*.c src/core/*.c src/variants/*.c src/engine/*.c src/frontend/*.c)
 UNIT_SRC := $(wildcard tests/unit/*.c)
 
 # The optimised build lives in build/release, the sanitizer build in build/asan.

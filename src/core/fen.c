@@ -27,6 +27,11 @@ static bool read_hand(const Variant *v, const char *s, const char *end, FenBoard
             snprintf(err, errlen, "unknown piece '%c' in the hand", *s);
             return false;
         }
+        /* Only pieces are ever in hand: a pawn would be placed on its own back rank. */
+        if (v->is_pawn[code]) {
+            snprintf(err, errlen, "a pawn ('%c') cannot be in the hand", *s);
+            return false;
+        }
         out->hand[PIECE_COLOUR(code)][PIECE_TYPE(code)]++;
     }
     return true;
@@ -261,8 +266,9 @@ bool pos_set_fen(Position *pos, const Variant *v, const char *fen, char *err, si
     p.halfmove = halfmove;
     p.fullmove = fullmove;
     p.key = pos_compute_key(&p);
+    /* pos_mover_safe: also a royal that just double stepped and may be taken en passant. */
     Cell their_royal = p.royal[side ^ 1];
-    if (their_royal != NO_CELL && pos_attacked(&p, their_royal, side)) {
+    if (their_royal != NO_CELL && !pos_mover_safe(&p)) {
         snprintf(err, errlen, "%s, not to move, is in check", colour_name[side ^ 1]);
         return false;
     }

@@ -205,7 +205,9 @@ static void make_ordinary(Position *pos, Move m, Undo *u)
         pos->limping[from] = false;
         pos->limping[to] = limps;
     }
-    if (kind == MK_DOUBLE) {
+    /* Only variants whose position text has an en-passant field have en passant (official
+     * Starchess has a double step but no en passant). */
+    if (kind == MK_DOUBLE && v->def->fen_ep) {
         pos->ep = passed_cell(v->geo, from, to);
         pos->ep_victim = to;
     }
@@ -383,4 +385,25 @@ bool pos_only_royals(const Position *pos)
 {
     return pos->pcount[WHITE] == 1 && pos->pcount[BLACK] == 1 && !pos->hand_total[WHITE] && !pos->hand_total[BLACK] &&
            pos->royal[WHITE] != NO_CELL && pos->royal[BLACK] != NO_CELL;
+}
+
+void pos_make_null(Position *pos, Undo *u)
+{
+    u->key = pos->key;
+    u->ep = pos->ep;
+    u->ep_victim = pos->ep_victim;
+    u->halfmove = pos->halfmove;
+    pos->ep = pos->ep_victim = NO_CELL;
+    pos->halfmove++;
+    pos->side ^= 1;
+    pos->key ^= zobrist_side;
+}
+
+void pos_unmake_null(Position *pos, const Undo *u)
+{
+    pos->side ^= 1;
+    pos->ep = u->ep;
+    pos->ep_victim = u->ep_victim;
+    pos->halfmove = u->halfmove;
+    pos->key = u->key;
 }

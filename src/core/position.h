@@ -58,6 +58,9 @@ uint64_t pos_compute_key(const Position *pos);
 
 void pos_make(Position *pos, Move m, Undo *u);
 void pos_unmake(Position *pos, Move m, const Undo *u);
+/* Passes the move to the other side (the search's null move). */
+void pos_make_null(Position *pos, Undo *u);
+void pos_unmake_null(Position *pos, const Undo *u);
 
 /* Is cell x attacked by a piece of side `by` (an orthodox capture, ignoring removal)? */
 bool pos_attacked(const Position *pos, Cell x, int by);

@@ -106,6 +106,10 @@ typedef struct VariantDef {
     GameResult (*decide_draw)(const struct Position *pos, const char *reason);
     /* True when neither side can ever mate (a dead position). NULL: never. */
     bool (*insufficient_material)(const struct Position *pos);
+    /* The engine: an evaluation term of the variant's own, in centipawns for White. */
+    int (*eval_bonus)(const struct Position *pos);
+    /* The engine: zugzwang is common here, so null-move pruning would be unsound. */
+    bool zugzwang_prone;
     /* A letter shown on each cell of the board (square-says's marks), or NULL. */
     char (*cell_mark)(const Geometry *g, Cell c);
 } VariantDef;

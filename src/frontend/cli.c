@@ -10,6 +10,7 @@
 #include "../core/movegen.h"
 #include "../core/notation.h"
 #include "../core/perft.h"
+#include "../engine/search.h"
 #include "uci.h"
 
 static double now_seconds(void)
@@ -33,6 +34,7 @@ static int cmd_help(void)
            "usage:\n"
            "  starfish                              speak UCI on standard input/output\n"
            "  starfish perft VARIANT DEPTH [FEN]    count leaf nodes, per move (divide)\n"
+           "  starfish bench                        search benchmark: fixed searches, total nodes\n"
            "  starfish bench perft [VARIANT]        timed perft on the benchmark positions\n"
            "  starfish help                         this text\n\nvariants:");
     for (int i = 0; i < variant_count(); i++)
@@ -96,10 +98,62 @@ static const struct {
     {"starvation", "kiwipete", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 5},
 };
 
+/* The search benchmark: a fixed search of fixed positions; its node count is a signature of
+ * the engine's behaviour (any change to search or evaluation changes it). */
+static const struct {
+    const char *variant, *fen; /* NULL: the start position */
+    int depth;
+} search_bench[] = {
+    {"chess", NULL, 9},
+    {"chess", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 6},
+    {"chess", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 10},
+    {"starvation", NULL, 8},
+    {"starvation", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 5},
+    {"square-says", NULL, 6},
+    {"square-says-reversed", NULL, 6},
+    {"starchess", NULL, 8},
+    /* The setup of the rules' sample game: I. N17 N21 II. Q22 Q27 III. K4 R10 IV. B28 B16 V. R11 K34 */
+    {"starchess", "1/2/KP3pr/RP2pb/NP1pn/QP2pq/BP3pk/2/1[] w 0 1", 7},
+    {"starchess-ludii", "1/2/KP3pr/RP2pb/NP1pn/QP2pq/BP3pk/2/1[] w - 0 1", 7},
+    {"megastar", NULL, 4},
+};
+
+static int cmd_bench_search(void)
+{
+    Engine engine;
+    if (!engine_init(&engine, 16))
+        return usage_error("cannot allocate the hash table%s", "");
+    uint64_t total = 0;
+    double seconds = 0;
+    for (size_t i = 0; i < sizeof search_bench / sizeof search_bench[0]; i++) {
+        Game g = {0};
+        char err[200];
+        const Variant *v = variant_by_name(search_bench[i].variant);
+        if (!game_init(&g, v, search_bench[i].fen, err, sizeof err))
+            return usage_error("bench position: %s", err);
+        engine_new_game(&engine);
+        SearchLimits limits = {.depth = search_bench[i].depth};
+        SearchResult r = search_run(&engine, &g, &limits, NULL);
+        char best[MOVE_TEXT_MAX];
+        move_to_text(&g.pos, r.best, best);
+        printf("%-20s depth %2d  best %-8s score %6d  nodes %10llu\n", search_bench[i].variant, search_bench[i].depth,
+               best, r.score, (unsigned long long)r.nodes);
+        total += r.nodes;
+        seconds += r.seconds;
+        game_free(&g);
+    }
+    engine_free(&engine);
+    printf("\nTotal time (ms) : %.0f\nNodes searched  : %llu\nNodes/second    : %.0f\n", seconds * 1000,
+           (unsigned long long)total, seconds > 0 ? total / seconds : 0.0);
+    return 0;
+}
+
 static int cmd_bench(int argc, char **argv)
 {
-    if (argc < 3 || strcmp(argv[2], "perft") != 0)
-        return usage_error("usage: starfish bench perft [VARIANT]%s", "");
+    if (argc == 2)
+        return cmd_bench_search();
+    if (strcmp(argv[2], "perft") != 0)
+        return usage_error("usage: starfish bench [perft [VARIANT]]%s", "");
     const char *only = argc > 3 ? argv[3] : NULL;
     if (only && !variant_by_name(only))
         return usage_error("unknown variant '%s'", only);

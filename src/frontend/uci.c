@@ -6,6 +6,7 @@
  */
 #include "uci.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -15,6 +16,7 @@
 #include "../core/notation.h"
 #include "../core/perft.h"
 #include "../core/pgn.h"
+#include "../engine/search.h"
 #include "display.h"
 
 #define LINE_MAX_BYTES 65536
@@ -25,7 +27,24 @@ typedef struct {
     FILE *out;
     const Variant *variant;
     Game game;
+    Engine engine;
+    int skill_level, elo;
+    bool limit_strength;
+    /* The search runs on its own thread so that `stop` and `isready` are answered at once. */
+    pthread_t thread;
+    bool searching;
+    SearchLimits limits;
 } Session;
+
+/* Ends a running search (its bestmove is printed) and waits for its thread. */
+static void stop_search(Session *s)
+{
+    if (!s->searching)
+        return;
+    atomic_store(&s->engine.stop, true);
+    pthread_join(s->thread, NULL);
+    s->searching = false;
+}
 
 static void error(Session *s, const char *fmt, const char *arg)
 {
@@ -46,7 +65,57 @@ static void cmd_uci(Session *s)
     fprintf(s->out, "option name UCI_Variant type combo default %s", variant_at(0)->def->name);
     for (int i = 0; i < variant_count(); i++)
         fprintf(s->out, " var %s", variant_at(i)->def->name);
-    fprintf(s->out, "\nuciok\n");
+    fprintf(s->out, "\noption name Hash type spin default 16 min 1 max 4096\n"
+                    "option name Clear Hash type button\n"
+                    "option name Skill Level type spin default 20 min 0 max 20\n"
+                    "option name UCI_LimitStrength type check default false\n"
+                    "option name UCI_Elo type spin default 1500 min 800 max 2800\n"
+                    "uciok\n");
+}
+
+static bool read_int(const char *text, int min, int max, int *out)
+{
+    char *end;
+    long n = strtol(text, &end, 10);
+    if (!*text || *end || n < min || n > max)
+        return false;
+    *out = (int)n;
+    return true;
+}
+
+/* The strength the engine plays at: Skill Level, or UCI_Elo when strength is limited. */
+static void apply_strength(Session *s)
+{
+    int skill = s->skill_level;
+    if (s->limit_strength) /* 800 Elo plays as level 0, 2800 as level 20 */
+        skill = (s->elo - 800) / 100;
+    s->engine.skill = skill < 0 ? 0 : skill > 20 ? 20 : skill;
+}
+
+static void set_engine_option(Session *s, const char *name, const char *value)
+{
+    int n;
+    if (strcasecmp(name, "Hash") == 0) {
+        if (!read_int(value, 1, 4096, &n))
+            error(s, "Hash must be a number of megabytes from 1 to 4096, not '%s'", value);
+        else if (!tt_resize(&s->engine.tt, (size_t)n))
+            error(s, "cannot allocate %s MB for the hash table", value);
+    } else if (strcasecmp(name, "Clear Hash") == 0) {
+        engine_new_game(&s->engine);
+    } else if (strcasecmp(name, "Skill Level") == 0) {
+        if (!read_int(value, 0, 20, &s->skill_level))
+            error(s, "Skill Level must be from 0 to 20, not '%s'", value);
+    } else if (strcasecmp(name, "UCI_LimitStrength") == 0) {
+        if (strcmp(value, "true") != 0 && strcmp(value, "false") != 0)
+            error(s, "UCI_LimitStrength must be true or false, not '%s'", value);
+        s->limit_strength = strcmp(value, "true") == 0;
+    } else if (strcasecmp(name, "UCI_Elo") == 0) {
+        if (!read_int(value, 800, 2800, &s->elo))
+            error(s, "UCI_Elo must be from 800 to 2800, not '%s'", value);
+    } else {
+        error(s, "unknown option '%s'", name);
+    }
+    apply_strength(s);
 }
 
 static void cmd_setoption(Session *s, char **tok, int n)
@@ -72,7 +141,7 @@ static void cmd_setoption(Session *s, char **tok, int n)
         strcat(dst, tok[i]);
     }
     if (strcasecmp(name, "UCI_Variant") != 0) {
-        error(s, "unknown option '%s'", name);
+        set_engine_option(s, name, value);
         return;
     }
     const Variant *v = variant_by_name(value);
@@ -129,6 +198,71 @@ static void cmd_position(Session *s, char **tok, int n)
     s->game = g;
 }
 
+static void *search_thread(void *arg)
+{
+    Session *s = arg;
+    SearchResult r = search_run(&s->engine, &s->game, &s->limits, s->out);
+    char best[MOVE_TEXT_MAX] = "0000", ponder[MOVE_TEXT_MAX];
+    if (r.best != MOVE_NONE)
+        move_to_text(&s->game.pos, r.best, best);
+    if (r.ponder != MOVE_NONE) {
+        Undo u;
+        pos_make(&s->game.pos, r.best, &u);
+        move_to_text(&s->game.pos, r.ponder, ponder);
+        pos_unmake(&s->game.pos, r.best, &u);
+        fprintf(s->out, "bestmove %s ponder %s\n", best, ponder);
+    } else {
+        fprintf(s->out, "bestmove %s\n", best);
+    }
+    fflush(s->out);
+    return NULL;
+}
+
+/* go [depth N] [nodes N] [movetime MS] [wtime MS] [btime MS] [winc MS] [binc MS]
+ *    [movestogo N] [infinite] [ponder] */
+static void start_search(Session *s, char **tok, int n)
+{
+    SearchLimits l = {0};
+    for (int i = 1; i < n; i++) {
+        const char *k = tok[i];
+        int *field = strcmp(k, "depth") == 0       ? &l.depth
+                     : strcmp(k, "movetime") == 0  ? &l.movetime
+                     : strcmp(k, "wtime") == 0     ? &l.time[WHITE]
+                     : strcmp(k, "btime") == 0     ? &l.time[BLACK]
+                     : strcmp(k, "winc") == 0      ? &l.inc[WHITE]
+                     : strcmp(k, "binc") == 0      ? &l.inc[BLACK]
+                     : strcmp(k, "movestogo") == 0 ? &l.movestogo
+                                                   : NULL;
+        int nodes;
+        if (field) {
+            if (i + 1 >= n || !read_int(tok[i + 1], -100000000, 1000000000, field)) {
+                error(s, "go: '%s' needs a number", k);
+                return;
+            }
+            i++;
+        } else if (strcmp(k, "nodes") == 0) {
+            if (i + 1 >= n || !read_int(tok[i + 1], 1, 2000000000, &nodes)) {
+                error(s, "go: 'nodes' needs a positive number%s", "");
+                return;
+            }
+            l.nodes = (uint64_t)nodes;
+            i++;
+        } else if (strcmp(k, "infinite") == 0) {
+            l.infinite = true;
+        } else if (strcmp(k, "ponder") != 0) {
+            error(s, "go: unknown parameter '%s'", k);
+            return;
+        }
+    }
+    s->limits = l;
+    atomic_store(&s->engine.stop, false);
+    if (pthread_create(&s->thread, NULL, search_thread, s) != 0) {
+        error(s, "cannot start the search thread%s", "");
+        return;
+    }
+    s->searching = true;
+}
+
 static void cmd_go(Session *s, char **tok, int n)
 {
     if (n >= 3 && strcmp(tok[1], "perft") == 0) {
@@ -155,8 +289,7 @@ static void cmd_go(Session *s, char **tok, int n)
         fprintf(s->out, "\nNodes searched: %llu\n", (unsigned long long)total);
         return;
     }
-    error(s, "search is not available in this build: only 'go perft N'%s", "");
-    fprintf(s->out, "bestmove 0000\n");
+    start_search(s, tok, n);
 }
 
 /* An extension: the game so far (from the last `position`) as PGN. */
@@ -184,6 +317,9 @@ static bool handle(Session *s, char *line)
     if (n == 0)
         return true;
     const char *c = tok[0];
+    /* While a search runs only `isready` leaves it alone; anything else ends it first. */
+    if (strcmp(c, "isready") != 0)
+        stop_search(s);
     if (strcmp(c, "quit") == 0)
         return false;
     if (strcmp(c, "uci") == 0)
@@ -192,8 +328,10 @@ static bool handle(Session *s, char *line)
         fprintf(s->out, "readyok\n");
     else if (strcmp(c, "setoption") == 0)
         cmd_setoption(s, tok, n);
-    else if (strcmp(c, "ucinewgame") == 0)
+    else if (strcmp(c, "ucinewgame") == 0) {
         reset_game(s);
+        engine_new_game(&s->engine);
+    }
     else if (strcmp(c, "position") == 0)
         cmd_position(s, tok, n);
     else if (strcmp(c, "go") == 0)
@@ -203,7 +341,7 @@ static bool handle(Session *s, char *line)
     else if (strcmp(c, "pgn") == 0)
         cmd_pgn(s);
     else if (strcmp(c, "stop") == 0 || strcmp(c, "ponderhit") == 0)
-        ; /* nothing runs in the background yet */
+        ; /* the search, if any, was stopped above */
     else
         error(s, "unknown command '%s'", c);
     return true;
@@ -231,7 +369,12 @@ static bool read_line(FILE *in, char *buf, size_t size, size_t *len, bool *too_l
 
 int uci_loop(FILE *in, FILE *out)
 {
-    Session s = {.out = out, .variant = variant_at(0)};
+    static Session s;
+    s = (Session){.out = out, .variant = variant_at(0), .skill_level = 20, .elo = 1500};
+    if (!engine_init(&s.engine, 16)) {
+        fprintf(out, "info string error: cannot allocate the hash table\n");
+        return 1;
+    }
     static char line[LINE_MAX_BYTES];
     size_t len;
     bool too_long;
@@ -250,6 +393,8 @@ int uci_loop(FILE *in, FILE *out)
             break;
         fflush(out);
     }
+    stop_search(&s);
     game_free(&s.game);
+    engine_free(&s.engine);
     return 0;
 }
