@@ -2,9 +2,9 @@
 CC      ?= gcc
 CFLAGS  ?= -O3 -march=native
 CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -MMD -MP
-LDLIBS  += -lpthread
+LDLIBS  += -lmicrohttpd -ljansson -lsqlite3 -lpthread
 
-LIB_SRC := $(wildcard src/geometry/*.c src/core/*.c src/variants/*.c src/engine/*.c src/frontend/*.c)
+LIB_SRC := $(wildcard src/geometry/*.c src/core/*.c src/variants/*.c src/engine/*.c src/server/*.c src/frontend/*.c)
 UNIT_SRC := $(wildcard tests/unit/*.c)
 
 # The optimised build lives in build/release, the sanitizer build in build/asan.

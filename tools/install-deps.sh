@@ -4,11 +4,16 @@
 set -euo pipefail
 packages=(
   gcc make                 # the build
+  libmicrohttpd-dev libjansson-dev libsqlite3-dev # the web server: HTTP, JSON, the game store
   clang libclang-rt-14-dev # libFuzzer and the sanitizer runtimes for the fuzz target
   python3                  # the test runner and protocol tests
   stockfish fairy-stockfish # peers for the perft benchmark
+  chromium                 # browser tests (playwright-core drives Debian's chromium)
+  wrk                      # the web server's load test
 )
 missing=()
+# Node.js for the browser tests: the machine's own if it has one, else Debian's.
+command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
