@@ -81,9 +81,26 @@ static int occurrences(const Game *g)
     return count;
 }
 
+void game_resign(Game *g, int side)
+{
+    g->ended = result(side == WHITE ? RESULT_BLACK_WINS : RESULT_WHITE_WINS, "resignation");
+}
+
+void game_timeout(Game *g, int side)
+{
+    g->ended = result(side == WHITE ? RESULT_BLACK_WINS : RESULT_WHITE_WINS, "timeout");
+}
+
+void game_agree_draw(Game *g)
+{
+    g->ended = drawn(g, "agreement");
+}
+
 GameResult game_status(Game *g)
 {
     Position *pos = &g->pos;
+    if (g->ended.kind != RESULT_NONE)
+        return g->ended;
     Move moves[MAX_MOVES];
     if (gen_legal(pos, moves) == 0) {
         if (pos_in_check(pos))

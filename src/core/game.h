@@ -16,6 +16,7 @@ typedef struct Game {
     Undo *undos;
     uint64_t *keys; /* keys[i]: repetition key of the position before move i; keys[n]: now */
     int n, cap;
+    GameResult ended; /* a result not read off the board: resignation, timeout, agreement */
 } Game;
 
 /* Starts a game from fen (NULL: the variant's start).  False with err set on bad text. */
@@ -27,6 +28,11 @@ void game_play(Game *g, Move m);
 bool game_undo(Game *g);
 /* Over or not, and why. */
 GameResult game_status(Game *g);
+/* Ends the game off the board: `side` resigns, or its time ran out; or both agree a draw,
+ * whose result the variant decides (square-says gives it to the side that captured more). */
+void game_resign(Game *g, int side);
+void game_timeout(Game *g, int side);
+void game_agree_draw(Game *g);
 /* "1-0", "0-1", "1/2-1/2" or "*". */
 const char *result_text(ResultKind k);
 

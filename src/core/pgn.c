@@ -1,5 +1,6 @@
 #include "pgn.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -100,4 +101,115 @@ size_t game_pgn(Game *g, const char *event, char *buf, size_t len)
     token(&o, result);
     put(&o, "\n");
     return o.used;
+}
+
+/* Copies the value of tag `name` ("[Name "value"]") into out; false if absent. */
+static bool tag_value(const char *pgn, const char *name, char *out, size_t len)
+{
+    char pattern[64];
+    snprintf(pattern, sizeof pattern, "[%s \"", name);
+    const char *at = strstr(pgn, pattern);
+    if (!at)
+        return false;
+    at += strlen(pattern);
+    size_t n = 0;
+    while (at[n] && at[n] != '"' && n + 1 < len)
+        n++;
+    memcpy(out, at, n);
+    out[n] = 0;
+    return true;
+}
+
+static bool is_move_number(const char *t)
+{
+    size_t n = strspn(t, "0123456789IVXivx");
+    return n > 0 && t[n] == '.';
+}
+
+static bool is_result(const char *t)
+{
+    return !strcmp(t, "1-0") || !strcmp(t, "0-1") || !strcmp(t, "1/2-1/2") || !strcmp(t, "*");
+}
+
+bool game_from_pgn(Game *g, const char *pgn, const Variant *fallback, char *err, size_t errlen)
+{
+    char name[64], fen[FEN_MAX];
+    const Variant *v = fallback;
+    if (tag_value(pgn, "Variant", name, sizeof name)) {
+        for (char *c = name; *c; c++)
+            *c = (char)tolower((unsigned char)*c);
+        v = variant_by_name(name);
+        if (!v) {
+            snprintf(err, errlen, "unknown variant '%s' in the PGN", name);
+            return false;
+        }
+    }
+    if (!v) {
+        snprintf(err, errlen, "the PGN names no variant");
+        return false;
+    }
+    bool has_fen = tag_value(pgn, "FEN", fen, sizeof fen);
+    if (!game_init(g, v, has_fen ? fen : NULL, err, errlen))
+        return false;
+    /* The movetext: what follows the last tag line. */
+    const char *p = pgn, *line;
+    for (line = pgn; *line; line = p) {
+        while (*line == ' ' || *line == '\t' || *line == '\r' || *line == '\n')
+            line++;
+        if (*line != '[')
+            break;
+        p = strchr(line, '\n');
+        if (!p) {
+            p = line + strlen(line);
+            break;
+        }
+        p++;
+    }
+    int depth = 0; /* inside a variation */
+    while (*p) {
+        if (isspace((unsigned char)*p)) {
+            p++;
+            continue;
+        }
+        if (*p == '{') { /* comment */
+            const char *end = strchr(p, '}');
+            p = end ? end + 1 : p + strlen(p);
+            continue;
+        }
+        if (*p == ';') {
+            const char *end = strchr(p, '\n');
+            p = end ? end : p + strlen(p);
+            continue;
+        }
+        if (*p == '(' || *p == ')') {
+            depth += *p == '(' ? 1 : -1;
+            p++;
+            continue;
+        }
+        char token[MOVE_TEXT_MAX + 8];
+        size_t n = strcspn(p, " \t\r\n{}();");
+        if (n >= sizeof token) {
+            snprintf(err, errlen, "bad token in the movetext: '%.20s...'", p);
+            return false;
+        }
+        memcpy(token, p, n);
+        token[n] = 0;
+        p += n;
+        if (depth > 0 || token[0] == '$' || is_result(token))
+            continue;
+        char *move = token;
+        if (is_move_number(token)) { /* "12." or "12...e5" or "IV." */
+            move = strrchr(token, '.') + 1;
+            if (!*move)
+                continue;
+        }
+        char why[160];
+        Move m = parse_move(&g->pos, move, why, sizeof why);
+        if (m == MOVE_NONE) {
+            snprintf(err, errlen, "move %d: %s", g->n + 1, why);
+            return false;
+        }
+        game_play(g, m);
+    }
+    return true;
 }

@@ -11,4 +11,12 @@
  */
 size_t game_pgn(Game *g, const char *event, char *buf, size_t len);
 
+/*
+ * Reads the first game of a PGN text into g (zeroed or an earlier game): the variant from the
+ * [Variant] tag (or `fallback` when there is none), the start from [FEN], then the movetext
+ * (move numbers, Roman numerals, comments, variations, NAGs and the result are skipped).
+ * False with err set on an unknown variant, a bad FEN or an illegal move (naming the move).
+ */
+bool game_from_pgn(Game *g, const char *pgn, const Variant *fallback, char *err, size_t errlen);
+
 #endif

@@ -11,6 +11,7 @@
 #include "../core/notation.h"
 #include "../core/perft.h"
 #include "../engine/search.h"
+#include "../server/server.h"
 #include "uci.h"
 
 static double now_seconds(void)
@@ -36,6 +37,7 @@ static int cmd_help(void)
            "  starfish perft VARIANT DEPTH [FEN]    count leaf nodes, per move (divide)\n"
            "  starfish bench                        search benchmark: fixed searches, total nodes\n"
            "  starfish bench perft [VARIANT]        timed perft on the benchmark positions\n"
+           "  starfish serve [--port N] [--db FILE] [--web DIR]   the web app (default port 8080)\n"
            "  starfish help                         this text\n\nvariants:");
     for (int i = 0; i < variant_count(); i++)
         printf(" %s", variant_at(i)->def->name);
@@ -185,5 +187,7 @@ int cli_main(int argc, char **argv)
         return cmd_perft(argc, argv);
     if (strcmp(argv[1], "bench") == 0)
         return cmd_bench(argc, argv);
+    if (strcmp(argv[1], "serve") == 0)
+        return server_main(argc, argv);
     return usage_error("unknown command '%s'", argv[1]);
 }
