@@ -12,6 +12,7 @@
 #include "../core/perft.h"
 #include "../engine/search.h"
 #include "../server/server.h"
+#include "match.h"
 #include "uci.h"
 
 static double now_seconds(void)
@@ -38,6 +39,7 @@ static int cmd_help(void)
            "  starfish bench                        search benchmark: fixed searches, total nodes\n"
            "  starfish bench perft [VARIANT]        timed perft on the benchmark positions\n"
            "  starfish serve [--port N] [--db FILE] [--web DIR]   the web app (default port 8080)\n"
+           "  starfish match [OPTIONS]              games between two UCI engines (match --help)\n"
            "  starfish help                         this text\n\nvariants:");
     for (int i = 0; i < variant_count(); i++)
         printf(" %s", variant_at(i)->def->name);
@@ -189,5 +191,7 @@ int cli_main(int argc, char **argv)
         return cmd_bench(argc, argv);
     if (strcmp(argv[1], "serve") == 0)
         return server_main(argc, argv);
+    if (strcmp(argv[1], "match") == 0)
+        return match_main(argc, argv);
     return usage_error("unknown command '%s'", argv[1]);
 }
