@@ -451,6 +451,44 @@ static Move weakened_choice(Search *s, Move *moves, int n, int depth)
     return choice;
 }
 
+/* Material for the side to move (pieces in hand included), nothing else. */
+static int material(const Position *pos, const EvalTables *t)
+{
+    int sum = 0;
+    for (int side = 0; side < 2; side++) {
+        int m = 0;
+        for (int i = 0; i < pos->pcount[side]; i++)
+            m += t->value[pos->board[pos->plist[side][i]]];
+        for (int type = 1; type <= pos->v->ntypes; type++)
+            m += pos->hand[side][type] * t->value[MAKE_PIECE(side, type)];
+        sum += side == pos->side ? m : -m;
+    }
+    return sum;
+}
+
+/* The greedy baseline: mate if it can, else the move leaving the most material, ties at
+ * random. */
+static Move greedy_choice(Engine *e, Position *pos, const Move *moves, int n)
+{
+    const EvalTables *t = eval_tables(pos->v);
+    int best = -SCORE_INF;
+    Move choice = moves[0];
+    for (int i = 0; i < n; i++) {
+        Undo u;
+        Move replies[MAX_MOVES];
+        pos_make(pos, moves[i], &u);
+        int score = -material(pos, t) * 64 + (int)(next_random(&e->seed) % 64);
+        if (gen_legal(pos, replies) == 0 && pos_in_check(pos))
+            score = SCORE_INF - 1;
+        pos_unmake(pos, moves[i], &u);
+        if (score > best) {
+            best = score;
+            choice = moves[i];
+        }
+    }
+    return choice;
+}
+
 SearchResult search_run(Engine *e, Game *game, const SearchLimits *limits, FILE *out)
 {
     SearchResult r = {0};
@@ -471,6 +509,12 @@ SearchResult search_run(Engine *e, Game *game, const SearchLimits *limits, FILE 
 
     Move moves[MAX_MOVES];
     int n = gen_legal(&s->pos, moves);
+    if (e->greedy && n > 0) {
+        r.best = greedy_choice(e, &s->pos, moves, n);
+        r.depth = 1;
+        free(s);
+        return r;
+    }
     int max_depth = limits->depth > 0 && limits->depth < MAX_PLY ? limits->depth : MAX_PLY - 1;
     if (e->skill < 20 && max_depth > 1 + e->skill / 3)
         max_depth = 1 + e->skill / 3;

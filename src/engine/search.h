@@ -31,6 +31,7 @@ typedef struct Engine {
     int skill;         /* 0..20; 20 is full strength */
     atomic_bool stop;  /* set by another thread to end the search at once */
     uint64_t seed;     /* for the weakened play of lower skill levels */
+    bool greedy;       /* play the one-ply greedy baseline: the move that wins most material */
 } Engine;
 
 typedef struct SearchResult {

@@ -70,6 +70,7 @@ static void cmd_uci(Session *s)
                     "option name Skill Level type spin default 20 min 0 max 20\n"
                     "option name UCI_LimitStrength type check default false\n"
                     "option name UCI_Elo type spin default 1500 min 800 max 2800\n"
+                    "option name Greedy type check default false\n"
                     "uciok\n");
 }
 
@@ -109,6 +110,10 @@ static void set_engine_option(Session *s, const char *name, const char *value)
         if (strcmp(value, "true") != 0 && strcmp(value, "false") != 0)
             error(s, "UCI_LimitStrength must be true or false, not '%s'", value);
         s->limit_strength = strcmp(value, "true") == 0;
+    } else if (strcasecmp(name, "Greedy") == 0) {
+        if (strcmp(value, "true") != 0 && strcmp(value, "false") != 0)
+            error(s, "Greedy must be true or false, not '%s'", value);
+        s->engine.greedy = strcmp(value, "true") == 0;
     } else if (strcasecmp(name, "UCI_Elo") == 0) {
         if (!read_int(value, 800, 2800, &s->elo))
             error(s, "UCI_Elo must be from 800 to 2800, not '%s'", value);
