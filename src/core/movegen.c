@@ -188,31 +188,47 @@ bool move_is_legal(Position *pos, Move m)
     return ok;
 }
 
-/* Pieces of the side to move that stand alone between their royal and an enemy slider. */
-static int find_pinned(const Position *pos, Cell royal, Cell *pinned)
+/*
+ * One walk over the attack program at the royal's cell: is the royal attacked, and which
+ * pieces of the side to move stand alone between it and an enemy slider (pinned)?
+ */
+static bool royal_attacked_and_pins(const Position *pos, Cell royal, Cell *pinned, int *npinned)
 {
     const Variant *v = pos->v;
-    int us = pos->side, n = 0;
+    int us = pos->side;
+    bool attacked = false;
+    *npinned = 0;
     for (const uint8_t *p = v->atk + v->atk_at[us ^ 1][royal]; *p; p += 4 + p[3]) {
-        if (*p != A_RAY)
-            continue;
         unsigned mask = p[1] | (unsigned)p[2] << 8;
         const uint8_t *cells = p + 4, *end = cells + p[3];
+        if (*p == A_LEAPS) {
+            for (; cells < end && !attacked; cells++) {
+                uint8_t o = pos->board[*cells];
+                attacked = o && PIECE_COLOUR(o) != us && (v->pattern_mask[o][*cells] & mask);
+            }
+            continue;
+        }
         Cell blocker = NO_CELL;
         for (; cells < end; cells++) {
             uint8_t o = pos->board[*cells];
             if (!o)
                 continue;
-            if (blocker == NO_CELL && PIECE_COLOUR(o) == us) {
+            if (PIECE_COLOUR(o) == us) {
+                if (blocker != NO_CELL)
+                    break;
                 blocker = *cells;
                 continue;
             }
-            if (blocker != NO_CELL && PIECE_COLOUR(o) != us && (v->pattern_mask[o][*cells] & mask))
-                pinned[n++] = blocker;
+            if (v->pattern_mask[o][*cells] & mask) {
+                if (blocker == NO_CELL)
+                    attacked = true;
+                else
+                    pinned[(*npinned)++] = blocker;
+            }
             break;
         }
     }
-    return n;
+    return attacked;
 }
 
 static bool royal_target_safe(Position *pos, Cell royal, Cell to)
@@ -228,16 +244,16 @@ int gen_legal(Position *pos, Move *out)
 {
     int n = gen_pseudo(pos, out), kept = 0;
     Cell royal = pos->royal[pos->side];
+    Cell pinned[MAX_PIECES];
+    int npinned = 0;
     bool fast = pos->v->simple_legality && royal != NO_CELL && !pos->hand_total[pos->side] &&
-                !pos_attacked(pos, royal, pos->side ^ 1);
+                !royal_attacked_and_pins(pos, royal, pinned, &npinned);
     if (!fast) {
         for (int i = 0; i < n; i++)
             if (move_is_legal(pos, out[i]))
                 out[kept++] = out[i];
         return kept;
     }
-    Cell pinned[MAX_PIECES];
-    int npinned = find_pinned(pos, royal, pinned);
     for (int i = 0; i < n; i++) {
         Move m = out[i];
         Cell from = MOVE_FROM(m);

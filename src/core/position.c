@@ -161,12 +161,6 @@ static void make_castling(Position *pos, Move m)
     add_piece(pos, rook, rt);
     pos->key ^= zobrist_piece[king][kf] ^ zobrist_piece[king][kt] ^ zobrist_piece[rook][rf] ^ zobrist_piece[rook][rt];
     pos->halfmove++;
-    /* The king and rook have left their cells: drop the rights that need them. */
-    uint8_t keep = v->castle_keep[kf] & v->castle_keep[rf];
-    if (pos->castling & ~keep) {
-        pos->key ^= zobrist_castling[pos->castling] ^ zobrist_castling[pos->castling & keep];
-        pos->castling &= keep;
-    }
 }
 
 static void make_ordinary(Position *pos, Move m, Undo *u)

@@ -11,11 +11,14 @@ REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__fi
 
 
 def binary():
-    """The path of the binary under test."""
-    path = os.environ.get("STARFISH_BIN") or os.path.join(REPO_ROOT, "starfish")
-    if not os.path.isabs(path):
-        path = os.path.join(REPO_ROOT, path) if not os.path.exists(path) else os.path.abspath(path)
-    return path
+    """The binary under test: $STARFISH_BIN (a relative path is tried from the current
+    directory, then from the repository root), else ./starfish at the repository root."""
+    path = os.environ.get("STARFISH_BIN")
+    if not path:
+        return os.path.join(REPO_ROOT, "starfish")
+    if os.path.isabs(path) or os.path.exists(path):
+        return os.path.abspath(path)
+    return os.path.join(REPO_ROOT, path)
 
 
 def _to_bytes(line):
