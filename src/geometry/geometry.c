@@ -34,6 +34,24 @@ void geo_set_dirs(Geometry *g, const Vec *dirs, const char *const *names, int n)
     }
 }
 
+void geo_add_hex_column(Geometry *g, int q, int level, int xoff, int top, bool (*on)(int q, int r, int level),
+                        void (*name)(const Geometry *g, int q, int r, int level, char *out))
+{
+    int len = 0;
+    for (int r = -COORD_BIAS; r < COORD_RANGE - COORD_BIAS; r++) {
+        if (!on(q, r, level))
+            continue;
+        char text[CELL_NAME_MAX];
+        name(g, q, r, level, text);
+        Cell c = geo_add_cell(g, q, r, level, text);
+        g->row_cells[c] = c;
+        g->draw_x[c] = (int16_t)(q + xoff);
+        g->draw_y[c] = (int16_t)(top - (2 * r + q));
+        len++;
+    }
+    g->row_len[g->nrows++] = (uint8_t)len;
+}
+
 void geo_finish(Geometry *g)
 {
     for (int c = 0; c < g->ncells; c++)

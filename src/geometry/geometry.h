@@ -85,6 +85,13 @@ int geo_ray(const Geometry *g, Cell c, int dir, Cell *out);
 void geo_init(Geometry *g, const char *name, int nlevels, MirrorKind mirror);
 Cell geo_add_cell(Geometry *g, int q, int r, int level, const char *name);
 void geo_set_dirs(Geometry *g, const Vec *dirs, const char *const *names, int n);
+/*
+ * Adds hex column q of `level`, bottom to top, as one row of position text: the cells (q, r)
+ * with on(q, r, level), named by name(), drawn at x = q + xoff, y = top - (2r + q) (flat-topped
+ * hexes: neighbours in a column are two rows apart).
+ */
+void geo_add_hex_column(Geometry *g, int q, int level, int xoff, int top, bool (*on)(int q, int r, int level),
+                        void (*name)(const Geometry *g, int q, int r, int level, char *out));
 void geo_finish(Geometry *g);
 
 #endif

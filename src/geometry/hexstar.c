@@ -14,9 +14,17 @@ static Geometry hexstar;
 static int max3(int a, int b, int c) { return a > b ? (a > c ? a : c) : (b > c ? b : c); }
 static int min3(int a, int b, int c) { return a < b ? (a < c ? a : c) : (b < c ? b : c); }
 
-static bool on_star(int q, int r)
+static bool on_star(int q, int r, int level)
 {
+    (void)level;
     return max3(q, r, -q - r) <= 2 || min3(q, r, -q - r) >= -2;
+}
+
+/* Cells are numbered in the order they are added. */
+static void star_name(const Geometry *g, int q, int r, int level, char *out)
+{
+    (void)q, (void)r, (void)level;
+    snprintf(out, CELL_NAME_MAX, "%u", (unsigned char)(g->ncells + 1));
 }
 
 static void build(void)
@@ -25,22 +33,9 @@ static void build(void)
     static const char *const names[] = {"N", "S", "NE", "SE", "NW", "SW"};
     Geometry *g = &hexstar;
     geo_init(g, "hexstar", 1, MIRROR_HEX);
-    for (int q = -4; q <= 4; q++) {
-        int len = 0;
-        for (int r = -8; r <= 8; r++) {
-            if (!on_star(q, r))
-                continue;
-            char name[12];
-            snprintf(name, sizeof name, "%d", g->ncells + 1);
-            Cell c = geo_add_cell(g, q, r, 0, name);
-            g->row_cells[c] = c;
-            /* Drawing: one column per q, y = 2r + q runs from -6 (bottom) to +6 (top). */
-            g->draw_x[c] = (int16_t)(q + 4);
-            g->draw_y[c] = (int16_t)(6 - (2 * r + q));
-            len++;
-        }
-        g->row_len[g->nrows++] = (uint8_t)len;
-    }
+    /* One drawing column per q; y = 2r + q runs from -6 (bottom) to +6 (top). */
+    for (int q = -4; q <= 4; q++)
+        geo_add_hex_column(g, q, 0, 4, 6, on_star, star_name);
     g->draw_w = 9;
     g->draw_h = 13;
     geo_set_dirs(g, dirs, names, 6);

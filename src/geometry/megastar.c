@@ -32,25 +32,17 @@ static int lowest_r(int q)
     return 0;
 }
 
+static void cell_name(const Geometry *g, int q, int r, int level, char *out)
+{
+    (void)g;
+    snprintf(out, CELL_NAME_MAX, "%c%c%u", level == 0 ? 'U' : 'L', 'a' + (q + 8), (unsigned char)(r - lowest_r(q) + 1));
+}
+
 static void add_level(Geometry *g, int level, int qmin, int qmax)
 {
     /* The lower level (q -4..8) is drawn right of the upper one (q -8..4), three columns apart. */
-    int xoff = level == 0 ? 8 : 20;
-    for (int q = qmin; q <= qmax; q++) {
-        int len = 0, rmin = lowest_r(q);
-        for (int r = -12; r <= 12; r++) {
-            if (!on_level(q, r, level))
-                continue;
-            char name[CELL_NAME_MAX];
-            snprintf(name, sizeof name, "%c%c%d", level == 0 ? 'U' : 'L', 'a' + (q + 8), r - rmin + 1);
-            Cell c = geo_add_cell(g, q, r, level, name);
-            g->row_cells[c] = c;
-            g->draw_x[c] = (int16_t)(q + xoff);
-            g->draw_y[c] = (int16_t)(12 - (2 * r + q));
-            len++;
-        }
-        g->row_len[g->nrows++] = (uint8_t)len;
-    }
+    for (int q = qmin; q <= qmax; q++)
+        geo_add_hex_column(g, q, level, level == 0 ? 8 : 20, 12, on_level, cell_name);
 }
 
 static void build(void)
