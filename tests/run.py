@@ -5,6 +5,7 @@ Sections:
   unit      the C unit tests (build/release/unit-tests)
   perft     the perft suites in tests/perft/*.epd, through `starfish perft`
   protocol  tests/protocol/test_*.py, which drive the real binary over UCI and the CLI
+  bench     the search benchmark's node count against tests/bench-signature
   fuzz      a short libFuzzer run over position text and move parsing
   asan      unit, perft (smaller limit) and protocol again, built with ASan+UBSan
 
@@ -91,9 +92,12 @@ def run_perft(results, binary, label, limit):
                        f"expected {expected}, got {got} (exit {proc.returncode}) {proc.stderr.strip()}")
 
 
-def run_protocol(results, binary, label):
+def run_protocol(results, binary, label, folder_name="protocol"):
+    """Calls every test_* function of tests/FOLDER/test_*.py; the binary is in STARFISH_BIN."""
     os.environ["STARFISH_BIN"] = binary
-    folder = os.path.join(ROOT, "tests", "protocol")
+    folder = os.path.join(ROOT, "tests", folder_name)
+    if not os.path.isdir(folder):
+        return
     sys.path.insert(0, folder)
     for name in sorted(os.listdir(folder)):
         if not (name.startswith("test_") and name.endswith(".py")):
@@ -109,6 +113,20 @@ def run_protocol(results, binary, label):
             except Exception as e:  # a failed assert or a crash of the test itself
                 detail = f"{type(e).__name__}: {e}" if str(e) else traceback.format_exc(limit=2)
                 results.record(f"{label} {name[:-3]}.{fn_name}", False, detail.strip()[:2000])
+
+
+def run_bench(results):
+    """`starfish bench` must search exactly the node count recorded in tests/bench-signature:
+    the engine is deterministic, and a change to search or evaluation changes the count (then
+    update the file and name the new count in the commit message as `Bench: N`)."""
+    with open(os.path.join(ROOT, "tests", "bench-signature")) as f:
+        expected = int(f.read().split()[0])
+    proc = subprocess.run([RELEASE_BIN, "bench"], capture_output=True, text=True, timeout=600)
+    got = None
+    for line in proc.stdout.splitlines():
+        if line.startswith("Nodes searched"):
+            got = int(line.split(":")[1])
+    results.record("bench signature", got == expected, f"bench searched {got} nodes, signature says {expected}")
 
 
 def run_fuzz(results, seconds):
@@ -132,12 +150,12 @@ def run_fuzz(results, seconds):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--deep", action="store_true", help="every perft count, release build only")
-    parser.add_argument("--only", choices=["unit", "perft", "protocol", "fuzz", "asan"])
+    parser.add_argument("--only", choices=["unit", "perft", "protocol", "bench", "fuzz", "asan"])
     parser.add_argument("--fuzz-seconds", type=int, default=30)
     args = parser.parse_args()
     results = Results()
     start = time.time()
-    sections = [args.only] if args.only else ["unit", "perft", "protocol", "fuzz", "asan"]
+    sections = [args.only] if args.only else ["unit", "perft", "protocol", "bench", "fuzz", "asan"]
     if args.deep:
         sections = ["perft"]
     if "unit" in sections:
@@ -146,6 +164,8 @@ def main():
         run_perft(results, RELEASE_BIN, "perft", float("inf") if args.deep else PERFT_LIMIT)
     if "protocol" in sections:
         run_protocol(results, RELEASE_BIN, "protocol")
+    if "bench" in sections:
+        run_bench(results)
     if "fuzz" in sections:
         run_fuzz(results, args.fuzz_seconds)
     if "asan" in sections:

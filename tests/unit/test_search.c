@@ -1,0 +1,125 @@
+/*
+ * The engine finds mates in one and two in every variant and always answers with a legal
+ * move.  The positions come from random self-play; each test first proves with the rules
+ * core alone (a brute-force search, independent of the engine) that the mate exists.
+ */
+#include "../../src/engine/search.h"
+#include "helpers.h"
+#include "test.h"
+
+/* Can the side to move force checkmate within `moves` of its moves? */
+static bool forced_mate(Position *pos, int moves)
+{
+    Move list[MAX_MOVES];
+    int n = gen_legal(pos, list);
+    for (int i = 0; i < n; i++) {
+        Undo u;
+        pos_make(pos, list[i], &u);
+        Move replies[MAX_MOVES];
+        int nr = gen_legal(pos, replies);
+        bool mates;
+        if (nr == 0) {
+            mates = pos_in_check(pos);
+        } else {
+            mates = moves > 1;
+            for (int k = 0; k < nr && mates; k++) {
+                Undo v;
+                pos_make(pos, replies[k], &v);
+                mates = forced_mate(pos, moves - 1);
+                pos_unmake(pos, replies[k], &v);
+            }
+        }
+        pos_unmake(pos, list[i], &u);
+        if (mates)
+            return true;
+    }
+    return false;
+}
+
+static void check_mate_found(const char *variant, const char *fen, int moves)
+{
+    Game g = {0};
+    char err[200];
+    if (!game_init(&g, variant_by_name(variant), fen, err, sizeof err)) {
+        test_fail(__FILE__, __LINE__, "%s: %s", fen, err);
+        return;
+    }
+    if (!forced_mate(&g.pos, moves))
+        test_fail(__FILE__, __LINE__, "%s %s: no forced mate in %d", variant, fen, moves);
+    Engine e;
+    if (!engine_init(&e, 8))
+        return;
+    SearchLimits limits = {.depth = 2 * moves + 1};
+    SearchResult r = search_run(&e, &g, &limits, NULL);
+    if (r.score != SCORE_MATE - (2 * moves - 1))
+        test_fail(__FILE__, __LINE__, "%s %s: score %d, expected mate in %d", variant, fen, r.score, moves);
+    /* The move chosen keeps the forced mate (mate in one: it mates at once). */
+    Undo u;
+    pos_make(&g.pos, r.best, &u);
+    Move replies[MAX_MOVES];
+    int nr = gen_legal(&g.pos, replies);
+    bool keeps = nr == 0 ? pos_in_check(&g.pos) : moves > 1;
+    for (int k = 0; k < nr && keeps; k++) {
+        Undo v;
+        pos_make(&g.pos, replies[k], &v);
+        keeps = forced_mate(&g.pos, moves - 1);
+        pos_unmake(&g.pos, replies[k], &v);
+    }
+    pos_unmake(&g.pos, r.best, &u);
+    if (!keeps)
+        test_fail(__FILE__, __LINE__, "%s %s: the engine's move does not mate in %d", variant, fen, moves);
+    engine_free(&e);
+    game_free(&g);
+}
+
+TEST(engine_mates_in_one)
+{
+    check_mate_found("chess", "7k/8/6K1/8/8/8/8/1Q6 w - - 0 1", 1);
+    check_mate_found("starvation", "1Qrk3r/7N/p1ppP1n1/2R4b/2Pn3p/1P1P3P/Q3B3/5K1R w - - 1 49", 1);
+    check_mate_found("square-says", "1mmm2m1/mm1kM1mm/3m3m/mM5m/Mm1M2mM/3M1M2/1M1MM1MM/MM1K1M2 w - - 7 22", 1);
+    check_mate_found("starchess", "1/2/K1P2pk/3pp1/QPN2/R2npq/BP2p1b/2/1[] w 0 5", 1);
+    /* The setup of the issue's example: 1. N4-13 mates at once (the knight checks 21, and
+     * every cell around the black king is its own piece). */
+    check_mate_found("starchess", "1/2/NP3pr/BP2pq/KP1pk/QP2pb/RP3pn/2/1[] w 0 1", 1);
+    check_mate_found("starchess-ludii", "1/2/NP3pr/BP2pq/KP1pk/QP2pb/RP3pn/2/1[] w - 0 1", 1);
+}
+
+TEST(engine_mates_in_two)
+{
+    check_mate_found("chess", "N3k3/bn6/R1P4B/3B1p1P/2KP2QP/1r6/2N5/2r2R2 w - - 23 70", 2);
+    check_mate_found("chess", "8/6n1/nr1P3r/p2k2P1/3p3p/7P/3K4/1r6 b - - 6 74", 2);
+    check_mate_found("starvation", "1nbk4/6Q1/p3r3/Pp1ppp1p/1pP1P1BP/1P1P1NP1/3Kn3/8 w - - 2 43", 2);
+    check_mate_found("starvation", "7k/7B/p1P5/P5Pp/1p6/1K6/8/8 w - - 2 73", 2);
+    check_mate_found("square-says", "m3Mm2/mm1mm1m1/8/1m1k1mm1/m2mm3/mM1MM3/M1M1KMM1/1M1M1MM1 w - - 2 25", 2);
+    check_mate_found("square-says-reversed", "5m2/3km3/mm1M3m/1m2M3/mM1M2m1/3M4/MM1m1KMM/8 w - - 8 37", 2);
+    check_mate_found("starchess", "q/2/1K1P3/2r2k/2ppr/2R3/1Q5/2/1[] b 8 36", 2);
+    check_mate_found("starchess-ludii", "B/2/1R2q1Q/5b/3p1/2p2k/K2P1pr/2/1[] w - 11 26", 2);
+}
+
+/* In a random game of every variant, the engine's move is always one of the legal moves. */
+TEST(engine_always_answers_with_a_legal_move)
+{
+    Engine e;
+    if (!engine_init(&e, 4))
+        return;
+    uint64_t seed = 12345;
+    for (int i = 0; i < variant_count(); i++) {
+        Game g = {0};
+        char err[200];
+        if (!game_init(&g, variant_at(i), NULL, err, sizeof err))
+            continue;
+        for (int ply = 0; ply < 16 && game_status(&g).kind == RESULT_NONE; ply++) {
+            SearchLimits limits = {.depth = 2};
+            SearchResult r = search_run(&e, &g, &limits, NULL);
+            Move moves[MAX_MOVES];
+            int n = gen_legal(&g.pos, moves), found = 0;
+            for (int k = 0; k < n; k++)
+                found |= moves[k] == r.best;
+            CHECK(found);
+            seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+            game_play(&g, ply % 2 ? moves[(seed >> 33) % (uint64_t)n] : r.best);
+        }
+        game_free(&g);
+    }
+    engine_free(&e);
+}
