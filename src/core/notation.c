@@ -158,6 +158,31 @@ static bool looks_like_coordinates(const Position *pos, const char *text)
     return geo_parse_cell(g, text, &len) != NO_CELL;
 }
 
+/* For a placement written LETTER@CELL that is not legal, says why; false for other text. */
+static bool placement_problem(const Position *pos, const char *text, char *why, size_t len)
+{
+    const Variant *v = pos->v;
+    int cell_len;
+    if (strlen(text) < 3 || text[1] != '@')
+        return false;
+    int type = variant_type_of_letter(v, (char)toupper((unsigned char)text[0]));
+    Cell c = geo_parse_cell(v->geo, text + 2, &cell_len);
+    if (!type || c == NO_CELL || text[2 + cell_len])
+        return false;
+    const char *side = pos->side == WHITE ? "White" : "Black";
+    if (!pos->hand_total[pos->side])
+        snprintf(why, len, "%s has no pieces in hand", side);
+    else if (!pos->hand[pos->side][type])
+        snprintf(why, len, "%s has no %s in hand", side, v->def->pieces[type - 1].name);
+    else if (!v->placement_zone[pos->side][c])
+        snprintf(why, len, "%s places pieces only on its own back rank, not on %s", side, v->geo->cell_name[c]);
+    else if (pos->board[c])
+        snprintf(why, len, "%s is occupied", v->geo->cell_name[c]);
+    else
+        snprintf(why, len, "it would leave %s's king attacked", side);
+    return true;
+}
+
 Move parse_move(Position *pos, const char *text, char *err, size_t errlen)
 {
     Move legal[MAX_MOVES];
@@ -185,7 +210,10 @@ Move parse_move(Position *pos, const char *text, char *err, size_t errlen)
                 return legal[i];
         }
     }
-    if (looks_like_coordinates(pos, text))
+    char why[96];
+    if (placement_problem(pos, text, why, sizeof why))
+        snprintf(err, errlen, "illegal move '%s': %s", text, why);
+    else if (looks_like_coordinates(pos, text))
         snprintf(err, errlen, "illegal move '%s'", text);
     else
         snprintf(err, errlen, "unknown move '%s'", text);

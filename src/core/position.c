@@ -199,9 +199,7 @@ static void make_ordinary(Position *pos, Move m, Undo *u)
         pos->limping[from] = false;
         pos->limping[to] = limps;
     }
-    /* Only variants whose position text has an en-passant field have en passant (official
-     * Starchess has a double step but no en passant). */
-    if (kind == MK_DOUBLE && v->def->fen_ep) {
+    if (kind == MK_DOUBLE && !v->def->no_en_passant) {
         pos->ep = passed_cell(v->geo, from, to);
         pos->ep_victim = to;
     }

@@ -84,6 +84,8 @@ typedef struct VariantDef {
     int ncastling;
     /* Position-text fields beyond BOARD SIDE HALFMOVE FULLMOVE. */
     bool fen_castling, fen_ep, fen_hand;
+    /* A double step gives no en-passant chance (official Starchess). */
+    bool no_en_passant;
     /* A pawn that moves onto one of its side's start cells may no longer double step. */
     bool limping;
     /* Coordinate notation writes castling as the king moving onto its rook. */

@@ -58,6 +58,7 @@ VariantDef starchess_definition(void)
         .promotion_cells = {"10 16 21 27 34", "4 11 17 22 28"},
         .placement_cells = {"4 11 17 22 28", "10 16 21 27 34"},
         .fen_hand = true,
+        .no_en_passant = true,
         .limping = true,
         .insufficient_material = pos_only_royals, /* the tablebases will add more */
     };
@@ -71,6 +72,7 @@ VariantDef starchess_ludii_definition(void)
     d.description = "Starchess as the Ludii system plays it: en passant, no repetition rule";
     d.start_fen = "1/2/1P3p1/1P2p1/1P1p1/1P2p1/1P3p1/2/1[KQRBNkqrbn] w - 0 1";
     d.fen_ep = true;
+    d.no_en_passant = false;
     d.limping = false;
     d.no_repetition = true;
     d.insufficient_material = NULL;
