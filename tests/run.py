@@ -5,6 +5,7 @@ Sections:
   unit      the C unit tests (build/release/unit-tests)
   perft     the perft suites in tests/perft/*.epd, through `starfish perft`
   protocol  tests/protocol/test_*.py, which drive the real binary over UCI and the CLI
+  api       tests/api/test_*.py, which drive `starfish serve` over real HTTP
   bench     the search benchmark's node count against tests/bench-signature
   fuzz      a short libFuzzer run over position text and move parsing
   asan      unit, perft (smaller limit) and protocol again, built with ASan+UBSan
@@ -150,12 +151,12 @@ def run_fuzz(results, seconds):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--deep", action="store_true", help="every perft count, release build only")
-    parser.add_argument("--only", choices=["unit", "perft", "protocol", "bench", "fuzz", "asan"])
+    parser.add_argument("--only", choices=["unit", "perft", "protocol", "api", "bench", "fuzz", "asan"])
     parser.add_argument("--fuzz-seconds", type=int, default=30)
     args = parser.parse_args()
     results = Results()
     start = time.time()
-    sections = [args.only] if args.only else ["unit", "perft", "protocol", "bench", "fuzz", "asan"]
+    sections = [args.only] if args.only else ["unit", "perft", "protocol", "api", "bench", "fuzz", "asan"]
     if args.deep:
         sections = ["perft"]
     if "unit" in sections:
@@ -164,6 +165,8 @@ def main():
         run_perft(results, RELEASE_BIN, "perft", float("inf") if args.deep else PERFT_LIMIT)
     if "protocol" in sections:
         run_protocol(results, RELEASE_BIN, "protocol")
+    if "api" in sections:
+        run_protocol(results, RELEASE_BIN, "api", "api")
     if "bench" in sections:
         run_bench(results)
     if "fuzz" in sections:
@@ -174,6 +177,7 @@ def main():
         run_unit(results, os.path.join(ROOT, "build", "asan", "unit-tests"), "asan unit")
         run_perft(results, ASAN_BIN, "asan perft", ASAN_PERFT_LIMIT)
         run_protocol(results, ASAN_BIN, "asan protocol")
+        run_protocol(results, ASAN_BIN, "asan api", "api")
     print(f"# {time.time() - start:.0f} s")
     print(f"{results.passed} passed, {results.failed} failed")
     return 1 if results.failed or results.passed == 0 else 0

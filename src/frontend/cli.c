@@ -38,7 +38,8 @@ static int cmd_help(void)
            "  starfish perft VARIANT DEPTH [FEN]    count leaf nodes, per move (divide)\n"
            "  starfish bench                        search benchmark: fixed searches, total nodes\n"
            "  starfish bench perft [VARIANT]        timed perft on the benchmark positions\n"
-           "  starfish serve [--port N] [--db FILE] [--web DIR]   the web app (default port 8080)\n"
+           "  starfish serve [--host ADDR] [--port N] [--db FILE] [--web DIR]\n"
+           "                                        the web app (default 127.0.0.1:8080, starfish.db)\n"
            "  starfish match [OPTIONS]              games between two UCI engines (match --help)\n"
            "  starfish help                         this text\n\nvariants:");
     for (int i = 0; i < variant_count(); i++)

@@ -1,11 +1,143 @@
-/* Placeholder until the server lands: see docs/api.md. */
+/*
+ * `starfish serve`: starts the store, loads the unfinished games, starts the engine workers,
+ * the clock thread and the HTTP daemon, then waits for SIGINT or SIGTERM and shuts down in
+ * the reverse order (every event stream ended, every search stopped, every thread joined,
+ * the database closed).
+ */
 #include "server.h"
 
+#include <jansson.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../core/variant.h"
+#include "engine_worker.h"
+#include "games.h"
+#include "http.h"
+#include "store.h"
+
+static pthread_mutex_t clock_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t clock_cond = PTHREAD_COND_INITIALIZER;
+static bool clock_quit;
+
+/* Every 100 ms: has a flag fallen? */
+static void *clock_thread(void *arg)
+{
+    (void)arg;
+    pthread_mutex_lock(&clock_lock);
+    while (!clock_quit) {
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += 100 * 1000000L;
+        if (until.tv_nsec >= 1000000000L) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000000000L;
+        }
+        pthread_cond_timedwait(&clock_cond, &clock_lock, &until);
+        if (clock_quit)
+            break;
+        pthread_mutex_unlock(&clock_lock);
+        games_check_flags();
+        pthread_mutex_lock(&clock_lock);
+    }
+    pthread_mutex_unlock(&clock_lock);
+    return NULL;
+}
+
+static int usage(const char *message, const char *arg)
+{
+    fprintf(stderr, "starfish: ");
+    fprintf(stderr, message, arg);
+    fprintf(stderr, "\nusage: starfish serve [--port N] [--db FILE] [--web DIR] [--host ADDR]\n(see 'starfish help')\n");
+    return 2;
+}
 
 int server_main(int argc, char **argv)
 {
-    (void)argc, (void)argv;
-    fprintf(stderr, "starfish: the web server is not built yet\n");
-    return 2;
+    int port = 8080;
+    const char *db = "starfish.db", *web = "web", *host = "127.0.0.1";
+    for (int i = 2; i < argc; i++) {
+        const char *opt = argv[i];
+        if (strcmp(opt, "--port") && strcmp(opt, "--db") && strcmp(opt, "--web") && strcmp(opt, "--host"))
+            return usage("unknown option '%s'", opt);
+        if (i + 1 >= argc)
+            return usage("%s needs a value", opt);
+        const char *value = argv[++i];
+        if (strcmp(opt, "--port") == 0) {
+            char *end;
+            long p = strtol(value, &end, 10);
+            if (!*value || *end || p < 0 || p > 65535)
+                return usage("bad port '%s' (0..65535; 0 picks a free port)", value);
+            port = (int)p;
+        } else if (strcmp(opt, "--db") == 0) {
+            db = value;
+        } else if (strcmp(opt, "--web") == 0) {
+            web = value;
+        } else {
+            host = value;
+        }
+    }
+
+    /* Signals: SIGINT and SIGTERM are taken by sigwait below, in this thread only. */
+    sigset_t stop_signals;
+    sigemptyset(&stop_signals);
+    sigaddset(&stop_signals, SIGINT);
+    sigaddset(&stop_signals, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &stop_signals, NULL);
+    signal(SIGPIPE, SIG_IGN);
+    json_object_seed(0); /* before any thread uses jansson */
+    variant_at(0);       /* builds every variant's tables now */
+
+    char err[512];
+    if (!store_open(db, err, sizeof err)) {
+        fprintf(stderr, "starfish: %s\n", err);
+        return 1;
+    }
+    if (!workers_start()) {
+        fprintf(stderr, "starfish: cannot start the engine workers\n");
+        workers_stop();
+        workers_free_pool();
+        store_close();
+        return 1;
+    }
+    int loaded = games_load_unfinished();
+    if (loaded < 0) {
+        fprintf(stderr, "starfish: cannot read the games in %s\n", db);
+        workers_stop();
+        workers_free_pool();
+        games_free_all();
+        store_close();
+        return 1;
+    }
+    pthread_t clock;
+    pthread_create(&clock, NULL, clock_thread, NULL);
+    int bound;
+    bool listening = http_start(host, port, web, &bound, err, sizeof err);
+    if (listening) {
+        printf("starfish: serving http://%s:%d (db %s)\n", host, bound, db);
+        fflush(stdout);
+        int sig;
+        sigwait(&stop_signals, &sig);
+    } else {
+        fprintf(stderr, "starfish: %s\n", err);
+    }
+
+    /* Shutdown: end the streams, stop the searches, then the daemon and the threads. */
+    http_begin_shutdown();
+    games_close_streams();
+    workers_stop();
+    http_stop();
+    pthread_mutex_lock(&clock_lock);
+    clock_quit = true;
+    pthread_cond_signal(&clock_cond);
+    pthread_mutex_unlock(&clock_lock);
+    pthread_join(clock, NULL);
+    workers_free_pool();
+    games_free_all();
+    store_close();
+    return listening ? 0 : 1;
 }

@@ -1,0 +1,555 @@
+#include "api.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/pgn.h"
+#include "engine_worker.h"
+#include "events.h"
+#include "games.h"
+#include "http.h"
+#include "util.h"
+
+#define ERR_MAX 400
+
+static const char *side_name(int side)
+{
+    return side == WHITE ? "white" : "black";
+}
+
+static bool is_get(const char *method)
+{
+    return strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
+}
+
+/* ---- Request bodies ----------------------------------------------------------------------- */
+
+/* The body as a JSON object, or NULL with err set. */
+static json_t *parse_body(const char *body, size_t len, char *err)
+{
+    json_error_t e;
+    json_t *j = json_loadb(body, len, JSON_REJECT_DUPLICATES, &e);
+    if (!j) {
+        snprintf(err, ERR_MAX, "invalid JSON: %s (line %d, column %d)", e.text, e.line, e.column);
+        return NULL;
+    }
+    if (!json_is_object(j)) {
+        json_decref(j);
+        snprintf(err, ERR_MAX, "the body must be a JSON object");
+        return NULL;
+    }
+    return j;
+}
+
+/* An optional string field: 0 (and *out NULL when absent or null) or 400. */
+static int opt_string(json_t *o, const char *key, const char **out, char *err)
+{
+    json_t *v = json_object_get(o, key);
+    *out = NULL;
+    if (!v || json_is_null(v))
+        return 0;
+    if (!json_is_string(v)) {
+        snprintf(err, ERR_MAX, "\"%s\" must be a string", key);
+        return 400;
+    }
+    *out = json_string_value(v);
+    return 0;
+}
+
+static int req_string(json_t *o, const char *key, const char **out, char *err)
+{
+    int status = opt_string(o, key, out, err);
+    if (!status && !*out) {
+        snprintf(err, ERR_MAX, "missing \"%s\"", key);
+        return 400;
+    }
+    return status;
+}
+
+/* An optional integer field within [min, max]: 0 (*out = fallback when absent) or 400. */
+static int opt_int(json_t *o, const char *key, long long min, long long max, long long fallback, long long *out,
+                   char *err)
+{
+    json_t *v = json_object_get(o, key);
+    *out = fallback;
+    if (!v || json_is_null(v))
+        return 0;
+    if (!json_is_integer(v) || json_integer_value(v) < min || json_integer_value(v) > max) {
+        snprintf(err, ERR_MAX, "\"%s\" must be an integer from %lld to %lld", key, min, max);
+        return 400;
+    }
+    *out = json_integer_value(v);
+    return 0;
+}
+
+static int read_variant(json_t *o, bool required, const Variant **v, char *err)
+{
+    const char *name;
+    int status = (required ? req_string : opt_string)(o, "variant", &name, err);
+    *v = NULL;
+    if (status || !name)
+        return status;
+    *v = variant_by_name(name);
+    if (!*v) {
+        snprintf(err, ERR_MAX, "unknown variant '%.60s'", name);
+        return 400;
+    }
+    return 0;
+}
+
+/* The options of POST /api/games (and /api/import) besides the variant and the position. */
+static int read_options(json_t *o, GameOptions *opt, char *err)
+{
+    const char *opponent, *color;
+    long long skill, base, inc;
+    int status;
+    if ((status = opt_string(o, "opponent", &opponent, err)) || (status = opt_string(o, "color", &color, err)) ||
+        (status = opt_int(o, "skill", 0, 20, 10, &skill, err)))
+        return status;
+    if (opponent && strcmp(opponent, "engine") != 0 && strcmp(opponent, "friend") != 0) {
+        snprintf(err, ERR_MAX, "\"opponent\" must be \"engine\" or \"friend\"");
+        return 400;
+    }
+    opt->engine_opponent = !opponent || strcmp(opponent, "engine") == 0;
+    opt->skill = (int)skill;
+    if (!color || strcmp(color, "white") == 0) {
+        opt->creator = WHITE;
+    } else if (strcmp(color, "black") == 0) {
+        opt->creator = BLACK;
+    } else if (strcmp(color, "random") == 0) {
+        unsigned char bit;
+        if (!util_random(&bit, 1)) {
+            snprintf(err, ERR_MAX, "no random numbers");
+            return 500;
+        }
+        opt->creator = bit & 1;
+    } else {
+        snprintf(err, ERR_MAX, "\"color\" must be \"white\", \"black\" or \"random\"");
+        return 400;
+    }
+    json_t *clock = json_object_get(o, "clock");
+    opt->has_clock = clock && !json_is_null(clock);
+    if (opt->has_clock) {
+        if (!json_is_object(clock)) {
+            snprintf(err, ERR_MAX, "\"clock\" must be an object {\"base_ms\", \"inc_ms\"} or null");
+            return 400;
+        }
+        if (!json_object_get(clock, "base_ms")) {
+            snprintf(err, ERR_MAX, "missing \"base_ms\" in \"clock\"");
+            return 400;
+        }
+        if ((status = opt_int(clock, "base_ms", 1, 24LL * 3600 * 1000, 0, &base, err)) ||
+            (status = opt_int(clock, "inc_ms", 0, 3600LL * 1000, 0, &inc, err)))
+            return status;
+        opt->base_ms = base;
+        opt->inc_ms = inc;
+    }
+    return 0;
+}
+
+/* ---- Endpoints ------------------------------------------------------------------------------ */
+
+static json_t *board_json(const Variant *v)
+{
+    const Geometry *g = v->geo;
+    const char *kind = strcmp(g->name, "square8") == 0 ? "square" : g->name;
+    json_t *cells = json_array();
+    for (int c = 0; c < g->ncells; c++) {
+        json_t *cell = json_pack("{s:s, s:i, s:i, s:i, s:i, s:i}", "name", g->cell_name[c], "q", g->q[c], "r", g->r[c],
+                                 "level", g->level[c], "x", g->draw_x[c], "y", g->draw_y[c]);
+        if (v->def->cell_mark) {
+            char mark[2] = {v->def->cell_mark(g, (Cell)c), 0};
+            json_object_set_new(cell, "mark", json_string(mark));
+        }
+        if (g->nlevels > 1)
+            json_object_set_new(cell, "drum", json_boolean(geo_has_other_level(g, (Cell)c)));
+        json_array_append_new(cells, cell);
+    }
+    return json_pack("{s:s, s:i, s:i, s:i, s:o}", "kind", kind, "levels", g->nlevels, "width", g->draw_w, "height",
+                     g->draw_h, "cells", cells);
+}
+
+static char *variants_text;
+
+static void build_variants(void)
+{
+    json_t *list = json_array();
+    for (int i = 0; i < variant_count(); i++) {
+        const Variant *v = variant_at(i);
+        json_t *pieces = json_array(), *promotion = json_array();
+        for (int t = 0; t < v->def->npieces; t++) {
+            char letter[2] = {v->def->pieces[t].letter, 0};
+            json_array_append_new(pieces, json_pack("{s:s, s:s}", "letter", letter, "name", v->def->pieces[t].name));
+        }
+        for (const char *p = v->def->promotion_letters; p && *p; p++) {
+            char letter[2] = {*p, 0};
+            json_array_append_new(promotion, json_string(letter));
+        }
+        json_array_append_new(list, json_pack("{s:s, s:s, s:s, s:o, s:o, s:o}", "name", v->def->name, "description",
+                                               v->def->description, "start_fen", v->def->start_fen, "board",
+                                               board_json(v), "pieces", pieces, "promotion", promotion));
+    }
+    variants_text = json_dumps(list, JSON_COMPACT);
+    json_decref(list);
+}
+
+static enum MHD_Result get_variants(struct MHD_Connection *c)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, build_variants);
+    return http_text(c, 200, "application/json; charset=utf-8", variants_text ? strdup(variants_text) : NULL, NULL);
+}
+
+/* 201 { game, token, side, invite } for a game made from `initial`. */
+static enum MHD_Result create_from(struct MHD_Connection *c, const GameOptions *opt, Game *initial)
+{
+    LiveGame *g;
+    char token[TOKEN_LEN + 1], invite[TOKEN_LEN + 1], err[ERR_MAX];
+    int status = games_create(opt, initial, &g, token, invite, err, sizeof err);
+    game_free(initial);
+    if (status)
+        return http_error(c, (unsigned)status, "%s", err);
+    pthread_mutex_lock(&g->lock);
+    json_t *state = games_state(g, opt->creator);
+    pthread_mutex_unlock(&g->lock);
+    return http_json(c, 201,
+                     json_pack("{s:o, s:s, s:s, s:o}", "game", state, "token", token, "side", side_name(opt->creator),
+                               "invite", invite[0] ? json_string(invite) : json_null()));
+}
+
+static enum MHD_Result post_game(struct MHD_Connection *c, const char *body, size_t len)
+{
+    char err[ERR_MAX];
+    json_t *o = parse_body(body, len, err);
+    if (!o)
+        return http_error(c, 400, "%s", err);
+    GameOptions opt = {0};
+    const char *fen;
+    int status;
+    if ((status = read_variant(o, true, &opt.v, err)) || (status = opt_string(o, "fen", &fen, err)) ||
+        (status = read_options(o, &opt, err))) {
+        json_decref(o);
+        return http_error(c, (unsigned)status, "%s", err);
+    }
+    Game g = {0};
+    char why[200];
+    bool ok = game_init(&g, opt.v, fen, why, sizeof why);
+    json_decref(o);
+    if (!ok) {
+        game_free(&g);
+        return http_error(c, 400, "bad fen: %s", why);
+    }
+    return create_from(c, &opt, &g);
+}
+
+static enum MHD_Result post_import(struct MHD_Connection *c, const char *body, size_t len)
+{
+    char err[ERR_MAX];
+    json_t *o = parse_body(body, len, err);
+    if (!o)
+        return http_error(c, 400, "%s", err);
+    GameOptions opt = {0};
+    const char *fen, *pgn;
+    int status;
+    if ((status = read_variant(o, false, &opt.v, err)) || (status = opt_string(o, "fen", &fen, err)) ||
+        (status = opt_string(o, "pgn", &pgn, err)) || (status = read_options(o, &opt, err))) {
+        json_decref(o);
+        return http_error(c, (unsigned)status, "%s", err);
+    }
+    if (!fen == !pgn || (fen && !opt.v)) {
+        json_decref(o);
+        return http_error(c, 400, "%s", fen && pgn ? "give \"pgn\" or \"fen\", not both"
+                                        : fen      ? "missing \"variant\""
+                                                   : "missing \"pgn\" or \"fen\"");
+    }
+    Game g = {0};
+    char why[300];
+    bool ok = pgn ? game_from_pgn(&g, pgn, opt.v, why, sizeof why) : game_init(&g, opt.v, fen, why, sizeof why);
+    json_decref(o);
+    if (!ok) {
+        game_free(&g);
+        return http_error(c, 400, "%s: %s", pgn ? "bad PGN" : "bad fen", why);
+    }
+    if (opt.v && g.v != opt.v) {
+        const char *named = g.v->def->name;
+        game_free(&g);
+        return http_error(c, 400, "the PGN is a game of %s, not %s", named, opt.v->def->name);
+    }
+    opt.v = g.v;
+    return create_from(c, &opt, &g);
+}
+
+static enum MHD_Result list_games(struct MHD_Connection *c)
+{
+    const char *text = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "limit");
+    long limit = 20;
+    if (text) {
+        char *end;
+        limit = strtol(text, &end, 10);
+        if (!*text || *end || limit < 1 || limit > 100)
+            return http_error(c, 400, "limit must be an integer from 1 to 100");
+    }
+    ListRow *rows;
+    int n;
+    if (!store_list((int)limit, &rows, &n))
+        return http_error(c, 500, "the games cannot be read");
+    json_t *list = json_array();
+    for (int i = 0; i < n; i++) {
+        char created[40];
+        util_iso_time(rows[i].created_ms, created, sizeof created);
+        json_array_append_new(
+            list, json_pack("{s:s, s:s, s:s, s:o, s:i, s:s, s:{s:s, s:s}}", "id", rows[i].id, "variant",
+                            rows[i].variant, "result", rows[i].result, "reason",
+                            rows[i].reason[0] ? json_string(rows[i].reason) : json_null(), "moves", rows[i].moves,
+                            "created", created, "players", "white", rows[i].engine[WHITE] ? "engine" : "human", "black",
+                            rows[i].engine[BLACK] ? "engine" : "human"));
+    }
+    free(rows);
+    return http_json(c, 200, list);
+}
+
+/* The token of a request: 0 with *side (-1 when there is no token and none is needed), or an
+ * error status. */
+static int token_side(LiveGame *g, json_t *body, const char *query_token, bool required, int *side, char *err)
+{
+    const char *token = query_token;
+    *side = -1;
+    if (body) {
+        int status = opt_string(body, "token", &token, err);
+        if (status)
+            return status;
+    }
+    if (!token) {
+        if (!required)
+            return 0;
+        snprintf(err, ERR_MAX, "missing token: only the players may do this");
+        return 403;
+    }
+    *side = games_side_of_token(g, token);
+    if (*side < 0) {
+        snprintf(err, ERR_MAX, "wrong token for game %s", g->id);
+        return 403;
+    }
+    return 0;
+}
+
+static enum MHD_Result get_game(struct MHD_Connection *c, LiveGame *g)
+{
+    char err[ERR_MAX];
+    int side;
+    const char *token = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "token");
+    pthread_mutex_lock(&g->lock);
+    games_refresh(g);
+    int status = token_side(g, NULL, token && *token ? token : NULL, false, &side, err);
+    json_t *state = status ? NULL : games_state(g, side);
+    pthread_mutex_unlock(&g->lock);
+    return status ? http_error(c, (unsigned)status, "%s", err) : http_json(c, 200, state);
+}
+
+typedef enum { ACT_MOVE, ACT_RESIGN, ACT_DRAW } Action;
+
+static enum MHD_Result post_action(struct MHD_Connection *c, LiveGame *g, Action act, const char *body, size_t len)
+{
+    char err[ERR_MAX];
+    json_t *o = parse_body(body, len, err);
+    if (!o)
+        return http_error(c, 400, "%s", err);
+    const char *arg = NULL;
+    int status = act == ACT_MOVE ? req_string(o, "move", &arg, err)
+                 : act == ACT_DRAW ? req_string(o, "action", &arg, err)
+                                   : 0;
+    if (!status && act == ACT_DRAW && strcmp(arg, "offer") && strcmp(arg, "accept") && strcmp(arg, "decline")) {
+        snprintf(err, sizeof err, "\"action\" must be \"offer\", \"accept\" or \"decline\"");
+        status = 400;
+    }
+    json_t *state = NULL;
+    if (!status) {
+        pthread_mutex_lock(&g->lock);
+        int side;
+        status = token_side(g, o, NULL, true, &side, err);
+        if (!status)
+            status = act == ACT_MOVE   ? games_move(g, side, arg, err, sizeof err)
+                     : act == ACT_DRAW ? games_draw(g, side, arg, err, sizeof err)
+                                       : games_resign(g, side, err, sizeof err);
+        if (!status)
+            state = games_state(g, side);
+        pthread_mutex_unlock(&g->lock);
+    }
+    json_decref(o);
+    return status ? http_error(c, (unsigned)status, "%s", err) : http_json(c, 200, state);
+}
+
+static enum MHD_Result get_events(struct MHD_Connection *c, LiveGame *g)
+{
+    if (http_shutting_down())
+        return http_error(c, 503, "the server is shutting down");
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+    pthread_mutex_lock(&g->lock);
+    games_refresh(g);
+    json_t *state = games_state(g, -1);
+    char *text = state ? json_dumps(state, JSON_COMPACT) : NULL;
+    json_decref(state);
+    Subscriber *s = text ? events_subscribe(g, info ? info->connect_fd : -1, text) : NULL;
+    /* Shutdown sets the flag, then ends every game's streams under each game's lock: a stream
+     * that joined after that sweep passed this game sees the flag here. */
+    if (s && http_shutting_down())
+        events_close(g);
+    pthread_mutex_unlock(&g->lock);
+    free(text);
+    if (!s)
+        return http_error(c, 500, "out of memory");
+    struct MHD_Response *r = events_response(s);
+    if (!r)
+        return MHD_NO;
+    enum MHD_Result ret = MHD_queue_response(c, MHD_HTTP_OK, r);
+    MHD_destroy_response(r);
+    return ret;
+}
+
+static enum MHD_Result get_pgn(struct MHD_Connection *c, LiveGame *g)
+{
+    pthread_mutex_lock(&g->lock);
+    games_refresh(g);
+    char *pgn = games_pgn(g);
+    pthread_mutex_unlock(&g->lock);
+    char disposition[80];
+    snprintf(disposition, sizeof disposition, "inline; filename=\"starfish-%s.pgn\"", g->id);
+    return http_text(c, 200, "application/x-chess-pgn; charset=utf-8", pgn, disposition);
+}
+
+static enum MHD_Result post_analysis(struct MHD_Connection *c, const char *body, size_t len)
+{
+    char err[ERR_MAX];
+    json_t *o = parse_body(body, len, err);
+    if (!o)
+        return http_error(c, 400, "%s", err);
+    const Variant *v;
+    const char *fen;
+    long long movetime;
+    int status;
+    json_t *moves = json_object_get(o, "moves");
+    if (!(status = read_variant(o, true, &v, err)) && !(status = opt_string(o, "fen", &fen, err)) &&
+        !(status = opt_int(o, "movetime_ms", 1, ANALYSIS_MAX_MS, 1000, &movetime, err)) && moves &&
+        !json_is_null(moves)) {
+        size_t i;
+        json_t *m;
+        if (!json_is_array(moves))
+            status = 400;
+        json_array_foreach(moves, i, m) if (!json_is_string(m)) status = 400;
+        if (status)
+            snprintf(err, sizeof err, "\"moves\" must be an array of strings");
+    }
+    Game g = {0};
+    char why[200];
+    if (!status && !game_init(&g, v, fen, why, sizeof why)) {
+        snprintf(err, sizeof err, "bad fen: %s", why);
+        status = 400;
+    }
+    if (!status && json_is_array(moves)) {
+        size_t i;
+        json_t *m;
+        json_array_foreach(moves, i, m)
+        {
+            if (game_status(&g).kind != RESULT_NONE) {
+                snprintf(err, sizeof err, "move %zu '%.40s': the game is over", i + 1, json_string_value(m));
+                status = 409;
+                break;
+            }
+            Move mv = parse_move(&g.pos, json_string_value(m), why, sizeof why);
+            if (mv == MOVE_NONE) {
+                snprintf(err, sizeof err, "move %zu: %s", i + 1, why);
+                status = 409;
+                break;
+            }
+            game_play(&g, mv);
+        }
+    }
+    json_decref(o);
+    Analysis *a = status ? NULL : malloc(sizeof *a);
+    if (!status && !a) {
+        snprintf(err, sizeof err, "out of memory");
+        status = 500;
+    }
+    if (!status && !engine_analyse(&g, (int)movetime, a)) {
+        snprintf(err, sizeof err, "the server is shutting down");
+        status = 503;
+    }
+    game_free(&g);
+    if (status) {
+        free(a);
+        return http_error(c, (unsigned)status, "%s", err);
+    }
+    json_t *pv = json_array(), *pv_san = json_array();
+    for (int i = 0; i < a->npv; i++) {
+        json_array_append_new(pv, json_string(a->pv[i]));
+        json_array_append_new(pv_san, json_string(a->pv_san[i]));
+    }
+    json_t *result = json_pack("{s:o, s:o, s:i, s:o, s:o, s:o}", "score_cp",
+                               a->has_score && !a->has_mate ? json_integer(a->score_cp) : json_null(), "mate",
+                               a->has_mate ? json_integer(a->mate) : json_null(), "depth", a->depth, "pv", pv, "pv_san",
+                               pv_san, "bestmove", a->best[0] ? json_string(a->best) : json_null());
+    free(a);
+    return http_json(c, 200, result);
+}
+
+/* ---- Routing -------------------------------------------------------------------------------- */
+
+enum MHD_Result api_handle(struct MHD_Connection *c, const char *method, const char *url, const char *body,
+                           size_t len)
+{
+    const char *path = url + 4; /* after "/api" */
+    bool get = is_get(method), post = strcmp(method, "POST") == 0;
+    if (strcmp(path, "/variants") == 0)
+        return get ? get_variants(c) : http_method_not_allowed(c, "GET, HEAD");
+    if (strcmp(path, "/games") == 0)
+        return get ? list_games(c) : post ? post_game(c, body, len) : http_method_not_allowed(c, "GET, HEAD, POST");
+    if (strcmp(path, "/import") == 0)
+        return post ? post_import(c, body, len) : http_method_not_allowed(c, "POST");
+    if (strcmp(path, "/analysis") == 0)
+        return post ? post_analysis(c, body, len) : http_method_not_allowed(c, "POST");
+    if (strncmp(path, "/games/", 7) != 0)
+        return http_error(c, 404, "no such endpoint: %.100s", url);
+
+    /* /games/ID[/what] */
+    const char *id_start = path + 7;
+    size_t id_len = strcspn(id_start, "/");
+    const char *what = id_start[id_len] ? id_start + id_len + 1 : NULL;
+    static const struct {
+        const char *name;
+        bool post;
+    } routes[] = {{"moves", true}, {"resign", true}, {"draw", true}, {"events", false}, {"pgn", false}};
+    int route = -1;
+    if (what) {
+        for (int i = 0; i < (int)(sizeof routes / sizeof routes[0]); i++)
+            if (strcmp(what, routes[i].name) == 0)
+                route = i;
+        if (route < 0)
+            return http_error(c, 404, "no such endpoint: %.100s", url);
+    }
+    if (route < 0 ? !get : routes[route].post ? !post : !get)
+        return http_method_not_allowed(c, route >= 0 && routes[route].post ? "POST" : "GET, HEAD");
+    char id[STORE_ID_MAX + 1];
+    if (id_len == 0 || id_len > STORE_ID_MAX)
+        return http_error(c, 404, "unknown game");
+    memcpy(id, id_start, id_len);
+    id[id_len] = 0;
+    LiveGame *g = games_find(id);
+    if (!g)
+        return http_error(c, 404, "unknown game '%s'", id);
+    switch (route) {
+    case -1:
+        return get_game(c, g);
+    case 0:
+        return post_action(c, g, ACT_MOVE, body, len);
+    case 1:
+        return post_action(c, g, ACT_RESIGN, body, len);
+    case 2:
+        return post_action(c, g, ACT_DRAW, body, len);
+    case 3:
+        return get_events(c, g);
+    default:
+        return get_pgn(c, g);
+    }
+}

@@ -1,0 +1,12 @@
+/* The JSON API of docs/api.md (jansson): routing under /api/ and one handler per endpoint. */
+#ifndef STARFISH_SERVER_API_H
+#define STARFISH_SERVER_API_H
+
+#include <microhttpd.h>
+#include <stddef.h>
+
+/* Answers a request under /api/ (the body is NUL-terminated, len bytes). */
+enum MHD_Result api_handle(struct MHD_Connection *c, const char *method, const char *url, const char *body,
+                           size_t len);
+
+#endif

@@ -1,0 +1,324 @@
+#include "engine_worker.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/movegen.h"
+#include "../core/notation.h"
+#include "../engine/search.h"
+
+typedef struct Job {
+    LiveGame *game;
+    struct Job *next;
+} Job;
+
+static pthread_mutex_t queue_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t queue_cond = PTHREAD_COND_INITIALIZER;
+static Job *head, *tail;
+static bool quitting;
+
+static pthread_t threads[ENGINE_WORKERS];
+static Engine worker_engine[ENGINE_WORKERS];
+static int nthreads;
+
+static Engine pool[ENGINE_POOL];
+static bool pool_ready[ENGINE_POOL], pool_busy[ENGINE_POOL];
+static const Variant *pool_variant[ENGINE_POOL];
+static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t pool_cond = PTHREAD_COND_INITIALIZER;
+
+/* Rebuilds a game from its start and moves (the search needs the history for repetitions). */
+static bool replay(Game *g, const Variant *v, const char *start_fen, const Move *moves, int n)
+{
+    char err[160];
+    memset(g, 0, sizeof *g);
+    if (!game_init(g, v, start_fen, err, sizeof err))
+        return false;
+    for (int i = 0; i < n; i++)
+        game_play(g, moves[i]);
+    return true;
+}
+
+static void *worker(void *arg)
+{
+    int index = (int)(intptr_t)arg;
+    Engine *e = &worker_engine[index];
+    const Variant *last_variant = NULL;
+    for (;;) {
+        pthread_mutex_lock(&queue_lock);
+        while (!head && !quitting)
+            pthread_cond_wait(&queue_cond, &queue_lock);
+        if (quitting) {
+            pthread_mutex_unlock(&queue_lock);
+            break;
+        }
+        Job *job = head;
+        head = job->next;
+        if (!head)
+            tail = NULL;
+        atomic_store(&e->stop, false);
+        pthread_mutex_unlock(&queue_lock);
+
+        EngineTask task;
+        if (games_engine_task(job->game, &task)) {
+            Game g;
+            if (replay(&g, task.v, task.start_fen, task.moves, task.n)) {
+                if (task.v != last_variant) /* table entries of another variant mean nothing here */
+                    engine_new_game(e);
+                last_variant = task.v;
+                e->skill = task.skill < 0 ? 20 : task.skill;
+                SearchLimits limits = {.movetime = task.movetime_ms};
+                SearchResult r = search_run(e, &g, &limits, NULL);
+                pthread_mutex_lock(&queue_lock);
+                bool stopping = quitting;
+                pthread_mutex_unlock(&queue_lock);
+                if (!stopping && r.best != MOVE_NONE)
+                    games_engine_reply(job->game, &task, r.best);
+            }
+            game_free(&g);
+            free(task.moves);
+        }
+        free(job);
+    }
+    return NULL;
+}
+
+bool workers_start(void)
+{
+    for (int i = 0; i < ENGINE_POOL; i++) {
+        if (!engine_init(&pool[i], 8))
+            return false;
+        pool_ready[i] = true;
+    }
+    for (int i = 0; i < ENGINE_WORKERS; i++) {
+        if (!engine_init(&worker_engine[i], 16))
+            return false;
+        if (pthread_create(&threads[i], NULL, worker, (void *)(intptr_t)i) != 0) {
+            engine_free(&worker_engine[i]);
+            return false;
+        }
+        nthreads++;
+    }
+    return true;
+}
+
+void workers_stop(void)
+{
+    pthread_mutex_lock(&queue_lock);
+    quitting = true;
+    for (int i = 0; i < nthreads; i++)
+        atomic_store(&worker_engine[i].stop, true);
+    pthread_cond_broadcast(&queue_cond);
+    pthread_mutex_unlock(&queue_lock);
+    pthread_mutex_lock(&pool_lock);
+    for (int i = 0; i < ENGINE_POOL; i++)
+        if (pool_ready[i])
+            atomic_store(&pool[i].stop, true);
+    pthread_cond_broadcast(&pool_cond);
+    pthread_mutex_unlock(&pool_lock);
+    for (int i = 0; i < nthreads; i++) {
+        pthread_join(threads[i], NULL);
+        engine_free(&worker_engine[i]);
+    }
+    nthreads = 0;
+    while (head) {
+        Job *j = head;
+        head = j->next;
+        free(j);
+    }
+    tail = NULL;
+}
+
+/* Called after the HTTP daemon has stopped: nothing uses the pool any more. */
+static void pool_free(void)
+{
+    for (int i = 0; i < ENGINE_POOL; i++)
+        if (pool_ready[i]) {
+            engine_free(&pool[i]);
+            pool_ready[i] = false;
+        }
+}
+
+void workers_request(LiveGame *g)
+{
+    if (g->engine_queued)
+        return;
+    Job *job = malloc(sizeof *job);
+    if (!job)
+        return;
+    job->game = g;
+    job->next = NULL;
+    pthread_mutex_lock(&queue_lock);
+    if (quitting) {
+        pthread_mutex_unlock(&queue_lock);
+        free(job);
+        return;
+    }
+    g->engine_queued = true;
+    if (tail)
+        tail->next = job;
+    else
+        head = job;
+    tail = job;
+    pthread_cond_signal(&queue_cond);
+    pthread_mutex_unlock(&queue_lock);
+}
+
+/* ---- The pool of engines for searches that a request waits for -------------------------- */
+
+static Engine *pool_acquire(const Variant *v)
+{
+    pthread_mutex_lock(&pool_lock);
+    for (;;) {
+        pthread_mutex_lock(&queue_lock);
+        bool stopping = quitting;
+        pthread_mutex_unlock(&queue_lock);
+        if (stopping)
+            break;
+        for (int i = 0; i < ENGINE_POOL; i++)
+            if (pool_ready[i] && !pool_busy[i]) {
+                pool_busy[i] = true;
+                atomic_store(&pool[i].stop, false);
+                pool[i].skill = 20;
+                bool fresh = pool_variant[i] != v;
+                pool_variant[i] = v;
+                pthread_mutex_unlock(&pool_lock);
+                if (fresh) /* table entries of another variant mean nothing here */
+                    engine_new_game(&pool[i]);
+                return &pool[i];
+            }
+        pthread_cond_wait(&pool_cond, &pool_lock);
+    }
+    pthread_mutex_unlock(&pool_lock);
+    return NULL;
+}
+
+static void pool_release(Engine *e)
+{
+    pthread_mutex_lock(&pool_lock);
+    pool_busy[e - pool] = false;
+    pthread_cond_signal(&pool_cond);
+    pthread_mutex_unlock(&pool_lock);
+}
+
+/* Reads the last `info` line's score and principal variation. */
+static void parse_info(const char *text, Analysis *out)
+{
+    const char *line = NULL;
+    for (const char *p = text; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+        if (strncmp(p, "info ", 5) == 0)
+            line = p;
+    if (!line)
+        return;
+    size_t len = strcspn(line, "\n");
+    char *copy = strndup(line, len);
+    if (!copy)
+        return;
+    char *save = NULL, *tok = strtok_r(copy, " ", &save);
+    bool in_pv = false;
+    while (tok) {
+        if (in_pv) {
+            if (out->npv < 64)
+                snprintf(out->pv[out->npv++], MOVE_TEXT_MAX, "%s", tok);
+        } else if (strcmp(tok, "cp") == 0 || strcmp(tok, "mate") == 0) {
+            char *value = strtok_r(NULL, " ", &save);
+            if (!value)
+                break;
+            if (tok[0] == 'c') {
+                out->has_score = true;
+                out->score_cp = atoi(value);
+            } else {
+                out->has_mate = true;
+                out->mate = atoi(value);
+            }
+        } else if (strcmp(tok, "pv") == 0) {
+            in_pv = true;
+        }
+        tok = strtok_r(NULL, " ", &save);
+    }
+    free(copy);
+}
+
+bool engine_analyse(Game *g, int movetime_ms, Analysis *out)
+{
+    memset(out, 0, sizeof *out);
+    Move legal[MAX_MOVES];
+    if (game_status(g).kind != RESULT_NONE || gen_legal(&g->pos, legal) == 0)
+        return true; /* nothing to search */
+    Engine *e = pool_acquire(g->v);
+    if (!e)
+        return false;
+    char *text = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&text, &size);
+    SearchLimits limits = {.movetime = movetime_ms};
+    SearchResult r = search_run(e, g, &limits, f);
+    if (f)
+        fclose(f);
+    pool_release(e);
+    out->depth = r.depth;
+    if (text)
+        parse_info(text, out);
+    free(text);
+    /* The principal variation in SAN, each move read back through the rules core. */
+    Game copy;
+    int played = 0;
+    if (replay(&copy, g->v, g->start_fen, g->moves, g->n)) {
+        for (int i = 0; i < out->npv; i++) {
+            char err[160];
+            Move m = parse_move(&copy.pos, out->pv[i], err, sizeof err);
+            if (m == MOVE_NONE)
+                break;
+            move_to_san(&copy.pos, m, out->pv_san[i]);
+            game_play(&copy, m);
+            played++;
+        }
+    }
+    game_free(&copy);
+    out->npv = played;
+    if (r.best != MOVE_NONE)
+        move_to_text(&g->pos, r.best, out->best);
+    if (played == 0 && out->best[0]) { /* no info line: at least the best move */
+        strcpy(out->pv[0], out->best);
+        move_to_san(&g->pos, r.best, out->pv_san[0]);
+        out->npv = 1;
+    }
+    return true;
+}
+
+bool engine_accepts_draw(const Variant *v, const char *start_fen, const Move *moves, int n, int engine_side)
+{
+    Game g;
+    if (!replay(&g, v, start_fen, moves, n)) {
+        game_free(&g);
+        return false;
+    }
+    /* Where the rules give an agreed draw a winner, the engine agrees only when it wins. */
+    game_agree_draw(&g);
+    GameResult agreed = game_status(&g);
+    g.ended = (GameResult){RESULT_NONE, NULL};
+    bool yes;
+    if (agreed.kind != RESULT_DRAW) {
+        yes = (agreed.kind == RESULT_WHITE_WINS) == (engine_side == WHITE);
+    } else {
+        Engine *e = pool_acquire(v);
+        if (!e) {
+            yes = false;
+        } else {
+            SearchLimits limits = {.movetime = DRAW_THINK_MS};
+            SearchResult r = search_run(e, &g, &limits, NULL);
+            pool_release(e);
+            int score = g.pos.side == engine_side ? r.score : -r.score;
+            yes = score <= 50;
+        }
+    }
+    game_free(&g);
+    return yes;
+}
+
+void workers_free_pool(void)
+{
+    pool_free();
+}

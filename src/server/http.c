@@ -1,0 +1,321 @@
+#include "http.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "api.h"
+
+/* Bodies beyond the limit are read and thrown away (so that the client reads the 413),
+ * up to this much; beyond it the connection is closed. */
+#define DISCARD_MAX (16 * 1024 * 1024)
+
+static struct MHD_Daemon *daemon_handle;
+static char web_root[PATH_MAX]; /* realpath of the web directory, "" when there is none */
+static atomic_bool shutting_down;
+
+typedef struct Request {
+    char *body;
+    size_t len, received;
+    bool too_large;
+} Request;
+
+/* ---- Responses -------------------------------------------------------------------------- */
+
+static enum MHD_Result send_buffer(struct MHD_Connection *c, unsigned status, const char *type, char *text,
+                                   size_t len, const char *disposition)
+{
+    struct MHD_Response *r = MHD_create_response_from_buffer(len, text, MHD_RESPMEM_MUST_FREE);
+    if (!r) {
+        free(text);
+        return MHD_NO;
+    }
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+    MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+    if (disposition)
+        MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_DISPOSITION, disposition);
+    enum MHD_Result ret = MHD_queue_response(c, status, r);
+    MHD_destroy_response(r);
+    return ret;
+}
+
+enum MHD_Result http_json(struct MHD_Connection *c, unsigned status, json_t *body)
+{
+    char *text = body ? json_dumps(body, JSON_COMPACT) : NULL;
+    json_decref(body);
+    if (!text)
+        return http_error(c, 500, "out of memory");
+    return send_buffer(c, status, "application/json; charset=utf-8", text, strlen(text), NULL);
+}
+
+enum MHD_Result http_error(struct MHD_Connection *c, unsigned status, const char *fmt, ...)
+{
+    char message[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(message, sizeof message, fmt, ap);
+    va_end(ap);
+    json_t *body = json_pack("{s:s}", "error", message);
+    char *text = body ? json_dumps(body, JSON_COMPACT) : NULL;
+    json_decref(body);
+    if (!text) { /* a message with bytes that are not UTF-8: say it without them */
+        body = json_pack("{s:s}", "error", "bad request");
+        text = body ? json_dumps(body, JSON_COMPACT) : NULL;
+        json_decref(body);
+        if (!text)
+            return MHD_NO;
+    }
+    return send_buffer(c, status, "application/json; charset=utf-8", text, strlen(text), NULL);
+}
+
+enum MHD_Result http_text(struct MHD_Connection *c, unsigned status, const char *content_type, char *text,
+                          const char *disposition)
+{
+    if (!text)
+        return http_error(c, 500, "out of memory");
+    return send_buffer(c, status, content_type, text, strlen(text), disposition);
+}
+
+enum MHD_Result http_method_not_allowed(struct MHD_Connection *c, const char *allow)
+{
+    json_t *body = json_pack("{s:s}", "error", "method not allowed");
+    char *text = json_dumps(body, JSON_COMPACT);
+    json_decref(body);
+    if (!text)
+        return MHD_NO;
+    struct MHD_Response *r = MHD_create_response_from_buffer(strlen(text), text, MHD_RESPMEM_MUST_FREE);
+    if (!r) {
+        free(text);
+        return MHD_NO;
+    }
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "application/json; charset=utf-8");
+    MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, allow);
+    enum MHD_Result ret = MHD_queue_response(c, MHD_HTTP_METHOD_NOT_ALLOWED, r);
+    MHD_destroy_response(r);
+    return ret;
+}
+
+static int hexval(char c)
+{
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* ---- Static files ----------------------------------------------------------------------- */
+
+static const char *content_type(const char *path)
+{
+    static const struct {
+        const char *ext, *type;
+    } types[] = {
+        {".html", "text/html; charset=utf-8"},
+        {".htm", "text/html; charset=utf-8"},
+        {".js", "text/javascript; charset=utf-8"},
+        {".mjs", "text/javascript; charset=utf-8"},
+        {".css", "text/css; charset=utf-8"},
+        {".json", "application/json; charset=utf-8"},
+        {".map", "application/json; charset=utf-8"},
+        {".svg", "image/svg+xml"},
+        {".png", "image/png"},
+        {".jpg", "image/jpeg"},
+        {".jpeg", "image/jpeg"},
+        {".gif", "image/gif"},
+        {".webp", "image/webp"},
+        {".ico", "image/x-icon"},
+        {".woff", "font/woff"},
+        {".woff2", "font/woff2"},
+        {".ttf", "font/ttf"},
+        {".txt", "text/plain; charset=utf-8"},
+        {".md", "text/plain; charset=utf-8"},
+        {".pgn", "application/x-chess-pgn; charset=utf-8"},
+        {".wasm", "application/wasm"},
+        {".webmanifest", "application/manifest+json"},
+    };
+    const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
+    if (dot && (!slash || dot > slash))
+        for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
+            if (strcasecmp(dot, types[i].ext) == 0)
+                return types[i].type;
+    return "application/octet-stream";
+}
+
+/* A path is served only if every segment is a plain name (no "..", no hidden files). */
+static bool safe_path(const char *url)
+{
+    if (url[0] != '/' || strchr(url, '\\'))
+        return false;
+    for (const char *p = url; *p; p++)
+        if ((unsigned char)*p < 0x20)
+            return false;
+    for (const char *seg = url + 1; *seg; seg = strchr(seg, '/') ? strchr(seg, '/') + 1 : seg + strlen(seg))
+        if (seg[0] == '.')
+            return false;
+    return strstr(url, "//") == NULL;
+}
+
+static enum MHD_Result serve_static(struct MHD_Connection *c, const char *method, const char *url)
+{
+    if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0)
+        return http_method_not_allowed(c, "GET, HEAD");
+    if (!web_root[0] || !safe_path(url))
+        return http_error(c, 404, "not found: %s", url);
+    char path[PATH_MAX], real[PATH_MAX];
+    size_t len = strlen(url);
+    if (snprintf(path, sizeof path, "%s%s%s", web_root, url, url[len - 1] == '/' ? "index.html" : "") >=
+        (int)sizeof path)
+        return http_error(c, 404, "not found");
+    /* The file's real path (after symbolic links) must still lie inside the web directory. */
+    size_t root_len = strlen(web_root);
+    if (!realpath(path, real) || strncmp(real, web_root, root_len) != 0 || real[root_len] != '/')
+        return http_error(c, 404, "not found: %s", url);
+    int fd = open(real, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        if (fd >= 0)
+            close(fd);
+        return http_error(c, 404, "not found: %s", url);
+    }
+    struct MHD_Response *r = MHD_create_response_from_fd((uint64_t)st.st_size, fd);
+    if (!r) {
+        close(fd);
+        return MHD_NO;
+    }
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, content_type(real));
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-cache");
+    MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+    enum MHD_Result ret = MHD_queue_response(c, MHD_HTTP_OK, r);
+    MHD_destroy_response(r);
+    return ret;
+}
+
+/* Unescapes %XX in the URL and its arguments, except %00, which stays as it is written: a
+ * NUL byte would silently cut the path short. */
+static size_t unescape(void *cls, struct MHD_Connection *c, char *s)
+{
+    (void)cls, (void)c;
+    char *w = s;
+    for (const char *r = s; *r; r++) {
+        int hi, lo;
+        if (r[0] == '%' && (hi = hexval(r[1])) >= 0 && (lo = hexval(r[2])) >= 0 && (hi | lo)) {
+            *w++ = (char)(hi << 4 | lo);
+            r += 2;
+        } else {
+            *w++ = *r;
+        }
+    }
+    *w = 0;
+    return (size_t)(w - s);
+}
+
+/* ---- Requests --------------------------------------------------------------------------- */
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url, const char *method,
+                                  const char *version, const char *upload_data, size_t *upload_data_size,
+                                  void **con_cls)
+{
+    (void)cls, (void)version;
+    Request *rq = *con_cls;
+    if (!rq) {
+        rq = calloc(1, sizeof *rq);
+        if (!rq)
+            return MHD_NO;
+        *con_cls = rq;
+        const char *length = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+        if (length && strtoull(length, NULL, 10) > DISCARD_MAX)
+            return http_error(c, 413, "request body over %d KiB", HTTP_BODY_MAX / 1024);
+        return MHD_YES;
+    }
+    if (*upload_data_size) {
+        size_t n = *upload_data_size;
+        *upload_data_size = 0;
+        rq->received += n;
+        if (rq->received > DISCARD_MAX)
+            return MHD_NO;
+        if (!rq->too_large && rq->len + n > HTTP_BODY_MAX) {
+            rq->too_large = true;
+            free(rq->body);
+            rq->body = NULL;
+            rq->len = 0;
+        }
+        if (!rq->too_large) {
+            char *grown = realloc(rq->body, rq->len + n + 1);
+            if (!grown)
+                return MHD_NO;
+            rq->body = grown;
+            memcpy(rq->body + rq->len, upload_data, n);
+            rq->len += n;
+            rq->body[rq->len] = 0;
+        }
+        return MHD_YES;
+    }
+    if (rq->too_large)
+        return http_error(c, 413, "request body over %d KiB", HTTP_BODY_MAX / 1024);
+    if (strncmp(url, "/api/", 5) == 0 || strcmp(url, "/api") == 0)
+        return api_handle(c, method, url, rq->body ? rq->body : "", rq->len);
+    return serve_static(c, method, url);
+}
+
+static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls, enum MHD_RequestTerminationCode code)
+{
+    (void)cls, (void)c, (void)code;
+    Request *rq = *con_cls;
+    if (rq) {
+        free(rq->body);
+        free(rq);
+    }
+    *con_cls = NULL;
+}
+
+bool http_start(const char *host, int port, const char *web_dir, int *bound_port, char *err, size_t errlen)
+{
+    struct sockaddr_in addr;
+    memset(&addr, 0, sizeof addr);
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons((uint16_t)port);
+    if (inet_pton(AF_INET, host, &addr.sin_addr) != 1) {
+        snprintf(err, errlen, "bad host address '%s' (an IPv4 address like 127.0.0.1)", host);
+        return false;
+    }
+    if (!realpath(web_dir, web_root)) {
+        fprintf(stderr, "starfish: no web directory %s (%s): serving the API only\n", web_dir, strerror(errno));
+        web_root[0] = 0;
+    }
+    daemon_handle = MHD_start_daemon(
+        MHD_USE_AUTO | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_ERROR_LOG, 0, NULL,
+        NULL, on_request, NULL, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr, MHD_OPTION_NOTIFY_COMPLETED,
+        on_completed, NULL, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)120, MHD_OPTION_CONNECTION_LIMIT, (unsigned)1000,
+        MHD_OPTION_LISTENING_ADDRESS_REUSE, (unsigned)1, MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL, MHD_OPTION_END);
+    if (!daemon_handle) {
+        snprintf(err, errlen, "cannot listen on %s:%d", host, port);
+        return false;
+    }
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon_handle, MHD_DAEMON_INFO_BIND_PORT);
+    *bound_port = info && info->port ? info->port : port;
+    return true;
+}
+
+void http_begin_shutdown(void)
+{
+    atomic_store(&shutting_down, true);
+}
+
+bool http_shutting_down(void)
+{
+    return atomic_load(&shutting_down);
+}
+
+void http_stop(void)
+{
+    if (daemon_handle)
+        MHD_stop_daemon(daemon_handle);
+    daemon_handle = NULL;
+}

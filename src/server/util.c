@@ -1,0 +1,74 @@
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+int64_t util_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int64_t util_mono_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+bool util_random(void *buf, size_t n)
+{
+    int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    size_t got = 0;
+    while (got < n) {
+        ssize_t k = read(fd, (char *)buf + got, n - got);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            break;
+        got += (size_t)k;
+    }
+    close(fd);
+    return got == n;
+}
+
+bool util_random_string(char *out, size_t len, const char *alphabet)
+{
+    size_t size = strlen(alphabet);
+    /* Rejection sampling: only bytes below the largest multiple of the alphabet size. */
+    size_t limit = 256 - 256 % size;
+    size_t k = 0;
+    unsigned char bytes[64];
+    while (k < len) {
+        if (!util_random(bytes, sizeof bytes))
+            return false;
+        for (size_t i = 0; i < sizeof bytes && k < len; i++)
+            if (bytes[i] < limit)
+                out[k++] = alphabet[bytes[i] % size];
+    }
+    out[len] = 0;
+    return true;
+}
+
+void util_iso_time(int64_t ms, char *out, size_t len)
+{
+    time_t t = (time_t)(ms / 1000);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(out, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+bool util_secret_equal(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    unsigned char diff = la != lb;
+    for (size_t i = 0; i < la; i++)
+        diff |= (unsigned char)(a[i] ^ b[i % (lb ? lb : 1)]);
+    return diff == 0 && lb > 0;
+}

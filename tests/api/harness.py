@@ -1,0 +1,300 @@
+"""Helpers that drive `starfish serve` over real HTTP, with urllib only.
+
+The binary is $STARFISH_BIN (a relative path is tried from the current directory, then from
+the repository root), else ./starfish at the repository root.  A server runs as
+`starfish serve --port 0 --db TMP/games.db --web DIR` in a temporary directory (port 0: the
+server picks a free port and prints it on its one line `starfish: serving http://...`); the
+harness waits until it answers and stops it at exit.
+
+The test modules load this file as `api_harness` (see load() in each of them), because
+tests/run.py imports tests/protocol/harness.py as `harness` in the same process.
+"""
+import atexit
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+import urllib.error
+import urllib.request
+
+REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+WEB_DIR = os.path.join(REPO_ROOT, "web")
+START_TIMEOUT = 30  # seconds; the sanitizer build starts slower
+SANITIZER_MARKS = ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error:", "SUMMARY: UndefinedBehavior",
+                   "WARNING: ThreadSanitizer")
+
+VARIANTS = ["chess", "starvation", "square-says", "square-says-reversed", "starchess", "starchess-ludii", "megastar"]
+
+
+def binary():
+    path = os.environ.get("STARFISH_BIN")
+    if not path:
+        return os.path.join(REPO_ROOT, "starfish")
+    if os.path.isabs(path) or os.path.exists(path):
+        return os.path.abspath(path)
+    return os.path.join(REPO_ROOT, path)
+
+
+_running = []
+
+
+class Response:
+    def __init__(self, status, headers, body):
+        self.status = status
+        self.headers = headers
+        self.body = body  # bytes
+
+    @property
+    def text(self):
+        return self.body.decode("utf-8", errors="replace")
+
+    def json(self):
+        return json.loads(self.body)
+
+    def __repr__(self):
+        return "<%d %s>" % (self.status, self.text[:300])
+
+
+class Server:
+    """One `starfish serve` process (restartable on the same database)."""
+
+    def __init__(self, db=None, web=WEB_DIR, extra_args=()):
+        self.dir = tempfile.mkdtemp(prefix="starfish-api-")
+        self.db = db or os.path.join(self.dir, "games.db")
+        self.web = web
+        self.extra_args = list(extra_args)
+        self.binary = binary()
+        self.proc = None
+        self.runs = 0
+        self.start()
+        _running.append(self)
+
+    # -- process --------------------------------------------------------------------------
+    def start(self):
+        assert self.proc is None or self.proc.poll() is not None, "the server is running already"
+        self.runs += 1
+        self.out_path = os.path.join(self.dir, "stdout.%d" % self.runs)
+        self.err_path = os.path.join(self.dir, "stderr.%d" % self.runs)
+        with open(self.out_path, "wb") as out, open(self.err_path, "wb") as err:
+            self.proc = subprocess.Popen(
+                [self.binary, "serve", "--port", "0", "--db", self.db, "--web", self.web] + self.extra_args,
+                cwd=REPO_ROOT, stdin=subprocess.DEVNULL, stdout=out, stderr=err)
+        deadline = time.time() + START_TIMEOUT
+        self.port = None
+        while time.time() < deadline:
+            if self.proc.poll() is not None:
+                raise AssertionError("the server exited with status %d at start: %s"
+                                     % (self.proc.returncode, self.stderr()))
+            with open(self.out_path) as f:
+                line = f.readline()
+            m = re.match(r"starfish: serving http://127\.0\.0\.1:(\d+) \(db (.*)\)\n", line)
+            if m:
+                assert m.group(2) == self.db, "the start line names the db %r, expected %r" % (m.group(2), self.db)
+                self.port = int(m.group(1))
+                break
+            time.sleep(0.02)
+        assert self.port, "the server printed no start line within %d s: %r" % (START_TIMEOUT, self.stdout())
+        while time.time() < deadline:  # it answers
+            try:
+                if self.request("GET", "/api/variants").status == 200:
+                    return
+            except OSError:
+                pass
+            time.sleep(0.05)
+        raise AssertionError("the server does not answer on port %d" % self.port)
+
+    def running(self):
+        return self.proc is not None and self.proc.poll() is None
+
+    def kill9(self):
+        """kill -9: no chance to clean up."""
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(timeout=10)
+
+    def stop(self, sig=signal.SIGTERM, timeout=15):
+        """A clean shutdown; returns the exit status."""
+        if not self.running():
+            return self.proc.returncode if self.proc else 0
+        self.proc.send_signal(sig)
+        try:
+            return self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+            raise AssertionError("the server did not stop within %d s of signal %d" % (timeout, sig))
+
+    def restart(self):
+        if self.running():
+            self.stop()
+        self.start()
+
+    def stdout(self):
+        with open(self.out_path, errors="replace") as f:
+            return f.read()
+
+    def stderr(self):
+        with open(self.err_path, errors="replace") as f:
+            return f.read()
+
+    def sanitizer_reports(self):
+        """Sanitizer reports in every run's stderr so far."""
+        found = []
+        for run in range(1, self.runs + 1):
+            path = os.path.join(self.dir, "stderr.%d" % run)
+            if os.path.exists(path):
+                with open(path, errors="replace") as f:
+                    text = f.read()
+                if any(mark in text for mark in SANITIZER_MARKS):
+                    found.append(text[-4000:])
+        return found
+
+    def cleanup(self):
+        if self.running():
+            self.stop()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    # -- HTTP -----------------------------------------------------------------------------
+    def url(self, path):
+        return "http://127.0.0.1:%d%s" % (self.port, path)
+
+    def request(self, method, path, body=None, raw=None, headers=None, timeout=30):
+        """Sends a request; body is JSON-encoded, raw is sent as it is.  Never raises on 4xx/5xx."""
+        data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
+        req = urllib.request.Request(self.url(path), data=data, method=method, headers=dict(headers or {}))
+        if data is not None and "Content-Type" not in req.headers:
+            req.add_header("Content-Type", "application/json")
+        try:
+            with urllib.request.urlopen(req, timeout=timeout) as resp:
+                return Response(resp.status, resp.headers, resp.read())
+        except urllib.error.HTTPError as e:
+            return Response(e.code, e.headers, e.read())
+
+    def call(self, method, path, body=None, expect=200, **kw):
+        """A request that must answer `expect` with JSON; returns the decoded JSON."""
+        r = self.request(method, path, body, **kw)
+        assert r.status == expect, "%s %s %r: expected %d, got %d: %s" % (method, path, body, expect, r.status, r.text)
+        assert r.headers.get("Content-Type", "").startswith("application/json"), \
+            "%s %s: content type %r" % (method, path, r.headers.get("Content-Type"))
+        return r.json()
+
+    def error(self, method, path, body=None, expect=400, raw=None, contains=None):
+        """A request that must fail with `expect` and {"error": "..."}; returns the message."""
+        r = self.request(method, path, body, raw=raw)
+        assert r.status == expect, "%s %s %r: expected %d, got %d: %s" % (
+            method, path, body if raw is None else raw[:80], expect, r.status, r.text)
+        data = r.json()
+        assert isinstance(data, dict) and isinstance(data.get("error"), str) and data["error"], \
+            "an error needs {\"error\": \"...\"}: %r" % (data,)
+        if contains:
+            assert contains in data["error"], "expected %r in the error %r" % (contains, data["error"])
+        return data["error"]
+
+    # -- games ----------------------------------------------------------------------------
+    def create(self, variant="chess", opponent="friend", color="white", expect=201, path="/api/games", **options):
+        body = {"variant": variant, "opponent": opponent, "color": color}
+        body.update(options)
+        return self.call("POST", path, body, expect=expect)
+
+    def game(self, game_id, token=None):
+        return self.call("GET", "/api/games/%s%s" % (game_id, "?token=" + token if token else ""))
+
+    def move(self, game_id, token, move, expect=200):
+        return self.call("POST", "/api/games/%s/moves" % game_id, {"move": move, "token": token}, expect=expect)
+
+    def wait_game(self, game_id, predicate, timeout=15, what="the condition"):
+        """Polls GET until predicate(game) holds; returns the game."""
+        deadline = time.time() + timeout
+        while True:
+            g = self.game(game_id)
+            if predicate(g):
+                return g
+            assert time.time() < deadline, "game %s: %s did not happen within %d s: %r" % (
+                game_id, what, timeout, {k: g[k] for k in ("moves", "status", "result", "reason", "clock")})
+            time.sleep(0.05)
+
+    def events(self, game_id, timeout=15):
+        return EventStream(self, game_id, timeout)
+
+
+class EventStream:
+    """GET /api/games/ID/events, read event by event."""
+
+    def __init__(self, server, game_id, timeout):
+        self.resp = urllib.request.urlopen(server.url("/api/games/%s/events" % game_id), timeout=timeout)
+        assert self.resp.status == 200, "events: status %d" % self.resp.status
+        ctype = self.resp.headers.get("Content-Type", "")
+        assert ctype.startswith("text/event-stream"), "events: content type %r" % ctype
+        self.comments = 0
+
+    def next(self):
+        """The next event as (name, data decoded as JSON); comments (keep-alives) are counted."""
+        name, data = None, []
+        while True:
+            line = self.resp.readline()
+            assert line, "the event stream ended"
+            line = line.decode("utf-8").rstrip("\r\n")
+            if line == "":
+                if name is None and not data:
+                    continue
+                assert len(data) == 1, "an event's data must be one line, got %d" % len(data)
+                return name, json.loads(data[0])
+            if line.startswith(":"):
+                self.comments += 1
+            elif line.startswith("event: "):
+                name = line[7:]
+            elif line.startswith("data: "):
+                data.append(line[6:])
+
+    def until(self, predicate, limit=50):
+        """Reads state events until predicate(game) holds; returns that game."""
+        for _ in range(limit):
+            name, game = self.next()
+            assert name == "state", "unexpected event %r" % name
+            if predicate(game):
+                return game
+        raise AssertionError("no matching event among %d" % limit)
+
+    def close(self):
+        self.resp.close()
+
+
+_shared = {}
+
+
+def shared():
+    """The server shared by the tests that need no server of their own (one per binary)."""
+    key = binary()
+    s = _shared.get(key)
+    if s is None or not s.running():
+        s = Server()
+        _shared[key] = s
+    return s
+
+
+def stop_shared():
+    """Stops the shared server of the current binary cleanly; returns it (or None)."""
+    s = _shared.pop(binary(), None)
+    if s is not None:
+        s.stop()
+    return s
+
+
+def other(side):
+    return "black" if side == "white" else "white"
+
+
+def moves_of(game):
+    return [m["uci"] for m in game["moves"]]
+
+
+@atexit.register
+def _stop_all():
+    for s in _running:
+        try:
+            s.cleanup()
+        except Exception:  # at exit, nothing more to do about it
+            pass
