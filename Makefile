@@ -16,9 +16,9 @@ SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-san
 
 all: starfish
 
-# The main job: until the web app exists, the UCI engine on stdin/stdout.
+# The main job: the web app on http://127.0.0.1:8080 (games in starfish.db).
 run: starfish
-	./starfish
+	./starfish serve
 
 starfish: $(REL)/starfish
 	cp $< $@.tmp && mv -f $@.tmp $@
