@@ -82,6 +82,9 @@ TEST(engine_mates_in_one)
      * every cell around the black king is its own piece). */
     check_mate_found("starchess", "1/2/NP3pr/BP2pq/KP1pk/QP2pb/RP3pn/2/1[] w 0 1", 1);
     check_mate_found("starchess-ludii", "1/2/NP3pr/BP2pq/KP1pk/QP2pb/RP3pn/2/1[] w - 0 1", 1);
+    /* Built by hand: Black's king on the upper tip Ua1 can go only to Ub1 and Ub2; the rook on
+     * Ue8 covers Ub1 along Ud3-Uc2-Ub1, and Ud2-Ud4 checks along Uc3-Ub2-Ua1. */
+    check_mate_found("megastar", "k/2/3/1R2/3R1/6/7/8/9/10/11/12/13/13/12/11/10/4K4/8/7/6/5/4/3/2/1 w - 0 1", 1);
 }
 
 TEST(engine_mates_in_two)
