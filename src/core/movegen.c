@@ -196,37 +196,34 @@ static bool royal_attacked_and_pins(const Position *pos, Cell royal, Cell *pinne
 {
     const Variant *v = pos->v;
     int us = pos->side;
+    const uint16_t(*mask_of)[MAX_CELLS] = v->side_mask[us ^ 1];
+    const uint8_t *p = v->atk + v->atk_at[us ^ 1][royal];
     bool attacked = false;
     *npinned = 0;
-    for (const uint8_t *p = v->atk + v->atk_at[us ^ 1][royal]; *p; p += 4 + p[3]) {
+    if (*p == A_LEAPS) {
+        const uint8_t *e = p + 2, *end = e + 3 * p[1];
+        for (; e < end && !attacked; e += 3)
+            attacked = mask_of[pos->board[e[0]]][e[0]] & (e[1] | (unsigned)e[2] << 8);
+        p = end;
+    }
+    for (; *p; p += 4 + p[3]) {
         unsigned mask = p[1] | (unsigned)p[2] << 8;
         const uint8_t *cells = p + 4, *end = cells + p[3];
-        if (*p == A_LEAPS) {
-            for (; cells < end && !attacked; cells++) {
-                uint8_t o = pos->board[*cells];
-                attacked = o && PIECE_COLOUR(o) != us && (v->pattern_mask[o][*cells] & mask);
-            }
+        while (cells < end && !pos->board[*cells])
+            cells++;
+        if (cells == end)
+            continue;
+        if (mask_of[pos->board[*cells]][*cells] & mask) {
+            attacked = true;
             continue;
         }
-        Cell blocker = NO_CELL;
-        for (; cells < end; cells++) {
-            uint8_t o = pos->board[*cells];
-            if (!o)
-                continue;
-            if (PIECE_COLOUR(o) == us) {
-                if (blocker != NO_CELL)
-                    break;
-                blocker = *cells;
-                continue;
-            }
-            if (v->pattern_mask[o][*cells] & mask) {
-                if (blocker == NO_CELL)
-                    attacked = true;
-                else
-                    pinned[(*npinned)++] = blocker;
-            }
-            break;
-        }
+        if (PIECE_COLOUR(pos->board[*cells]) != us)
+            continue;
+        Cell blocker = *cells;
+        for (cells++; cells < end && !pos->board[*cells]; cells++)
+            ;
+        if (cells < end && (mask_of[pos->board[*cells]][*cells] & mask))
+            pinned[(*npinned)++] = blocker;
     }
     return attacked;
 }

@@ -297,32 +297,27 @@ bool pos_attacked_by(const Position *pos, Cell x, int by, unsigned patterns)
 {
     const Variant *v = pos->v;
     const uint8_t *board = pos->board;
-    for (const uint8_t *p = v->atk + v->atk_at[by][x]; *p; p += 4 + p[3]) {
+    const uint16_t(*mask_of)[MAX_CELLS] = v->side_mask[by];
+    const uint8_t *p = v->atk + v->atk_at[by][x];
+    if (*p == A_LEAPS) {
+        const uint8_t *e = p + 2, *end = e + 3 * p[1];
+        for (; e < end; e += 3)
+            if (mask_of[board[e[0]]][e[0]] & (e[1] | (unsigned)e[2] << 8) & patterns)
+                return true;
+        p = end;
+    }
+    for (; *p; p += 4 + p[3]) {
         unsigned mask = (p[1] | (unsigned)p[2] << 8) & patterns;
         const uint8_t *cells = p + 4, *end = cells + p[3];
         if (!mask)
             continue;
-        if (*p == A_LEAPS) {
-            for (; cells < end; cells++) {
-                uint8_t code = board[*cells];
-                if (code && PIECE_COLOUR(code) == by && (v->pattern_mask[code][*cells] & mask))
-                    return true;
-            }
-            continue;
-        }
-        bool screened = false;
-        for (; cells < end; cells++) {
-            uint8_t code = board[*cells];
-            if (!code)
-                continue;
-            if (*p == A_HOP && !screened) {
-                screened = true;
-                continue;
-            }
-            if (PIECE_COLOUR(code) == by && (v->pattern_mask[code][*cells] & mask))
-                return true;
-            break;
-        }
+        while (cells < end && !board[*cells])
+            cells++;
+        if (cells < end && *p == A_HOP) /* jump the screen */
+            for (cells++; cells < end && !board[*cells]; cells++)
+                ;
+        if (cells < end && (mask_of[board[*cells]][*cells] & mask))
+            return true;
     }
     return false;
 }

@@ -48,16 +48,77 @@ static void emit_move_entry(Buffer *b, int header, const Cell *cells, int n)
         buf_put(b, cells[i]);
 }
 
-static void emit_attack_entry(Buffer *b, int kind, unsigned mask, const Cell *cells, int n)
+/*
+ * The attacks on one cell, gathered from every pattern before they are written: all single
+ * steps and leaps become one entry whose cells carry the pattern bits that reach from them,
+ * and rays that pass the same cells in the same way are one ray with the bits of each.
+ */
+#define MAX_ATTACK_RAYS 96
+
+typedef struct {
+    uint16_t leap_mask[MAX_CELLS];
+    Cell leap_cells[MAX_CELLS];
+    int nleaps;
+    struct {
+        int kind, n;
+        unsigned mask;
+        Cell cells[32];
+    } ray[MAX_ATTACK_RAYS];
+    int nrays;
+} AttackSet;
+
+static void add_leap(AttackSet *a, Cell y, unsigned bit)
+{
+    if (!a->leap_mask[y])
+        a->leap_cells[a->nleaps++] = y;
+    a->leap_mask[y] |= (uint16_t)bit;
+}
+
+static void add_ray(AttackSet *a, int kind, unsigned bit, const Cell *cells, int n)
 {
     if (n == 0)
         return;
-    buf_put(b, (uint8_t)kind);
-    buf_put(b, (uint8_t)(mask & 255));
-    buf_put(b, (uint8_t)(mask >> 8));
-    buf_put(b, (uint8_t)n);
-    for (int i = 0; i < n; i++)
-        buf_put(b, cells[i]);
+    if (n > 32)
+        n = 32; /* no board has a longer line */
+    for (int i = 0; i < a->nrays; i++)
+        if (a->ray[i].kind == kind && a->ray[i].n == n && memcmp(a->ray[i].cells, cells, (size_t)n) == 0) {
+            a->ray[i].mask |= bit;
+            return;
+        }
+    if (a->nrays == MAX_ATTACK_RAYS) {
+        fprintf(stderr, "starfish: too many attack rays on one cell\n");
+        exit(1);
+    }
+    a->ray[a->nrays].kind = kind;
+    a->ray[a->nrays].n = n;
+    a->ray[a->nrays].mask = bit;
+    memcpy(a->ray[a->nrays].cells, cells, (size_t)n);
+    a->nrays++;
+}
+
+/* Leaps first ([A_LEAPS, n, (cell, mask low, mask high) x n]), then the rays
+ * ([kind, mask low, mask high, n, cells x n]), then A_END. */
+static void emit_attack_set(Buffer *b, const AttackSet *a)
+{
+    if (a->nleaps) {
+        buf_put(b, A_LEAPS);
+        buf_put(b, (uint8_t)a->nleaps);
+        for (int i = 0; i < a->nleaps; i++) {
+            Cell y = a->leap_cells[i];
+            buf_put(b, y);
+            buf_put(b, (uint8_t)(a->leap_mask[y] & 255));
+            buf_put(b, (uint8_t)(a->leap_mask[y] >> 8));
+        }
+    }
+    for (int i = 0; i < a->nrays; i++) {
+        buf_put(b, (uint8_t)a->ray[i].kind);
+        buf_put(b, (uint8_t)(a->ray[i].mask & 255));
+        buf_put(b, (uint8_t)(a->ray[i].mask >> 8));
+        buf_put(b, (uint8_t)a->ray[i].n);
+        for (int k = 0; k < a->ray[i].n; k++)
+            buf_put(b, a->ray[i].cells[k]);
+    }
+    buf_put(b, A_END);
 }
 
 static Vec oriented(const Geometry *g, Vec v, int colour)
@@ -156,7 +217,7 @@ static void emit_pattern_moves(Buffer *b, const Variant *v, const Pattern *p, in
     }
 }
 
-static void emit_pattern_attacks(Buffer *b, const Variant *v, const Pattern *p, unsigned bit, int colour, Cell x)
+static void gather_pattern_attacks(AttackSet *a, const Variant *v, const Pattern *p, unsigned bit, int colour, Cell x)
 {
     const Geometry *g = v->geo;
     Cell cells[MAX_CELLS];
@@ -173,16 +234,15 @@ static void emit_pattern_attacks(Buffer *b, const Variant *v, const Pattern *p, 
             Vec d = oriented(g, vecs[i], colour);
             Cell y = geo_add(g, x, negated(d));
             if (y != NO_CELL && geo_add(g, y, d) == x && (!p->allow || p->allow(g, y, d)))
-                cells[n++] = y;
+                add_leap(a, y, bit);
         }
-        emit_attack_entry(b, A_LEAPS, bit, cells, n);
         break;
     }
     case PAT_SLIDE:
     case PAT_HOP:
         for (int i = 0; i < p->nvec; i++) {
             n = walk(g, x, negated(oriented(g, p->vec[i], colour)), p->kind == PAT_SLIDE ? p->max_len : 0, cells);
-            emit_attack_entry(b, p->kind == PAT_SLIDE ? A_RAY : A_HOP, bit, cells, n);
+            add_ray(a, p->kind == PAT_SLIDE ? A_RAY : A_HOP, bit, cells, n);
         }
         break;
     case PAT_ROSE:
@@ -190,7 +250,7 @@ static void emit_pattern_attacks(Buffer *b, const Variant *v, const Pattern *p, 
         for (int i = 0; i < p->nvec; i++)
             for (int turn = -1; turn <= 1; turn += 2) {
                 n = rose_path(g, p, x, i, turn, colour, cells);
-                emit_attack_entry(b, A_RAY, bit, cells, n);
+                add_ray(a, A_RAY, bit, cells, n);
             }
         break;
     }
@@ -238,13 +298,25 @@ static void build_programs(Variant *v)
                 buf_put(&moves, E_END);
             }
         }
+    AttackSet *set = malloc(sizeof *set);
+    if (!set) {
+        fprintf(stderr, "starfish: out of memory building variant tables\n");
+        exit(1);
+    }
     for (int colour = 0; colour < 2; colour++)
         for (Cell x = 0; x < v->geo->ncells; x++) {
-            v->atk_at[colour][x] = (uint32_t)attacks.len;
+            memset(set, 0, sizeof *set);
             for (int i = 0; i < v->def->npatterns; i++)
-                emit_pattern_attacks(&attacks, v, &v->def->patterns[i], 1u << i, colour, x);
-            buf_put(&attacks, A_END);
+                gather_pattern_attacks(set, v, &v->def->patterns[i], 1u << i, colour, x);
+            v->atk_at[colour][x] = (uint32_t)attacks.len;
+            emit_attack_set(&attacks, set);
         }
+    free(set);
+    /* The same masks, but zero for pieces of the other side and for empty cells. */
+    for (int code = 0; code < MAX_CODES; code++)
+        for (Cell c = 0; c < v->geo->ncells; c++)
+            if (code)
+                v->side_mask[PIECE_COLOUR(code)][code][c] = v->pattern_mask[code][c];
     v->prog = moves.data;
     v->atk = attacks.data;
     for (int code = 0; code < MAX_CODES; code++)

@@ -122,7 +122,12 @@ enum { E_END, E_LEAPS, E_RAY, E_PUSH, E_PAWN_CAPTURE, E_HOP, E_ROSE };
 #define E_QUIET 8
 #define E_CAPTURE 16
 
-/* Attack-program entry kinds; an entry is [kind, mask low, mask high, count, cells...]. */
+/*
+ * Attack-program entries: one [A_LEAPS, count, (cell, mask low, mask high) x count] for all
+ * single steps and leaps, then rays [A_RAY or A_HOP, mask low, mask high, count, cells...],
+ * then A_END.  A mask holds the pattern bits a piece on the cell needs to capture on the
+ * program's cell.
+ */
 enum { A_END, A_LEAPS, A_RAY, A_HOP };
 
 typedef struct Variant {
@@ -142,6 +147,9 @@ typedef struct Variant {
     uint32_t atk_at[2][MAX_CELLS];
     /* Which patterns (bit mask) a piece code has on a cell: the attack programs check it. */
     uint16_t pattern_mask[MAX_CODES][MAX_CELLS];
+    /* side_mask[side][code][cell]: pattern_mask for that side's pieces, 0 otherwise (and for
+     * an empty cell), so that attack tests need one lookup per cell. */
+    uint16_t side_mask[2][MAX_CODES][MAX_CELLS];
     bool needs_dedup[MAX_CODES]; /* rose pieces: several paths may reach one cell */
     uint16_t pawn_capture_bits;  /* the pattern bits of pawn patterns (en-passant attacks) */
     bool is_pawn[MAX_CODES], is_royal[MAX_CODES];

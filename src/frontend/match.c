@@ -1,11 +1,895 @@
-/* Placeholder until the match runner lands. */
+/*
+ * `starfish match`: games between two UCI engines, adjudicated by the rules core.
+ *
+ * Each worker thread owns one process of each engine and plays whole games: a random
+ * opening (the same one twice, colours swapped), then the engines' moves, each checked by
+ * parse_move() and played with game_play(), until game_status() ends the game.  The runner
+ * keeps the clocks itself (monotonic time from `go` to `bestmove`).  An engine that plays an
+ * illegal or unreadable move, exits, answers nothing in time or oversteps its clock loses.
+ */
 #include "match.h"
 
+#include <math.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../core/game.h"
+#include "../core/movegen.h"
+#include "../core/notation.h"
+#include "../core/pgn.h"
+#include "match_engine.h"
+#include "match_stats.h"
+
+#define MAX_OPTIONS 32
+#define MAX_WORKERS 64
+#define HANDSHAKE_SECONDS 10.0 /* for uciok, and for readyok */
+#define MARGIN_SECONDS 1.0     /* how long past its time a move is waited for */
+#define STOP_SECONDS 1.0       /* how long a late engine has to answer `stop` */
+#define QUIT_SECONDS 1.0       /* how long an engine has to exit after `quit` */
+
+typedef struct {
+    const char *cmd;
+    const char *name;
+    char *opt_name[MAX_OPTIONS], *opt_value[MAX_OPTIONS];
+    int nopt;
+} EngineSpec;
+
+typedef struct {
+    EngineSpec eng[2];
+    const Variant *v;
+    int games, concurrency, opening_plies, max_plies;
+    bool use_movetime;
+    int movetime_ms;
+    double base, inc; /* seconds */
+    char tc_text[64];
+    uint64_t seed;
+    const char *pgn_path;
+    bool sprt;
+    double elo0, elo1, alpha, beta;
+} Config;
+
+typedef struct {
+    const char *what;
+    int count;
+} Tally;
+
+typedef struct {
+    const Config *cfg;
+    pthread_mutex_t lock;
+    int next;     /* the next game to hand out */
+    int finished; /* games counted */
+    int w, d, l;  /* from engine1's view */
+    Tally tally[64];
+    int ntally;
+    atomic_bool stop; /* no more games; games under way are abandoned */
+    int verdict;      /* SPRT: +1 H1 accepted, -1 H0 accepted, 0 not (yet) */
+    char fatal[512];
+    bool tty;
+    FILE *pgn;
+    double lower, upper; /* SPRT bounds */
+} Match;
+
+typedef struct {
+    Match *m;
+    UciProc proc[2]; /* engine1's and engine2's processes */
+    pthread_t thread;
+} Worker;
+
+/* The end of one game. */
+typedef struct {
+    int index;
+    bool abandoned;
+    int engine_white; /* 0: engine1 played White */
+    ResultKind kind;
+    const char *what; /* a short kind of ending, for the tally: "checkmate", "illegal move", ... */
+    char detail[320]; /* the PGN's Termination */
+    int plies;
+    char *pgn;
+} Outcome;
+
+/* ------------------------------------------------------------------------------------ */
+/* Arguments */
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: starfish match --engine1 CMD --engine2 CMD [OPTIONS]\n"
+            "\n"
+            "Plays games between two UCI engines (each CMD is run with /bin/sh -c); the rules core\n"
+            "judges every move and every result.  An engine loses a game by an illegal or unreadable\n"
+            "move, by exiting (it is started again for the next game), by sending no move in time,\n"
+            "or when its clock, kept by the runner, runs out.\n"
+            "\n"
+            "  --engine1 CMD, --engine2 CMD   the engines (for example ./starfish, /usr/games/stockfish)\n"
+            "  --name1 N, --name2 N           their names (default: the commands)\n"
+            "  --option1 NAME=VALUE           a UCI option for engine 1 (repeatable); --option2 likewise\n"
+            "  --variant V                    the variant (default chess)\n"
+            "  --games N                      games to play (default 20); each opening is played twice,\n"
+            "                                 colours swapped\n"
+            "  --tc BASE+INC                  clock per side and increment, seconds (default 1+0.01)\n"
+            "  --movetime MS                  a fixed time per move instead of a clock\n"
+            "  --concurrency K                games at once (default 1)\n"
+            "  --openings PLIES               random legal plies from the start (default 4); Starchess\n"
+            "                                 first gets a random full setup (its 10 placements)\n"
+            "  --seed S                       seed for the openings (default: from the time)\n"
+            "  --pgn FILE                     write every game to FILE\n"
+            "  --sprt ELO0 ELO1               a sequential test of H1 (elo1) against H0 (elo0); stops\n"
+            "                                 the match when it concludes\n"
+            "  --alpha A, --beta B            its error rates (default 0.05 each)\n"
+            "  --max-plies N                  adjudicate a game still going after N plies as a draw\n"
+            "                                 (default 1000; the variant's rule for draws applies)\n"
+            "  --help                         this text\n");
+}
+
+static int bad_args(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "starfish match: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, " (see 'starfish match --help')\n");
+    return 2;
+}
+
+static bool read_long(const char *text, long min, long max, long *out)
+{
+    char *end;
+    if (!text || !*text)
+        return false;
+    long n = strtol(text, &end, 10);
+    if (*end || n < min || n > max)
+        return false;
+    *out = n;
+    return true;
+}
+
+static bool read_double(const char *text, double *out)
+{
+    char *end;
+    if (!text || !*text)
+        return false;
+    double x = strtod(text, &end);
+    if (*end || !isfinite(x))
+        return false;
+    *out = x;
+    return true;
+}
+
+static bool read_tc(const char *text, double *base, double *inc)
+{
+    char copy[64];
+    if (!text || strlen(text) >= sizeof copy)
+        return false;
+    strcpy(copy, text);
+    char *plus = strchr(copy, '+');
+    *inc = 0;
+    if (plus) {
+        *plus = 0;
+        if (!read_double(plus + 1, inc) || *inc < 0 || *inc > 3600)
+            return false;
+    }
+    return read_double(copy, base) && *base > 0 && *base <= 86400;
+}
+
+static bool add_option(EngineSpec *e, const char *text)
+{
+    const char *eq = strchr(text, '=');
+    if (!eq || eq == text || e->nopt >= MAX_OPTIONS)
+        return false;
+    e->opt_name[e->nopt] = strndup(text, (size_t)(eq - text));
+    e->opt_value[e->nopt] = strdup(eq + 1);
+    e->nopt++;
+    return true;
+}
+
+/* Parses the arguments after `match`; 0 to go on, 2 on an error, -1 after --help. */
+static int parse_args(int argc, char **argv, Config *c)
+{
+    memset(c, 0, sizeof *c);
+    c->games = 20;
+    c->concurrency = 1;
+    c->opening_plies = 4;
+    c->max_plies = 1000;
+    c->base = 1;
+    c->inc = 0.01;
+    c->alpha = c->beta = 0.05;
+    c->seed = (uint64_t)time(NULL) * 1000003u ^ (uint64_t)getpid();
+    const char *variant = "chess", *tc = NULL;
+    bool have_movetime = false;
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)
+            return -1;
+        /* Every other option takes one value (--sprt takes two). */
+        bool two = strcmp(a, "--sprt") == 0;
+        static const char *known[] = {"--engine1", "--engine2", "--name1", "--name2", "--option1",
+                                      "--option2", "--variant", "--games", "--tc", "--movetime",
+                                      "--concurrency", "--openings", "--seed", "--pgn", "--sprt",
+                                      "--alpha", "--beta", "--max-plies"};
+        bool is_known = false;
+        for (size_t k = 0; k < sizeof known / sizeof known[0]; k++)
+            is_known |= strcmp(a, known[k]) == 0;
+        if (!is_known)
+            return bad_args(a[0] == '-' ? "unknown option '%s'" : "unexpected argument '%s'", a);
+        if (i + 1 + two >= argc)
+            return bad_args(two ? "%s needs two values" : "%s needs a value", a);
+        const char *val = argv[++i];
+        long n;
+        if (strcmp(a, "--engine1") == 0 || strcmp(a, "--engine2") == 0) {
+            if (!*val)
+                return bad_args("%s needs a command", a);
+            c->eng[a[8] - '1'].cmd = val;
+        } else if (strcmp(a, "--name1") == 0 || strcmp(a, "--name2") == 0) {
+            if (!*val)
+                return bad_args("%s needs a name", a);
+            c->eng[a[6] - '1'].name = val;
+        } else if (strcmp(a, "--option1") == 0 || strcmp(a, "--option2") == 0) {
+            if (!add_option(&c->eng[a[8] - '1'], val))
+                return bad_args("bad option '%s' (expected NAME=VALUE)", val);
+        } else if (strcmp(a, "--variant") == 0) {
+            variant = val;
+        } else if (strcmp(a, "--games") == 0) {
+            if (!read_long(val, 1, 1000000, &n))
+                return bad_args("bad number of games '%s' (1..1000000)", val);
+            c->games = (int)n;
+        } else if (strcmp(a, "--tc") == 0) {
+            tc = val;
+            if (!read_tc(val, &c->base, &c->inc))
+                return bad_args("bad time control '%s' (expected BASE+INC in seconds, e.g. 1+0.01)", val);
+        } else if (strcmp(a, "--movetime") == 0) {
+            if (!read_long(val, 1, 100000000, &n))
+                return bad_args("bad movetime '%s' (milliseconds, at least 1)", val);
+            c->movetime_ms = (int)n;
+            have_movetime = true;
+        } else if (strcmp(a, "--concurrency") == 0) {
+            if (!read_long(val, 1, MAX_WORKERS, &n))
+                return bad_args("bad concurrency '%s' (1..64)", val);
+            c->concurrency = (int)n;
+        } else if (strcmp(a, "--openings") == 0) {
+            if (!read_long(val, 0, 200, &n))
+                return bad_args("bad number of opening plies '%s' (0..200)", val);
+            c->opening_plies = (int)n;
+        } else if (strcmp(a, "--seed") == 0) {
+            char *end;
+            if (!*val || *val == '-' || (c->seed = strtoull(val, &end, 10), *end))
+                return bad_args("bad seed '%s' (a non-negative integer)", val);
+        } else if (strcmp(a, "--pgn") == 0) {
+            if (!*val)
+                return bad_args("%s needs a file name", a);
+            c->pgn_path = val;
+        } else if (strcmp(a, "--sprt") == 0) {
+            if (!read_double(val, &c->elo0) || !read_double(argv[i + 1], &c->elo1))
+                return bad_args("--sprt needs two Elo values, not '%s ...'", val);
+            i++;
+            if (c->elo1 <= c->elo0)
+                return bad_args("--sprt needs ELO0 < ELO1%s", "");
+            c->sprt = true;
+        } else if (strcmp(a, "--alpha") == 0 || strcmp(a, "--beta") == 0) {
+            double x;
+            if (!read_double(val, &x) || x <= 0 || x >= 0.5)
+                return bad_args("bad error rate '%s' (between 0 and 0.5)", val);
+            *(a[2] == 'a' ? &c->alpha : &c->beta) = x;
+        } else if (strcmp(a, "--max-plies") == 0) {
+            if (!read_long(val, 1, 1000000, &n))
+                return bad_args("bad --max-plies '%s' (at least 1)", val);
+            c->max_plies = (int)n;
+        }
+    }
+    if (!c->eng[0].cmd || !c->eng[1].cmd)
+        return bad_args("%s", "both --engine1 CMD and --engine2 CMD are needed");
+    if (have_movetime && tc)
+        return bad_args("%s", "--tc and --movetime exclude each other");
+    c->use_movetime = have_movetime;
+    c->v = variant_by_name(variant);
+    if (!c->v)
+        return bad_args("unknown variant '%s' (see 'starfish help')", variant);
+    if (c->use_movetime)
+        snprintf(c->tc_text, sizeof c->tc_text, "movetime %d ms", c->movetime_ms);
+    else
+        snprintf(c->tc_text, sizeof c->tc_text, "%g+%g", c->base, c->inc);
+    /* Default names: the commands, told apart by a number when they are the same. */
+    bool same = strcmp(c->eng[0].cmd, c->eng[1].cmd) == 0;
+    for (int e = 0; e < 2; e++)
+        if (!c->eng[e].name) {
+            static char names[2][300];
+            snprintf(names[e], sizeof names[e], same ? "%.280s (%d)" : "%.280s", c->eng[e].cmd, e + 1);
+            c->eng[e].name = names[e];
+        }
+    if (c->concurrency > c->games)
+        c->concurrency = c->games;
+    return 0;
+}
+
+/* ------------------------------------------------------------------------------------ */
+/* Engines */
+
+/* Waits for a line equal to `want`; false with why set on end of file or time out. */
+static bool wait_for(UciProc *p, const char *want, double seconds, char *why, size_t whylen)
+{
+    char line[ENGINE_LINE_MAX];
+    double deadline = mono_now() + seconds;
+    for (;;) {
+        LineStatus st = uciproc_read_line(p, line, sizeof line, deadline);
+        if (st == LINE_EOF) {
+            snprintf(why, whylen, "exited while the runner waited for '%s'", want);
+            return false;
+        }
+        if (st == LINE_TIMEOUT) {
+            snprintf(why, whylen, "sent no '%s' within %.0f s", want, seconds);
+            return false;
+        }
+        char *t = line + strspn(line, " \t");
+        size_t n = strlen(want);
+        if (strncmp(t, want, n) == 0 && (t[n] == 0 || t[n] == ' ' || t[n] == '\t'))
+            return true;
+    }
+}
+
+static bool send_line(UciProc *p, const char *line, char *why, size_t whylen)
+{
+    if (uciproc_send(p, line))
+        return true;
+    snprintf(why, whylen, "exited (or stopped reading its input)");
+    return false;
+}
+
+/* Starts the engine and does the uci handshake; options and the variant are set here. */
+static bool start_engine(UciProc *p, const EngineSpec *spec, const Variant *v, char *why, size_t whylen)
+{
+    char err[200], line[ENGINE_LINE_MAX];
+    if (!uciproc_start(p, spec->cmd, err, sizeof err)) {
+        snprintf(why, whylen, "could not be started: %.150s", err);
+        return false;
+    }
+    if (!send_line(p, "uci", why, whylen))
+        return false;
+    double deadline = mono_now() + HANDSHAKE_SECONDS;
+    for (;;) {
+        LineStatus st = uciproc_read_line(p, line, sizeof line, deadline);
+        if (st == LINE_EOF) {
+            snprintf(why, whylen, "exited during the uci handshake");
+            return false;
+        }
+        if (st == LINE_TIMEOUT) {
+            snprintf(why, whylen, "sent no 'uciok' within %.0f s", HANDSHAKE_SECONDS);
+            return false;
+        }
+        if (strncmp(line, "id name ", 8) == 0) {
+            snprintf(p->id_name, sizeof p->id_name, "%.120s", line + 8);
+        } else if (strncmp(line, "option name UCI_Variant ", 24) == 0) {
+            p->has_variant_option = true;
+        } else if (strcmp(line, "uciok") == 0 || strncmp(line, "uciok ", 6) == 0) {
+            break;
+        }
+    }
+    /* Chess engines that know no variants are left alone in chess. */
+    char cmd[600];
+    if (p->has_variant_option || strcmp(v->def->name, "chess") != 0) {
+        snprintf(cmd, sizeof cmd, "setoption name UCI_Variant value %s", v->def->name);
+        if (!send_line(p, cmd, why, whylen))
+            return false;
+    }
+    for (int i = 0; i < spec->nopt; i++) {
+        snprintf(cmd, sizeof cmd, "setoption name %s value %s", spec->opt_name[i], spec->opt_value[i]);
+        if (!send_line(p, cmd, why, whylen))
+            return false;
+    }
+    return true;
+}
+
+/* The engine running (started again after a crash), told of a new game and ready. */
+static bool engine_ready(Worker *wk, int e, char *why, size_t whylen)
+{
+    const Config *cfg = wk->m->cfg;
+    UciProc *p = &wk->proc[e];
+    if (p->pid == 0 && !start_engine(p, &cfg->eng[e], cfg->v, why, whylen)) {
+        uciproc_stop(p, 0.1);
+        return false;
+    }
+    if (!send_line(p, "ucinewgame", why, whylen) || !send_line(p, "isready", why, whylen) ||
+        !wait_for(p, "readyok", HANDSHAKE_SECONDS, why, whylen)) {
+        uciproc_stop(p, 0.1);
+        return false;
+    }
+    return true;
+}
+
+/* After a move not sent in time: `stop`, a moment for its bestmove, else the engine goes. */
+static void recover_late_engine(UciProc *p)
+{
+    char why[100];
+    if (!uciproc_send(p, "stop") || !wait_for(p, "bestmove", STOP_SECONDS, why, sizeof why))
+        uciproc_stop(p, 0.1);
+}
+
+/* ------------------------------------------------------------------------------------ */
+/* Games */
+
+typedef struct {
+    char *s;
+    size_t len, cap;
+} Text;
+
+static void text_add(Text *t, const char *s)
+{
+    size_t n = strlen(s);
+    if (t->len + n + 1 > t->cap) {
+        size_t cap = t->cap ? t->cap : 1024;
+        while (t->len + n + 1 > cap)
+            cap *= 2;
+        char *grown = realloc(t->s, cap);
+        if (!grown)
+            abort();
+        t->s = grown;
+        t->cap = cap;
+    }
+    memcpy(t->s + t->len, s, n + 1);
+    t->len += n;
+}
+
+/* Plays a move, adding its coordinate notation to the list the engines are sent. */
+static void play(Game *g, Move m, Text *moves)
+{
+    char text[MOVE_TEXT_MAX];
+    move_to_text(&g->pos, m, text);
+    text_add(moves, " ");
+    text_add(moves, text);
+    game_play(g, m);
+}
+
+static uint64_t splitmix64(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/*
+ * Opening number `k`: random legal moves from the start, the same for every game of that
+ * opening.  Placements (pieces in hand: Starchess's setup) are all played at random first,
+ * then `plies` movement plies.  A move that would end the game is not chosen.
+ */
+static void play_opening(Game *g, const Config *cfg, int k, Text *moves)
+{
+    uint64_t state = cfg->seed ^ (0xD1B54A32D192ED03ull * (uint64_t)(k + 1));
+    splitmix64(&state);
+    int movement = 0;
+    for (;;) {
+        bool placing = g->pos.hand_total[WHITE] + g->pos.hand_total[BLACK] > 0;
+        if (!placing && movement >= cfg->opening_plies)
+            return;
+        Move list[MAX_MOVES];
+        int n = gen_legal(&g->pos, list);
+        bool played = false;
+        while (n > 0 && !played) {
+            int i = (int)(splitmix64(&state) % (uint64_t)n);
+            Move m = list[i];
+            game_play(g, m);
+            played = game_status(g).kind == RESULT_NONE;
+            game_undo(g);
+            if (played)
+                play(g, m, moves);
+            else
+                list[i] = list[--n];
+        }
+        if (!played)
+            return;
+        if (!placing)
+            movement++;
+    }
+}
+
+/* Ends the game off the board: `side` loses, for the reason in o->detail (which becomes the
+ * PGN's Termination, so a '"' or '\' from an engine's name or move is replaced). */
+static void lose(Game *g, Outcome *o, int side, const char *what)
+{
+    for (char *c = o->detail; *c; c++)
+        if (*c == '"' || *c == '\\' || (unsigned char)*c < 32)
+            *c = '\'';
+    o->what = what;
+    g->ended = (GameResult){side == WHITE ? RESULT_BLACK_WINS : RESULT_WHITE_WINS, o->detail};
+}
+
+/* PGN text with a '"' or '\' escaped. */
+static void pgn_escape(const char *in, char *out, size_t len)
+{
+    size_t n = 0;
+    for (; *in && n + 3 < len; in++) {
+        if (*in == '"' || *in == '\\')
+            out[n++] = '\\';
+        out[n++] = (unsigned char)*in < 32 ? ' ' : *in;
+    }
+    out[n] = 0;
+}
+
+/* The game's PGN, with the players' names, the round and the time control. */
+static char *game_record(Game *g, const Config *cfg, const Outcome *o)
+{
+    size_t cap = 1 << 16;
+    char *buf = malloc(cap);
+    if (!buf)
+        abort();
+    size_t need = game_pgn(g, "starfish match", buf, cap);
+    if (need >= cap) {
+        cap = need + 1;
+        free(buf);
+        buf = malloc(cap);
+        if (!buf)
+            abort();
+        game_pgn(g, "starfish match", buf, cap);
+    }
+    char white[300], black[300], tags[900];
+    pgn_escape(cfg->eng[o->engine_white].name, white, sizeof white);
+    pgn_escape(cfg->eng[1 - o->engine_white].name, black, sizeof black);
+    time_t now = time(NULL);
+    struct tm tm;
+    localtime_r(&now, &tm);
+    snprintf(tags, sizeof tags, "[Date \"%04d.%02d.%02d\"]\n[Round \"%d\"]\n[White \"%s\"]\n[Black \"%s\"]\n",
+             tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, o->index + 1, white, black);
+    const char *names = strstr(buf, "[White \"?\"]\n[Black \"?\"]\n");
+    const char *end_of_tags = strstr(buf, "\n\n");
+    char extra[100] = "";
+    if (!cfg->use_movetime)
+        snprintf(extra, sizeof extra, "[TimeControl \"%g+%g\"]\n", cfg->base, cfg->inc);
+    if (!names || !end_of_tags || end_of_tags < names)
+        return buf; /* not the shape game_pgn writes: leave it as it is */
+    size_t skip = strlen("[White \"?\"]\n[Black \"?\"]\n");
+    char *out = malloc(strlen(buf) + strlen(tags) + strlen(extra) + 1);
+    if (!out)
+        abort();
+    size_t a = (size_t)(names - buf), b = (size_t)(end_of_tags + 1 - buf);
+    /* [Event] [Site] + Date Round White Black + the tags between + extra + the rest */
+    memcpy(out, buf, a);
+    strcpy(out + a, tags);
+    size_t at = a + strlen(tags);
+    memcpy(out + at, buf + a + skip, b - a - skip);
+    at += b - a - skip;
+    strcpy(out + at, extra);
+    strcat(out + at, buf + b);
+    free(buf);
+    return out;
+}
+
+/* Leaves a move text fit for a one-line report. */
+static void sanitize(const char *in, char *out, size_t len)
+{
+    size_t n = 0;
+    for (; *in && n + 1 < len; in++)
+        out[n++] = (*in == '"' || *in == '\\' || (unsigned char)*in < 32) ? '?' : *in;
+    out[n] = 0;
+}
+
+static void play_game(Worker *wk, int index, Outcome *o)
+{
+    const Config *cfg = wk->m->cfg;
+    memset(o, 0, sizeof *o);
+    o->index = index;
+    o->engine_white = index % 2;
+    int engine_of[2] = {o->engine_white, 1 - o->engine_white}; /* per colour */
+    const char *colour_name[2] = {"White", "Black"};
+    Game g = {0};
+    Text moves = {0};
+    char err[200], why[2][200];
+    text_add(&moves, "");
+    if (!game_init(&g, cfg->v, NULL, err, sizeof err)) {
+        snprintf(wk->m->fatal, sizeof wk->m->fatal, "the start position does not load: %s", err);
+        atomic_store(&wk->m->stop, true);
+        o->abandoned = true;
+        goto done;
+    }
+    play_opening(&g, cfg, index / 2, &moves);
+
+    bool ok[2];
+    for (int side = 0; side < 2; side++)
+        ok[side] = engine_ready(wk, engine_of[side], why[side], sizeof why[side]);
+    if (!ok[WHITE] && !ok[BLACK]) {
+        pthread_mutex_lock(&wk->m->lock);
+        snprintf(wk->m->fatal, sizeof wk->m->fatal, "neither engine is working: %s %s; %s %s",
+                 cfg->eng[0].name, why[engine_of[WHITE] == 0 ? WHITE : BLACK], cfg->eng[1].name,
+                 why[engine_of[WHITE] == 1 ? WHITE : BLACK]);
+        pthread_mutex_unlock(&wk->m->lock);
+        atomic_store(&wk->m->stop, true);
+        o->abandoned = true;
+        goto done;
+    }
+    for (int side = 0; side < 2; side++)
+        if (!ok[side]) {
+            snprintf(o->detail, sizeof o->detail, "%.100s (%s) %.190s", cfg->eng[engine_of[side]].name,
+                     colour_name[side], why[side]);
+            /* "exited ..." is a crash; a missing answer or a failed start is not */
+            lose(&g, o, side, strncmp(why[side], "exited", 6) == 0 ? "crash" : "engine failure");
+        }
+
+    double clock[2] = {cfg->base, cfg->base};
+    char *command = NULL;
+    while (g.ended.kind == RESULT_NONE && game_status(&g).kind == RESULT_NONE) {
+        if (atomic_load(&wk->m->stop)) {
+            o->abandoned = true;
+            break;
+        }
+        if (g.n >= cfg->max_plies) {
+            const VariantDef *d = cfg->v->def;
+            GameResult r = d->decide_draw ? d->decide_draw(&g.pos, "max-plies") : (GameResult){RESULT_DRAW, ""};
+            snprintf(o->detail, sizeof o->detail, "adjudication: %d plies played (--max-plies)%s", g.n,
+                     r.kind == RESULT_DRAW ? ", a draw" : "; the variant's rule for draws decides it");
+            o->what = "max-plies";
+            g.ended = (GameResult){r.kind, o->detail};
+            break;
+        }
+        int side = g.pos.side, e = engine_of[side];
+        UciProc *p = &wk->proc[e];
+        const char *name = cfg->eng[e].name;
+        /* position ... moves ...; then go */
+        free(command);
+        command = malloc(moves.len + strlen(g.start_fen) + 64);
+        if (!command)
+            abort();
+        sprintf(command, "position startpos%s%s", g.n ? " moves" : "", moves.s);
+        char go[160];
+        if (cfg->use_movetime)
+            snprintf(go, sizeof go, "go movetime %d", cfg->movetime_ms);
+        else
+            snprintf(go, sizeof go, "go wtime %lld btime %lld winc %lld binc %lld",
+                     (long long)(clock[WHITE] * 1000), (long long)(clock[BLACK] * 1000),
+                     (long long)(cfg->inc * 1000), (long long)(cfg->inc * 1000));
+        double allowed = cfg->use_movetime ? cfg->movetime_ms / 1000.0 : clock[side];
+        bool sent = uciproc_send(p, command);
+        double start = mono_now();
+        sent = sent && uciproc_send(p, go);
+        LineStatus st = sent ? LINE_OK : LINE_EOF;
+        char line[ENGINE_LINE_MAX], best[ENGINE_LINE_MAX] = "";
+        bool got = false;
+        while (sent && !got) {
+            st = uciproc_read_line(p, line, sizeof line, start + allowed + MARGIN_SECONDS);
+            if (st != LINE_OK)
+                break;
+            char *t = line + strspn(line, " \t");
+            if (strncmp(t, "bestmove", 8) == 0 && (t[8] == 0 || t[8] == ' ' || t[8] == '\t')) {
+                got = true;
+                t += 8;
+                t += strspn(t, " \t");
+                size_t n = strcspn(t, " \t");
+                memcpy(best, t, n);
+                best[n] = 0;
+            }
+        }
+        double elapsed = mono_now() - start;
+        if (!got && st == LINE_EOF) {
+            snprintf(o->detail, sizeof o->detail, "%s (%s) crashed: its process ended at ply %d", name,
+                     colour_name[side], g.n + 1);
+            lose(&g, o, side, "crash");
+            uciproc_stop(p, 0.1); /* reaps it; the next game starts it again */
+            break;
+        }
+        if (!got) {
+            snprintf(o->detail, sizeof o->detail, "%s (%s) sent no move within %.0f ms at ply %d", name,
+                     colour_name[side], (allowed + MARGIN_SECONDS) * 1000, g.n + 1);
+            lose(&g, o, side, "no answer");
+            recover_late_engine(p);
+            break;
+        }
+        if (!cfg->use_movetime) {
+            if (elapsed > clock[side]) {
+                snprintf(o->detail, sizeof o->detail, "%s (%s) lost on time: took %.0f ms with %.0f ms left, ply %d",
+                         name, colour_name[side], elapsed * 1000, clock[side] * 1000, g.n + 1);
+                lose(&g, o, side, "time forfeit");
+                break;
+            }
+            clock[side] += cfg->inc - elapsed;
+        }
+        Move m = best[0] ? parse_move(&g.pos, best, err, sizeof err) : MOVE_NONE;
+        if (m == MOVE_NONE) {
+            char shown[48];
+            sanitize(best, shown, sizeof shown);
+            if (best[0])
+                snprintf(o->detail, sizeof o->detail, "%s (%s) played '%s' at ply %d: %s", name, colour_name[side],
+                         shown, g.n + 1, err);
+            else
+                snprintf(o->detail, sizeof o->detail, "%s (%s) sent 'bestmove' without a move at ply %d", name,
+                         colour_name[side], g.n + 1);
+            lose(&g, o, side, "illegal move");
+            break;
+        }
+        play(&g, m, &moves);
+    }
+    free(command);
+    if (!o->abandoned) {
+        GameResult r = game_status(&g);
+        o->kind = r.kind;
+        if (!o->what)
+            o->what = r.reason;
+        if (!o->detail[0])
+            snprintf(o->detail, sizeof o->detail, "%s", r.reason);
+        o->plies = g.n;
+        o->pgn = game_record(&g, cfg, o);
+    }
+done:
+    free(moves.s);
+    game_free(&g);
+}
+
+/* ------------------------------------------------------------------------------------ */
+/* Results */
+
+static void format_elo(int w, int d, int l, char *buf, size_t len)
+{
+    double elo, err;
+    elo_estimate(w, d, l, &elo, &err);
+    char e[32], b[32];
+    if (isnan(elo))
+        snprintf(e, sizeof e, "n/a");
+    else if (isinf(elo))
+        snprintf(e, sizeof e, "%sinf", elo > 0 ? "+" : "-");
+    else
+        snprintf(e, sizeof e, "%+.1f", elo + 0.0); /* no "-0.0" */
+    if (isnan(err))
+        snprintf(b, sizeof b, "n/a");
+    else if (isinf(err))
+        snprintf(b, sizeof b, "inf");
+    else
+        snprintf(b, sizeof b, "%.1f", err);
+    snprintf(buf, len, "%s +/- %s", e, b);
+}
+
+/* W-D-L, score, Elo and LLR: the progress line's text. */
+static void format_standing(const Match *m, char *buf, size_t len)
+{
+    int n = m->w + m->d + m->l;
+    char elo[80];
+    format_elo(m->w, m->d, m->l, elo, sizeof elo);
+    int used = snprintf(buf, len, "W-D-L %d-%d-%d, score %.1f%%, Elo %s", m->w, m->d, m->l,
+                        n ? 100.0 * (m->w + 0.5 * m->d) / n : 0.0, elo);
+    if (m->cfg->sprt && used > 0 && (size_t)used < len)
+        snprintf(buf + used, len - (size_t)used, ", LLR %.2f [%.2f, %.2f]",
+                 sprt_llr(m->w, m->d, m->l, m->cfg->elo0, m->cfg->elo1), m->lower, m->upper);
+}
+
+static void record(Match *m, const Outcome *o)
+{
+    const Config *cfg = m->cfg;
+    pthread_mutex_lock(&m->lock);
+    m->finished++;
+    /* engine1's result */
+    int points = o->kind == RESULT_DRAW ? 1 : (o->kind == RESULT_WHITE_WINS) == (o->engine_white == 0) ? 2 : 0;
+    if (points == 2)
+        m->w++;
+    else if (points == 1)
+        m->d++;
+    else
+        m->l++;
+    int t = 0;
+    while (t < m->ntally && strcmp(m->tally[t].what, o->what) != 0)
+        t++;
+    if (t < m->ntally)
+        m->tally[t].count++;
+    else if (m->ntally < (int)(sizeof m->tally / sizeof m->tally[0]))
+        m->tally[m->ntally++] = (Tally){o->what, 1};
+    if (m->pgn && o->pgn) {
+        fputs(o->pgn, m->pgn);
+        fputs("\n", m->pgn);
+        fflush(m->pgn);
+    }
+    if (cfg->sprt && !m->verdict) {
+        double llr = sprt_llr(m->w, m->d, m->l, cfg->elo0, cfg->elo1);
+        m->verdict = llr >= m->upper ? 1 : llr <= m->lower ? -1 : 0;
+        if (m->verdict)
+            atomic_store(&m->stop, true);
+    }
+    char standing[300];
+    format_standing(m, standing, sizeof standing);
+    if (m->tty) {
+        printf("\r[%d/%d] %s\033[K", m->finished, cfg->games, standing);
+    } else {
+        printf("Game %d (%s vs %s): %s %s; after %d/%d: %s\n", o->index + 1, cfg->eng[o->engine_white].name,
+               cfg->eng[1 - o->engine_white].name, result_text(o->kind), o->detail, m->finished, cfg->games,
+               standing);
+    }
+    fflush(stdout);
+    pthread_mutex_unlock(&m->lock);
+}
+
+static void *worker_main(void *arg)
+{
+    Worker *wk = arg;
+    Match *m = wk->m;
+    for (;;) {
+        pthread_mutex_lock(&m->lock);
+        int index = atomic_load(&m->stop) || m->next >= m->cfg->games ? -1 : m->next++;
+        pthread_mutex_unlock(&m->lock);
+        if (index < 0)
+            break;
+        Outcome o;
+        play_game(wk, index, &o);
+        if (!o.abandoned)
+            record(m, &o);
+        free(o.pgn);
+    }
+    for (int e = 0; e < 2; e++)
+        uciproc_stop(&wk->proc[e], QUIT_SECONDS);
+    return NULL;
+}
+
+static void summary(const Match *m)
+{
+    const Config *cfg = m->cfg;
+    int n = m->w + m->d + m->l;
+    char elo[80];
+    format_elo(m->w, m->d, m->l, elo, sizeof elo);
+    printf("\nMatch: %s vs %s, %s, %d of %d games played%s\n", cfg->eng[0].name, cfg->eng[1].name, cfg->v->def->name,
+           n, cfg->games, m->verdict ? " (stopped by the SPRT)" : "");
+    printf("W-D-L: %d-%d-%d (wins, draws and losses of %s)\n", m->w, m->d, m->l, cfg->eng[0].name);
+    printf("Score: %.1f/%d = %.1f%%\n", m->w + 0.5 * m->d, n, n ? 100.0 * (m->w + 0.5 * m->d) / n : 0.0);
+    printf("Elo difference: %s (95%%)\n", elo);
+    if (cfg->sprt) {
+        double llr = sprt_llr(m->w, m->d, m->l, cfg->elo0, cfg->elo1);
+        printf("SPRT: elo0 %g, elo1 %g, alpha %g, beta %g: LLR %.3f, bounds [%.3f, %.3f]: %s\n", cfg->elo0,
+               cfg->elo1, cfg->alpha, cfg->beta, llr, m->lower, m->upper,
+               m->verdict > 0 ? "H1 accepted" : m->verdict < 0 ? "H0 accepted" : "inconclusive");
+    }
+    printf("Endings:");
+    for (int t = 0; t < m->ntally; t++)
+        printf("%s %s %d", t ? "," : "", m->tally[t].what, m->tally[t].count);
+    printf("%s\n", m->ntally ? "" : " none");
+}
 
 int match_main(int argc, char **argv)
 {
-    (void)argc, (void)argv;
-    fprintf(stderr, "starfish: the match runner is not built yet\n");
-    return 2;
+    static Config cfg;
+    int rc = parse_args(argc, argv, &cfg);
+    if (rc < 0) {
+        usage(stdout);
+        return 0;
+    }
+    if (rc)
+        return rc;
+    static Match m;
+    m.cfg = &cfg;
+    pthread_mutex_init(&m.lock, NULL);
+    atomic_init(&m.stop, false);
+    m.tty = isatty(STDOUT_FILENO);
+    sprt_bounds(cfg.alpha, cfg.beta, &m.lower, &m.upper);
+    if (cfg.pgn_path) {
+        m.pgn = fopen(cfg.pgn_path, "w");
+        if (!m.pgn)
+            return bad_args("cannot write the PGN file '%s'", cfg.pgn_path);
+    }
+    signal(SIGPIPE, SIG_IGN); /* a dead engine's pipe is an error code, not a signal */
+    printf("Match: %s vs %s, %s, %d games, %s%s, concurrency %d, openings of %d plies, seed %llu\n",
+           cfg.eng[0].name, cfg.eng[1].name, cfg.v->def->name, cfg.games, cfg.use_movetime ? "" : "tc ", cfg.tc_text,
+           cfg.concurrency, cfg.opening_plies, (unsigned long long)cfg.seed);
+    if (cfg.sprt)
+        printf("SPRT: H0 elo %g, H1 elo %g, alpha %g, beta %g: bounds [%.3f, %.3f]\n", cfg.elo0, cfg.elo1, cfg.alpha,
+               cfg.beta, m.lower, m.upper);
+    fflush(stdout);
+
+    static Worker workers[MAX_WORKERS];
+    int started = 0;
+    for (int i = 0; i < cfg.concurrency; i++) {
+        workers[i].m = &m;
+        if (pthread_create(&workers[i].thread, NULL, worker_main, &workers[i]) != 0)
+            break;
+        started++;
+    }
+    if (started == 0) {
+        fprintf(stderr, "starfish match: cannot start a worker thread\n");
+        return 1;
+    }
+    for (int i = 0; i < started; i++)
+        pthread_join(workers[i].thread, NULL);
+    if (m.tty && m.finished)
+        printf("\n");
+    summary(&m);
+    if (m.pgn)
+        fclose(m.pgn);
+    if (m.fatal[0]) {
+        fprintf(stderr, "starfish match: stopped: %s\n", m.fatal);
+        return 1;
+    }
+    return 0;
 }

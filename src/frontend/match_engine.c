@@ -1,0 +1,190 @@
+/* Engine processes for the match runner: fork/exec, pipes, lines with deadlines. */
+#include "match_engine.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+double mono_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Milliseconds from now until deadline, for poll(), rounded up and at least 0. */
+static int ms_until(double deadline)
+{
+    double left = deadline - mono_now();
+    if (left <= 0)
+        return 0;
+    return left > 1e6 ? 1000000000 : (int)(left * 1000.0) + 1;
+}
+
+bool uciproc_start(UciProc *p, const char *cmd, char *err, size_t errlen)
+{
+    int to[2], from[2];
+    memset(p, 0, sizeof *p);
+    p->to_fd = p->from_fd = -1;
+    /* Close-on-exec everywhere, so that no other engine inherits these pipes (an inherited
+     * write end would hide this engine's end of file). */
+    if (pipe2(to, O_CLOEXEC) != 0) {
+        snprintf(err, errlen, "pipe: %s", strerror(errno));
+        return false;
+    }
+    if (pipe2(from, O_CLOEXEC) != 0) {
+        snprintf(err, errlen, "pipe: %s", strerror(errno));
+        close(to[0]), close(to[1]);
+        return false;
+    }
+    int devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
+    pid_t pid = fork();
+    if (pid < 0) {
+        snprintf(err, errlen, "fork: %s", strerror(errno));
+        close(to[0]), close(to[1]), close(from[0]), close(from[1]);
+        if (devnull >= 0)
+            close(devnull);
+        return false;
+    }
+    if (pid == 0) {
+        /* The child: only async-signal-safe calls until exec. */
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = SIG_DFL;
+        sigaction(SIGPIPE, &sa, NULL);
+        sigset_t none;
+        sigemptyset(&none);
+        sigprocmask(SIG_SETMASK, &none, NULL);
+        setpgid(0, 0);
+        if (dup2(to[0], 0) < 0 || dup2(from[1], 1) < 0)
+            _exit(127);
+        if (devnull >= 0)
+            dup2(devnull, 2);
+        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+        _exit(127);
+    }
+    setpgid(pid, pid); /* also done by the child; whichever runs first */
+    close(to[0]);
+    close(from[1]);
+    if (devnull >= 0)
+        close(devnull);
+    fcntl(to[1], F_SETFL, fcntl(to[1], F_GETFL) | O_NONBLOCK);
+    p->pid = pid;
+    p->to_fd = to[1];
+    p->from_fd = from[0];
+    return true;
+}
+
+bool uciproc_send(UciProc *p, const char *line)
+{
+    if (p->pid == 0 || p->to_fd < 0)
+        return false;
+    size_t n = strlen(line);
+    char stack[1024];
+    char *text = stack;
+    char *heap = NULL;
+    if (n + 1 > sizeof stack) {
+        heap = malloc(n + 1);
+        if (!heap)
+            return false;
+        text = heap;
+    }
+    memcpy(text, line, n);
+    text[n++] = '\n';
+    double deadline = mono_now() + 10.0; /* an engine that reads nothing for 10 s is hung */
+    size_t done = 0;
+    bool ok = true;
+    while (done < n) {
+        ssize_t w = write(p->to_fd, text + done, n - done);
+        if (w > 0) {
+            done += (size_t)w;
+            continue;
+        }
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            struct pollfd pf = {p->to_fd, POLLOUT, 0};
+            int r = poll(&pf, 1, ms_until(deadline));
+            if (r > 0 || (r < 0 && errno == EINTR))
+                continue;
+        }
+        ok = false; /* EPIPE (the engine is gone), an error, or no room in time */
+        break;
+    }
+    free(heap);
+    return ok;
+}
+
+LineStatus uciproc_read_line(UciProc *p, char *line, size_t len, double deadline)
+{
+    for (;;) {
+        char *nl = memchr(p->buf, '\n', p->len);
+        if (nl || p->len == sizeof p->buf) {
+            /* A whole line, or a buffer full of text with no newline: return it as a line. */
+            size_t n = nl ? (size_t)(nl - p->buf) : p->len;
+            size_t used = nl ? n + 1 : n;
+            if (n > 0 && p->buf[n - 1] == '\r')
+                n--;
+            size_t copy = n < len - 1 ? n : len - 1;
+            memcpy(line, p->buf, copy);
+            line[copy] = 0;
+            memmove(p->buf, p->buf + used, p->len - used);
+            p->len -= used;
+            return LINE_OK;
+        }
+        if (p->pid == 0 || p->from_fd < 0)
+            return LINE_EOF;
+        struct pollfd pf = {p->from_fd, POLLIN, 0};
+        int r = poll(&pf, 1, ms_until(deadline));
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r == 0)
+            return LINE_TIMEOUT;
+        if (r < 0)
+            return LINE_EOF;
+        ssize_t got = read(p->from_fd, p->buf + p->len, sizeof p->buf - p->len);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0) {
+            if (p->len > 0) { /* a last line without its newline */
+                p->buf[p->len++] = '\n';
+                continue;
+            }
+            return LINE_EOF;
+        }
+        p->len += (size_t)got;
+    }
+}
+
+void uciproc_stop(UciProc *p, double grace)
+{
+    if (p->pid == 0)
+        return;
+    uciproc_send(p, "quit");
+    close(p->to_fd);
+    p->to_fd = -1;
+    double deadline = mono_now() + grace;
+    int status;
+    pid_t r;
+    while ((r = waitpid(p->pid, &status, WNOHANG)) == 0 && mono_now() < deadline) {
+        struct timespec nap = {0, 5 * 1000 * 1000};
+        nanosleep(&nap, NULL);
+    }
+    /* The engine, and anything the shell started beside it, in its process group. */
+    kill(-p->pid, SIGKILL);
+    if (r == 0) {
+        kill(p->pid, SIGKILL);
+        waitpid(p->pid, &status, 0);
+    }
+    close(p->from_fd);
+    p->from_fd = -1;
+    p->pid = 0;
+    p->len = 0;
+}
