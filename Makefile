@@ -4,7 +4,7 @@ CFLAGS  ?= -O3 -march=native
 CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -MMD -MP
 LDLIBS  += -lmicrohttpd -ljansson -lsqlite3 -lpthread
 
-LIB_SRC := $(wildcard src/geometry/*.c src/core/*.c src/variants/*.c src/engine/*.c src/server/*.c src/frontend/*.c)
+LIB_SRC := $(wildcard src/geometry/*.c src/core/*.c src/variants/*.c src/engine/*.c src/server/*.c src/frontend/*.c src/tablebase/*.c)
 UNIT_SRC := $(wildcard tests/unit/*.c)
 
 # The optimised build lives in build/release, the sanitizer build in build/asan.
@@ -51,8 +51,13 @@ build/fuzz/fuzz-parse: $(LIB_SRC) tests/fuzz/fuzz_parse.c
 asan: $(ASAN)/starfish $(ASAN)/unit-tests
 
 # Every test: unit, perft suites, protocol, fuzzing, then the suite again under ASan+UBSan.
-test: starfish $(REL)/unit-tests asan build/fuzz/fuzz-parse
+test: starfish $(REL)/unit-tests asan build/fuzz/fuzz-parse tests/browser/node_modules
 	python3 tests/run.py
+
+# playwright-core for the browser tests (it drives Debian's chromium; no browser download).
+tests/browser/node_modules: tests/browser/package.json tests/browser/package-lock.json
+	cd tests/browser && npm ci --no-audit --no-fund
+	touch $@
 
 # Deep perft counts (minutes) and the perft benchmark beside Stockfish and Fairy-Stockfish.
 perft-deep: starfish

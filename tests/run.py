@@ -6,6 +6,7 @@ Sections:
   perft     the perft suites in tests/perft/*.epd, through `starfish perft`
   protocol  tests/protocol/test_*.py, which drive the real binary over UCI and the CLI
   api       tests/api/test_*.py, which drive `starfish serve` over real HTTP
+  browser   tests/browser/run.mjs: Chromium (playwright-core) playing through the web UI
   bench     the search benchmark's node count against tests/bench-signature
   fuzz      a short libFuzzer run over position text and move parsing
   asan      unit, perft (smaller limit) and protocol again, built with ASan+UBSan
@@ -116,6 +117,24 @@ def run_protocol(results, binary, label, folder_name="protocol"):
                 results.record(f"{label} {name[:-3]}.{fn_name}", False, detail.strip()[:2000])
 
 
+def run_browser(results):
+    """The browser tests (tests/browser/run.mjs): real Chromium clicking through the real UI."""
+    env = dict(os.environ, STARFISH_BIN=RELEASE_BIN)
+    proc = subprocess.run(["node", os.path.join(ROOT, "tests", "browser", "run.mjs")], capture_output=True,
+                          text=True, timeout=900, env=env, cwd=ROOT)
+    seen = 0
+    for line in proc.stdout.splitlines():
+        if line.startswith("PASS "):
+            results.record(f"browser {line[5:]}", True)
+            seen += 1
+        elif line.startswith("FAIL "):
+            name, _, detail = line[5:].partition(": ")
+            results.record(f"browser {name}", False, detail)
+            seen += 1
+    if proc.returncode != 0 and seen == 0:
+        results.record("browser run", False, f"exit {proc.returncode}: {(proc.stderr or proc.stdout)[-2000:]}")
+
+
 def run_bench(results):
     """`starfish bench` must search exactly the node count recorded in tests/bench-signature:
     the engine is deterministic, and a change to search or evaluation changes the count (then
@@ -151,12 +170,12 @@ def run_fuzz(results, seconds):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--deep", action="store_true", help="every perft count, release build only")
-    parser.add_argument("--only", choices=["unit", "perft", "protocol", "api", "bench", "fuzz", "asan"])
+    parser.add_argument("--only", choices=["unit", "perft", "protocol", "api", "browser", "bench", "fuzz", "asan"])
     parser.add_argument("--fuzz-seconds", type=int, default=30)
     args = parser.parse_args()
     results = Results()
     start = time.time()
-    sections = [args.only] if args.only else ["unit", "perft", "protocol", "api", "bench", "fuzz", "asan"]
+    sections = [args.only] if args.only else ["unit", "perft", "protocol", "api", "browser", "bench", "fuzz", "asan"]
     if args.deep:
         sections = ["perft"]
     if "unit" in sections:
@@ -167,6 +186,8 @@ def main():
         run_protocol(results, RELEASE_BIN, "protocol")
     if "api" in sections:
         run_protocol(results, RELEASE_BIN, "api", "api")
+    if "browser" in sections:
+        run_browser(results)
     if "bench" in sections:
         run_bench(results)
     if "fuzz" in sections:

@@ -23,3 +23,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   $sudo_cmd apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}"
 fi
+
+# npm packages: playwright-core for the browser tests.
+here=$(cd "$(dirname "$0")/.." && pwd)
+(cd "$here/tests/browser" && npm ci --no-audit --no-fund --silent)

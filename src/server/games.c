@@ -40,8 +40,11 @@ static LiveGame *live_new(void)
 static void live_free(LiveGame *g)
 {
     game_free(&g->game);
+    for (int i = 0; i < g->names_cap; i++)
+        free(g->fen[i]);
     free(g->uci);
     free(g->san);
+    free(g->fen);
     pthread_mutex_destroy(&g->lock);
     free(g);
 }
@@ -59,10 +62,24 @@ static bool reserve_names(LiveGame *g, int n)
     void *s = realloc(g->san, sizeof *g->san * (size_t)cap);
     if (s)
         g->san = s;
-    if (!u || !s)
+    char **f = realloc(g->fen, sizeof *g->fen * (size_t)cap);
+    if (f) {
+        memset(f + g->names_cap, 0, sizeof *f * (size_t)(cap - g->names_cap));
+        g->fen = f;
+    }
+    if (!u || !s || !f)
         return false;
     g->names_cap = cap;
     return true;
+}
+
+/* Keeps the position text after ply `ply` (just played) for the move list. */
+static void record_fen(LiveGame *g, int ply)
+{
+    char fen[FEN_MAX];
+    pos_fen(&g->game.pos, fen, sizeof fen);
+    free(g->fen[ply]);
+    g->fen[ply] = strdup(fen);
 }
 
 static ResultKind result_of_text(const char *text)
@@ -163,6 +180,7 @@ static LiveGame *live_from_row(const GameRow *row, const MoveRow *moves, int n, 
         move_to_text(&g->game.pos, m, g->uci[i]);
         move_to_san(&g->game.pos, m, g->san[i]);
         game_play(&g->game, m);
+        record_fen(g, i);
         if (moves[i].clock_ms >= 0)
             g->left[side] = moves[i].clock_ms;
         g->turn_start_ms = moves[i].at_ms;
@@ -301,6 +319,7 @@ int games_create(const GameOptions *o, Game *initial, LiveGame **out, char *crea
         move_to_text(&g->game.pos, m, g->uci[i]);
         move_to_san(&g->game.pos, m, g->san[i]);
         game_play(&g->game, m);
+        record_fen(g, i);
         snprintf(rows[i].move, sizeof rows[i].move, "%s", g->uci[i]);
         rows[i].clock_ms = -1;
         rows[i].at_ms = now;
@@ -438,7 +457,8 @@ json_t *games_state(LiveGame *g, int you)
 
     json_t *moves = json_array();
     for (int i = 0; i < g->game.n; i++)
-        json_array_append_new(moves, json_pack("{s:s, s:s}", "uci", g->uci[i], "san", g->san[i]));
+        json_array_append_new(moves, json_pack("{s:s, s:s, s:s?}", "uci", g->uci[i], "san", g->san[i], "fen",
+                                               g->fen[i]));
 
     json_t *last = json_null();
     if (g->game.n > 0) {
@@ -513,6 +533,7 @@ static int commit_move(LiveGame *g, Move m, int64_t now, char *err, size_t errle
     }
     strcpy(g->uci[ply], row.move);
     strcpy(g->san[ply], san);
+    record_fen(g, ply);
     if (g->has_clock)
         g->left[side] = row.clock_ms;
     g->turn_start_ms = now;

@@ -32,6 +32,7 @@ typedef struct LiveGame {
     /* Coordinate notation and SAN of each move played, cached as they are played. */
     char (*uci)[MOVE_TEXT_MAX];
     char (*san)[MOVE_TEXT_MAX];
+    char **fen; /* the position text after each move (the UI steps through them) */
     int names_cap;
     char token[2][TOKEN_LEN + 1];
     bool engine[2]; /* which sides the engine plays */

@@ -1,0 +1,638 @@
+// Browser tests of the starfish web UI, clicking through the real pages served by the real
+// `starfish serve` (started here on a free port with a fresh database).
+//
+//   cd tests/browser && npm install && node run.mjs [NAME-FILTER]
+//
+// Env: STARFISH_BIN (default ../../starfish), CHROMIUM (default /usr/bin/chromium).
+// Prints `PASS name` or `FAIL name: reason` per test and a closing `N passed, N failed` line,
+// saves a screenshot per test in tests/artifacts/, exits non-zero if any test failed.
+
+import { chromium } from 'playwright-core';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '../..');
+const BIN = path.resolve(here, process.env.STARFISH_BIN || '../../starfish');
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+const ARTIFACTS = path.resolve(root, 'tests/artifacts');
+const FILTER = process.argv[2] || '';
+const VIEWPORT = { width: 1360, height: 900 };
+const TEST_TIMEOUT = 45000;
+
+// ---------------------------------------------------------------- server
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// Starts `starfish serve`; `again` restarts a stopped server on its port and database.
+async function startServer(again = null) {
+  const port = again ? again.port : await freePort();
+  const tmp = again ? again.tmp : fs.mkdtempSync(path.join(os.tmpdir(), 'starfish-browser-'));
+  const db = path.join(tmp, 'test.db');
+  const log = fs.openSync(path.join(tmp, 'server.log'), 'a');
+  const proc = spawn(BIN, ['serve', '--port', String(port), '--db', db, '--web', path.join(root, 'web')], {
+    cwd: root,
+    stdio: ['ignore', log, log],
+  });
+  let exited = null;
+  proc.on('exit', (code, sig) => { exited = `exited with ${code ?? sig}`; });
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 15000;
+  for (;;) {
+    if (exited) throw new Error(`starfish serve ${exited}: ${fs.readFileSync(path.join(tmp, 'server.log'), 'utf8').slice(-2000)}`);
+    try {
+      const r = await fetch(`${base}/api/variants`);
+      if (r.ok) break;
+    } catch {
+      /* not up yet */
+    }
+    if (Date.now() > deadline) throw new Error('starfish serve did not answer within 15 s');
+    await sleep(100);
+  }
+  return {
+    base, tmp, proc, port,
+    log: () => fs.readFileSync(path.join(tmp, 'server.log'), 'utf8'),
+    async halt() {
+      if (!exited) {
+        proc.kill('SIGTERM');
+        for (let i = 0; i < 50 && !exited; i++) await sleep(100);
+        if (!exited) proc.kill('SIGKILL');
+        for (let i = 0; i < 20 && !exited; i++) await sleep(100);
+      }
+    },
+    async stop() {
+      await this.halt();
+      fs.rmSync(tmp, { recursive: true, force: true });
+    },
+  };
+}
+
+// ---------------------------------------------------------------- helpers
+
+let browser;
+let server;
+
+class Failure extends Error {}
+function check(cond, msg) {
+  if (!cond) throw new Failure(msg);
+}
+
+async function newPlayer(t) {
+  const context = await browser.newContext({ viewport: VIEWPORT, acceptDownloads: true });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.base }).catch(() => {});
+  t.contexts.push(context);
+  const page = await context.newPage();
+  page.setDefaultTimeout(30000); // generous: the engine may think while the machine is busy
+  page.on('pageerror', (e) => t.errors.push(`page error: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !/Failed to load resource/.test(m.text())) t.errors.push(`console error: ${m.text()}`);
+  });
+  return page;
+}
+
+async function api(method, p, body) {
+  const r = await fetch(server.base + p, {
+    method,
+    headers: body ? { 'content-type': 'application/json' } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await r.text();
+  if (!r.ok) throw new Error(`${method} ${p}: ${r.status} ${text}`);
+  return text && r.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text;
+}
+
+// Fills the home page's form and starts a game; returns the game id.
+async function createGame(page, { variant = 'chess', opponent = 'friend', color = 'white', skill, clock, fen, pgn } = {}) {
+  await page.goto(`${server.base}/#/`);
+  await page.locator(`.variant-tile[data-variant="${variant}"]`).click();
+  await page.locator(`.seg[data-value="${opponent}"]`).first().click();
+  await page.locator(`.seg[data-value="${color}"]`).first().click();
+  if (skill != null) await page.locator('#skill').fill(String(skill));
+  if (clock) {
+    await page.locator('#clock').selectOption('custom');
+    await page.locator('#clock-min').fill(String(clock.min));
+    await page.locator('#clock-inc').fill(String(clock.inc));
+  } else {
+    await page.locator('#clock').selectOption('none');
+  }
+  if (fen || pgn) {
+    await page.locator('#import summary').click();
+    await page.locator(`.seg[data-value="${fen ? 'fen' : 'pgn'}"]`).click();
+    await page.locator('#import-text').fill(fen || pgn);
+  }
+  await page.locator('#play').click();
+  await page.waitForSelector('.game-view .board-svg [data-cell]');
+  const id = await page.locator('.game-view').getAttribute('data-game');
+  check(id, 'no game id on the game view');
+  return id;
+}
+
+async function joinByInvite(t, page) {
+  const link = await page.locator('#invite-link').inputValue();
+  check(/#\/game\/[^?]+\?t=/.test(link), `invite link looks wrong: ${link}`);
+  const friend = await newPlayer(t);
+  await friend.goto(link);
+  await friend.waitForSelector('.game-view .board-svg [data-cell]');
+  return friend;
+}
+
+const plies = (page) => page.locator('.mv[data-ply]').count();
+async function waitPlies(page, n, timeout = 30000) {
+  await page.waitForFunction((k) => document.querySelectorAll('.mv[data-ply]').length >= k, n, { timeout });
+}
+
+// Plays FROM -> TO by clicking (or dragging) on the board; waits until the move is listed.
+async function play(page, from, to, { drag = false, promo = null } = {}) {
+  const before = await plies(page);
+  await page.waitForSelector('.board.interactive');
+  const src = page.locator(`.board-svg [data-cell="${from}"]`);
+  const dst = page.locator(`.board-svg [data-cell="${to}"]`);
+  if (drag) {
+    await src.dragTo(dst);
+  } else {
+    await src.click();
+    await page.waitForSelector(`.board-svg [data-dest="${to}"]`, { state: 'attached' }).catch(() => {
+      throw new Failure(`${from}-${to}: ${to} is not highlighted as a destination`);
+    });
+    await dst.click();
+  }
+  if (promo) {
+    await page.waitForSelector('.promotion-chooser');
+    await page.locator(`.promotion-chooser [data-promo="${promo}"]`).click();
+  }
+  await waitPlies(page, before + 1);
+}
+
+// Starchess: a piece from the hand onto a back-rank cell.
+async function place(page, side, letter, cell, { drag = false } = {}) {
+  const before = await plies(page);
+  await page.waitForSelector('.board.interactive');
+  const piece = page.locator(`.hand-piece[data-side="${side}"][data-hand="${letter}"]:not([disabled])`);
+  if (drag) {
+    await piece.dragTo(page.locator(`.board-svg [data-cell="${cell}"]`));
+  } else {
+    await piece.click();
+    await page.waitForSelector(`.board-svg [data-dest="${cell}"]`, { state: 'attached' });
+    await page.locator(`.board-svg [data-cell="${cell}"]`).click();
+  }
+  await waitPlies(page, before + 1);
+}
+
+async function resultText(page) {
+  await page.waitForSelector('#result:not([hidden])');
+  return page.locator('#result').innerText();
+}
+
+const sanList = (page) => page.locator('.mv[data-ply]').allInnerTexts();
+
+async function shot(page, name) {
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.waitForTimeout(150);
+  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+// The board drawn in the page, as FEN board text, compared with the server's FEN.
+async function boardMatchesServer(page, id) {
+  const g = await api('GET', `/api/games/${id}`);
+  const variants = await api('GET', '/api/variants');
+  const v = variants.find((x) => x.name === g.variant);
+  const drawn = await page.evaluate((board) => {
+    const pieces = new Map();
+    for (const el of document.querySelectorAll('.board-svg [data-piece-cell]')) {
+      pieces.set(el.getAttribute('data-piece-cell'), { letter: el.getAttribute('data-letter'), white: el.classList.contains('white') });
+    }
+    return window.starfishDebug.boardText(board, pieces);
+  }, v.board);
+  const expected = await page.evaluate(([board, fen]) => window.starfishDebug.boardText(board, window.starfishDebug.parseFen(board, fen)), [v.board, g.fen]);
+  check(drawn === expected, `board drawn ${drawn} but the server's FEN says ${expected}`);
+  // Every move carries the position after it; the last one must be the current position.
+  const replayed = g.moves.length
+    ? await page.evaluate(([board, fen]) => window.starfishDebug.boardText(board, window.starfishDebug.parseFen(board, fen)),
+      [v.board, g.moves[g.moves.length - 1].fen])
+    : expected;
+  check(replayed === expected, `replaying the moves gives ${replayed}, the server has ${expected}`);
+  return g;
+}
+
+// ---------------------------------------------------------------- tests
+
+const tests = [];
+const test = (name, fn) => tests.push({ name, fn });
+
+test('chess-fools-mate-friend', async (t) => {
+  const white = await newPlayer(t);
+  const id = await createGame(white, { variant: 'chess', opponent: 'friend', color: 'white' });
+  await white.locator('#copy-invite').click();
+  await white.waitForFunction(() => /Copied/.test(document.querySelector('#copy-invite').textContent));
+  const black = await joinByInvite(t, white);
+  check((await black.locator('.player-bar.bottom').getAttribute('data-side')) === 'black', 'the friend does not see the board from Black\'s side');
+  await play(white, 'f2', 'f3');
+  await play(black, 'e7', 'e5', { drag: true });
+  await play(white, 'g2', 'g4');
+  await play(black, 'd8', 'h4');
+  for (const p of [white, black]) {
+    const r = await resultText(p);
+    check(/0-1/.test(r) && /checkmate/i.test(r), `result shown as "${r}"`);
+  }
+  check(await white.locator('.hl.check').count() === 1, 'the mated king is not highlighted');
+  check(await white.locator('.hl.last').count() === 2, 'the last move is not highlighted');
+  const sans = await sanList(white);
+  check(sans.length === 4 && /h4/.test(sans[3]) && /#/.test(sans[3]), `move list: ${sans.join(' ')}`);
+  await boardMatchesServer(white, id);
+  // Replay: the position after 1. f3 has a pawn on f3 and none on f2.
+  await white.locator('.mv[data-ply="1"]').click();
+  check(await white.locator('[data-piece-cell="f3"][data-letter="P"]').count() === 1, 'replay: no pawn on f3 after 1. f3');
+  check(await white.locator('[data-piece-cell="f2"]').count() === 0, 'replay: f2 still occupied after 1. f3');
+  check(await white.locator('[data-piece-cell="h4"]').count() === 0, 'replay: queen already on h4');
+  await white.locator('#nav-next').click();
+  check(await white.locator('[data-piece-cell="e5"][data-letter="P"]').count() === 1, 'replay: no pawn on e5 after 1... e5');
+  await white.locator('#nav-last').click();
+  check(await white.locator('[data-piece-cell="h4"][data-letter="Q"]').count() === 1, 'back to the end: no queen on h4');
+  await shot(black, 'chess-fools-mate-black');
+  await shot(white, 'chess-fools-mate');
+});
+
+test('chess-promotion', async (t) => {
+  const page = await newPlayer(t);
+  const id = await createGame(page, { variant: 'chess', opponent: 'friend', fen: 'k7/4P3/8/8/8/8/8/4K3 w - - 0 1' });
+  await page.locator('[data-cell="e7"]').click();
+  await page.locator('[data-cell="e8"]').click();
+  await page.waitForSelector('.promotion-chooser');
+  const choices = await page.locator('.promotion-chooser [data-promo]').count();
+  check(choices === 4, `${choices} promotion choices, not 4`);
+  await shot(page, 'chess-promotion-chooser');
+  await page.locator('.promotion-chooser [data-promo="n"]').click();
+  await waitPlies(page, 1);
+  check(await page.locator('[data-piece-cell="e8"][data-letter="N"]').count() === 1, 'no white knight on e8');
+  const sans = await sanList(page);
+  check(/=N/.test(sans[0]), `move list shows ${sans[0]}`);
+  await boardMatchesServer(page, id);
+  await shot(page, 'chess-promotion');
+});
+
+test('starchess-setup-and-moves', async (t) => {
+  const white = await newPlayer(t);
+  const id = await createGame(white, { variant: 'starchess', opponent: 'friend' });
+  const black = await joinByInvite(t, white);
+  check(await white.locator('.hand-piece[data-side="white"]').count() === 5, 'White does not hold five pieces in hand');
+  const setup = [['white', 'K', '17'], ['black', 'k', '21'], ['white', 'Q', '11'], ['black', 'q', '16'], ['white', 'R', '4'],
+    ['black', 'r', '10'], ['white', 'B', '22'], ['black', 'b', '27'], ['white', 'N', '28'], ['black', 'n', '34']];
+  for (const [side, letter, cell] of setup) {
+    // White clicks (piece, then cell); Black drags from the hand onto the board.
+    await place(side === 'white' ? white : black, side, letter.toUpperCase(), cell, { drag: side === 'black' });
+  }
+  check(await white.locator('.hand-piece').count() === 0, 'pieces left in hand after the setup');
+  const labels = await white.locator('.mv-num').allInnerTexts();
+  check(labels.slice(0, 5).join(' ') === 'I. II. III. IV. V.', `setup numbered ${labels.join(' ')}`);
+  await play(white, '23', '24');
+  await play(black, '26', '25');
+  await play(white, '12', '13');
+  const labels2 = await white.locator('.mv-num').allInnerTexts();
+  check(labels2[5] === '1.' && labels2[6] === '2.', `movement moves numbered ${labels2.join(' ')}`);
+  await boardMatchesServer(black, id);
+  await black.locator('.mv[data-ply="4"]').click(); // replay inside the setup
+  check(await black.locator('[data-piece-cell="16"][data-letter="Q"]').count() === 1, 'replay: no black queen on 16 after II.');
+  check(await black.locator('[data-piece-cell="4"]').count() === 0, 'replay: cell 4 filled too early');
+  await black.locator('#nav-last').click();
+  await shot(black, 'starchess-black');
+  await shot(white, 'starchess');
+});
+
+test('square-says-moves', async (t) => {
+  const white = await newPlayer(t);
+  const id = await createGame(white, { variant: 'square-says', opponent: 'friend' });
+  const black = await joinByInvite(t, white);
+  check(await white.locator('.board-svg .mark').count() === 64, 'not every square shows its mark');
+  await play(white, 'e2', 'e4');
+  await play(black, 'e7', 'e5');
+  await play(white, 'd2', 'd4');
+  await play(black, 'e5', 'd4');
+  await play(white, 'd1', 'd4', { drag: true });
+  check(await white.locator('[data-piece-cell="d4"][data-letter="M"].white').count() === 1, 'no white man on d4');
+  await boardMatchesServer(white, id);
+  await shot(white, 'square-says');
+});
+
+test('square-says-castling-choice', async (t) => {
+  // The royal's own move to g1 and castling (e1h1, landing on g1) share a destination: the UI asks.
+  const page = await newPlayer(t);
+  const id = await createGame(page, { variant: 'square-says', opponent: 'friend', fen: 'mmmmkmmm/mmmmmmmm/8/8/8/8/MMMMMMMM/MMMMK2M w KQkq - 0 1' });
+  await page.locator('[data-cell="e1"]').click();
+  await page.locator('[data-cell="g1"]').click();
+  await page.waitForSelector('.promotion-chooser .choice');
+  check(await page.locator('.promotion-chooser .choice').count() === 2, 'not two choices for e1 to g1');
+  await shot(page, 'square-says-castling-choice');
+  await page.locator('.promotion-chooser [data-uci="e1h1"]').click();
+  await waitPlies(page, 1);
+  check(await page.locator('[data-piece-cell="g1"][data-letter="K"]').count() === 1, 'royal not on g1 after castling');
+  check(await page.locator('[data-piece-cell="f1"][data-letter="M"]').count() === 1, 'corner man not on f1 after castling');
+  const sans = await sanList(page);
+  check(/O-O/.test(sans[0]), `castling written ${sans[0]}`);
+  await boardMatchesServer(page, id);
+});
+
+test('megastar-opening', async (t) => {
+  const white = await newPlayer(t);
+  const id = await createGame(white, { variant: 'megastar', opponent: 'friend' });
+  const black = await joinByInvite(t, white);
+  const drum = await white.locator('.board-svg [data-cell].drum').count();
+  check(drum === 122, `${drum} Drum cells drawn, not 2 x 61`);
+  check(await white.locator('.board-svg [data-cell]').count() === 182, 'not 182 cells');
+  await play(white, 'Ui2', 'Ui4');
+  await play(black, 'Ui8', 'Ui6');
+  await play(white, 'Ug3', 'Li3');
+  await play(black, 'Lh9', 'Ug6');
+  await play(white, 'Lf4', 'Lh5');
+  await boardMatchesServer(black, id);
+  await black.locator('.mv[data-ply="2"]').click();
+  check(await black.locator('[data-piece-cell="Ui6"][data-letter="P"]').count() === 1, 'replay: no black pawn on Ui6');
+  check(await black.locator('[data-piece-cell="Ug3"][data-letter="N"]').count() === 1, 'replay: knight not back on Ug3');
+  await black.locator('#nav-last').click();
+  await shot(white, 'megastar');
+});
+
+test('megastar-promotion-eight-choices', async (t) => {
+  const page = await newPlayer(t);
+  const fen = 'K/2/3/4/5/6/7/8/7P1/10/11/12/13/13/12/11/10/9/8/7/6/5/4/3/2/k w - 0 1';
+  const id = await createGame(page, { variant: 'megastar', opponent: 'friend', fen });
+  await page.locator('[data-cell="Ui8"]').click();
+  await page.locator('[data-cell="Ui9"]').click();
+  await page.waitForSelector('.promotion-chooser');
+  const choices = await page.locator('.promotion-chooser [data-promo]').evaluateAll((bs) => bs.map((b) => b.title));
+  check(choices.length === 8, `${choices.length} promotion choices, not 8`);
+  check(choices.includes('Sling') && choices.includes('Fortnight') && choices.includes('Cohen'), `choices: ${choices.join(', ')}`);
+  await shot(page, 'megastar-promotion-chooser');
+  await page.locator('.promotion-chooser [data-promo="l"]').click();
+  await waitPlies(page, 1);
+  check(await page.locator('[data-piece-cell="Ui9"][data-letter="L"].white').count() === 1, 'no white Sling on Ui9');
+  await boardMatchesServer(page, id);
+});
+
+test('engine-game-and-analysis', async (t) => {
+  const page = await newPlayer(t);
+  const id = await createGame(page, { variant: 'chess', opponent: 'engine', color: 'white', skill: 5 });
+  check(await page.locator('#invite').count() === 0, 'an invite is offered in an engine game');
+  await play(page, 'e2', 'e4');
+  await waitPlies(page, 2, 20000);
+  const sans = await sanList(page);
+  check(sans.length === 2, `after the engine's reply the list has ${sans.length} moves`);
+  await boardMatchesServer(page, id);
+  await page.locator('#analysis-time').selectOption('500');
+  await page.locator('#analyse').click();
+  await page.waitForSelector('#eval-score', { timeout: 15000 });
+  const score = await page.locator('#eval-score').innerText();
+  check(/^([+\u2212-]?\d+\.\d\d|#-?\d+)$/.test(score), `evaluation shown as "${score}"`);
+  check(await page.locator('#pv .pv-move').count() >= 1, 'no principal variation shown');
+  await shot(page, 'engine-game');
+});
+
+test('engine-plays-white-first', async (t) => {
+  const page = await newPlayer(t);
+  const id = await createGame(page, { variant: 'starvation', opponent: 'engine', color: 'black', skill: 0 });
+  check((await page.locator('.player-bar.bottom').getAttribute('data-side')) === 'black', 'Black\'s board is not flipped');
+  await waitPlies(page, 1, 20000);
+  check(await page.locator('.board.interactive').count() === 1, 'board not playable after the engine moved');
+  await play(page, 'b8', 'c6');
+  await waitPlies(page, 3, 20000);
+  await play(page, 'g8', 'f6');
+  await waitPlies(page, 5, 20000);
+  await boardMatchesServer(page, id);
+  await shot(page, 'starvation-engine-first');
+});
+
+test('resign', async (t) => {
+  const page = await newPlayer(t);
+  await createGame(page, { variant: 'chess', opponent: 'engine', color: 'white', skill: 0 });
+  await page.locator('#resign').click();
+  check(await page.locator('#result:not([hidden])').count() === 0, 'resigned without confirmation');
+  await page.locator('#resign').click();
+  const r = await resultText(page);
+  check(/0-1/.test(r) && /resign/i.test(r), `result shown as "${r}"`);
+  check(await page.locator('.board.interactive').count() === 0, 'board still playable after resigning');
+  await shot(page, 'resign');
+});
+
+test('draw-offer-accepted', async (t) => {
+  const white = await newPlayer(t);
+  await createGame(white, { variant: 'chess', opponent: 'friend' });
+  const black = await joinByInvite(t, white);
+  await play(white, 'e2', 'e4');
+  await play(black, 'e7', 'e5');
+  await white.locator('#offer-draw').click();
+  await black.waitForSelector('#draw-box:not([hidden]) #accept-draw');
+  await shot(black, 'draw-offer');
+  await black.locator('#accept-draw').click();
+  for (const p of [white, black]) {
+    const r = await resultText(p);
+    check(/1\/2-1\/2/.test(r) && /agreement/i.test(r), `result shown as "${r}"`);
+  }
+  await shot(white, 'draw-agreed');
+});
+
+test('draw-offer-declined', async (t) => {
+  const white = await newPlayer(t);
+  await createGame(white, { variant: 'chess', opponent: 'friend' });
+  const black = await joinByInvite(t, white);
+  await white.locator('#offer-draw').click();
+  await black.waitForSelector('#draw-box:not([hidden]) #decline-draw');
+  await black.locator('#decline-draw').click();
+  await white.waitForFunction(() => document.querySelector('#draw-box').hidden && !document.querySelector('#offer-draw').disabled);
+  check(await white.locator('#result:not([hidden])').count() === 0, 'the game ended on a declined offer');
+});
+
+test('time-forfeit', async (t) => {
+  const white = await newPlayer(t);
+  await createGame(white, { variant: 'chess', opponent: 'friend', clock: { min: 0.05, inc: 0 } });
+  // White moves at once; Black (who never joins) runs out of time.
+  await play(white, 'e2', 'e4').catch(() => {});
+  const r = await resultText(white);
+  check(/timeout|on time/i.test(r), `result shown as "${r}"`);
+  check(await white.locator('.clock.flagged').count() === 1, 'no flag shown on the clock');
+  const ms = await white.locator('.clock.flagged').getAttribute('data-ms');
+  check(ms === '0', `flagged clock shows ${ms} ms`);
+  await shot(white, 'time-forfeit');
+});
+
+test('pgn-export', async (t) => {
+  const white = await newPlayer(t);
+  const id = await createGame(white, { variant: 'chess', opponent: 'friend' });
+  const black = await joinByInvite(t, white);
+  await play(white, 'e2', 'e4');
+  await play(black, 'c7', 'c5');
+  await play(white, 'g1', 'f3');
+  await white.locator('#show-pgn').click();
+  await white.waitForSelector('#pgn-out:not([hidden])');
+  const pgn = await white.locator('#pgn-out').inputValue();
+  check(/\[Variant "chess"\]/i.test(pgn), `PGN without a Variant tag: ${pgn.slice(0, 200)}`);
+  check(/1\.\s*e4\s+c5\s+2\.\s*Nf3/.test(pgn), `PGN moves: ${pgn}`);
+  const [dl] = await Promise.all([white.waitForEvent('download'), white.locator('#download-pgn').click()]);
+  const file = await dl.path();
+  check(fs.readFileSync(file, 'utf8') === pgn, 'the downloaded PGN differs from the one shown');
+  check(dl.suggestedFilename().endsWith('.pgn'), `download named ${dl.suggestedFilename()}`);
+  const fen = await white.locator('#fen-out').inputValue();
+  const g = await api('GET', `/api/games/${id}`);
+  check(fen === g.fen, `FEN box ${fen} != ${g.fen}`);
+  await shot(white, 'pgn-export');
+});
+
+test('pgn-import-replay', async (t) => {
+  const page = await newPlayer(t);
+  const pgn = '[Variant "chess"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Bxc6 dxc6 5. O-O *\n';
+  const id = await createGame(page, { variant: 'chess', opponent: 'friend', pgn });
+  await waitPlies(page, 9);
+  const g = await boardMatchesServer(page, id);
+  check(g.moves.length === 9, `imported ${g.moves.length} plies`);
+  // Step back through the game: the castling and the captures replay correctly.
+  await page.locator('#nav-prev').click();
+  check(await page.locator('[data-piece-cell="e1"][data-letter="K"]').count() === 1, 'replay before O-O: king not on e1');
+  await page.locator('#nav-first').click();
+  const start = await page.evaluate(() => document.querySelectorAll('.board-svg [data-piece-cell]').length);
+  check(start === 32, `start position shows ${start} pieces`);
+  for (let i = 0; i < 9; i++) await page.keyboard.press('ArrowRight');
+  check(await page.locator('[data-piece-cell="g1"][data-letter="K"]').count() === 1, 'after O-O the king is not on g1');
+  check(await page.locator('[data-piece-cell="f1"][data-letter="R"]').count() === 1, 'after O-O the rook is not on f1');
+  await shot(page, 'pgn-import');
+});
+
+test('fen-import', async (t) => {
+  const page = await newPlayer(t);
+  const fen = 'r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3';
+  const id = await createGame(page, { variant: 'chess', opponent: 'friend', fen });
+  const g = await boardMatchesServer(page, id);
+  check(g.fen.split(' ')[0] === fen.split(' ')[0], `imported FEN ${g.fen}`);
+  check(await page.locator('[data-piece-cell="c6"][data-letter="N"]:not(.white)').count() === 1, 'no black knight on c6');
+  const labels = await page.locator('.mv-num').count();
+  check(labels === 0, 'moves listed for a fresh import');
+  // Flip: Black at the bottom, the a1 corner at the top right.
+  const a1 = await page.locator('[data-cell="a1"]').boundingBox();
+  await page.locator('#flip').click();
+  check((await page.locator('.player-bar.bottom').getAttribute('data-side')) === 'black', 'flipped board does not show Black at the bottom');
+  const a1f = await page.locator('[data-cell="a1"]').boundingBox();
+  check(a1f.y < a1.y && a1f.x > a1.x, 'a1 did not move to the top right when flipped');
+  await page.locator('#flip').click();
+  await play(page, 'f1', 'b5');
+  const rows = await page.locator('.mv-num').allInnerTexts();
+  check(rows[0] === '3.', `first move numbered ${rows[0]}`);
+  await shot(page, 'fen-import');
+});
+
+test('spectator-and-errors', async (t) => {
+  const white = await newPlayer(t);
+  const id = await createGame(white, { variant: 'chess', opponent: 'friend' });
+  const watcher = await newPlayer(t);
+  await watcher.goto(`${server.base}/#/game/${id}`);
+  await watcher.waitForSelector('.board-svg [data-cell]');
+  check(await watcher.locator('.board.interactive').count() === 0, 'a spectator can move');
+  check(await watcher.locator('#resign').isHidden(), 'a spectator sees a resign button');
+  await play(white, 'd2', 'd4');
+  await waitPlies(watcher, 1);
+  // An error from the API is shown: a bad FEN import.
+  await white.goto(`${server.base}/#/`);
+  await white.locator('.variant-tile[data-variant="chess"]').click();
+  await white.locator('#import summary').click();
+  await white.locator('#import-text').fill('this is not a position');
+  await white.locator('#play').click();
+  await white.waitForSelector('.notice.error');
+  const msg = await white.locator('.notice.error').first().innerText();
+  check(/import/i.test(msg), `error notice reads "${msg}"`);
+  await shot(white, 'error-notice');
+  // The recent games list opens a game.
+  await white.goto(`${server.base}/#/`);
+  await white.waitForSelector(`.recent-game[data-id="${id}"]`);
+  await shot(white, 'home');
+  await white.locator(`.recent-game[data-id="${id}"]`).click();
+  await white.waitForSelector('.mv[data-ply="1"]');
+});
+
+test('live-updates-reconnect', async (t) => {
+  const white = await newPlayer(t);
+  const id = await createGame(white, { variant: 'chess', opponent: 'friend' });
+  const link = await white.locator('#invite-link').inputValue();
+  const invite = decodeURIComponent(/[?&]t=([^&]+)/.exec(link)[1]);
+  await white.waitForSelector('#conn[data-state="live"]');
+  await play(white, 'e2', 'e4');
+  // The server goes away and comes back on the same port and database.
+  await server.halt();
+  await white.waitForSelector('#conn[data-state="reconnecting"]', { timeout: 8000 });
+  server = await startServer(server);
+  await white.waitForSelector('#conn[data-state="live"]', { timeout: 15000 });
+  // A move made elsewhere (the friend, through the API) reaches the page by the event stream.
+  await api('POST', `/api/games/${id}/moves`, { move: 'e7e5', token: invite });
+  await waitPlies(white, 2, 8000);
+  await boardMatchesServer(white, id);
+  await shot(white, 'live-reconnect');
+});
+
+// ---------------------------------------------------------------- runner
+
+async function main() {
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  if (!FILTER) for (const f of fs.readdirSync(ARTIFACTS)) if (f.endsWith('.png')) fs.rmSync(path.join(ARTIFACTS, f));
+  server = await startServer();
+  // Debian's Chromium, no downloaded browser.  Playwright gives it a fresh --user-data-dir of
+  // its own (a new temporary profile, removed on close): it refuses one passed in `args`.
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+  });
+  let passed = 0;
+  let failed = 0;
+  const started = Date.now();
+  for (const { name, fn } of tests) {
+    if (FILTER && !name.includes(FILTER)) continue;
+    const t = { contexts: [], errors: [] };
+    let error = null;
+    let timer;
+    try {
+      await Promise.race([
+        fn(t),
+        new Promise((_, rej) => { timer = setTimeout(() => rej(new Error(`timed out after ${TEST_TIMEOUT / 1000} s`)), TEST_TIMEOUT); }),
+      ]);
+      if (t.errors.length) error = t.errors[0];
+    } catch (e) {
+      error = (e && e.message ? e.message : String(e)).split('\n')[0];
+      const pages = t.contexts.flatMap((c) => c.pages());
+      if (pages[0]) await pages[0].screenshot({ path: path.join(ARTIFACTS, `${name}-failed.png`) }).catch(() => {});
+    }
+    clearTimeout(timer);
+    for (const c of t.contexts) await c.close().catch(() => {});
+    if (error) {
+      failed++;
+      console.log(`FAIL ${name}: ${error}`);
+    } else {
+      passed++;
+      console.log(`PASS ${name}`);
+    }
+  }
+  await browser.close();
+  await server.stop();
+  console.log(`browser tests: ${((Date.now() - started) / 1000).toFixed(1)} s, screenshots in ${path.relative(process.cwd(), ARTIFACTS) || ARTIFACTS}`);
+  console.log(`${passed} passed, ${failed} failed`);
+  return failed ? 1 : 0;
+}
+
+main().then((code) => process.exit(code), async (e) => {
+  console.log(`FAIL setup: ${e.message}`);
+  if (browser) await browser.close().catch(() => {});
+  if (server) await server.stop().catch(() => {});
+  console.log('0 passed, 1 failed');
+  process.exit(1);
+});

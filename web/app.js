@@ -1,0 +1,48 @@
+// starfish web UI: routing, the home page (new game, import, recent games) and the game view.
+
+import { api } from './api.js';
+import { HomeView } from './home.js';
+import { GameView } from './game.js';
+import { notify } from './ui.js';
+
+let variantsPromise = null;
+export function loadVariants() {
+  if (!variantsPromise) {
+    variantsPromise = api.variants().catch((e) => {
+      variantsPromise = null;
+      throw e;
+    });
+  }
+  return variantsPromise;
+}
+
+let current = null;
+
+function parseHash() {
+  const hash = location.hash || '#/';
+  const m = /^#\/game\/([^?/]+)(?:\?(.*))?$/.exec(hash);
+  if (m) return { view: 'game', id: decodeURIComponent(m[1]), params: new URLSearchParams(m[2] || '') };
+  return { view: 'home' };
+}
+
+async function route() {
+  if (current) current.destroy();
+  current = null;
+  const main = document.getElementById('main');
+  main.replaceChildren();
+  const r = parseHash();
+  document.body.dataset.view = r.view;
+  try {
+    const variants = await loadVariants();
+    if (r.view === 'game') current = new GameView(main, variants, r.id, r.params);
+    else current = new HomeView(main, variants);
+    await current.start();
+  } catch (e) {
+    notify(e.message || String(e));
+    main.appendChild(Object.assign(document.createElement('p'), { className: 'load-error', textContent: `Could not load: ${e.message || e}` }));
+  }
+}
+
+window.addEventListener('hashchange', route);
+window.addEventListener('unhandledrejection', (e) => notify((e.reason && e.reason.message) || String(e.reason)));
+route();

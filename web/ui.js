@@ -1,0 +1,137 @@
+// Small DOM helpers shared by the views.
+
+export function h(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v == null || v === false) continue;
+    if (k === 'class') e.className = v;
+    else if (k === 'dataset') Object.assign(e.dataset, v);
+    else if (k.startsWith('on') && typeof v === 'function') e.addEventListener(k.slice(2), v);
+    else if (k === 'html') e.innerHTML = v;
+    else if (v === true) e.setAttribute(k, '');
+    else e.setAttribute(k, v);
+  }
+  for (const c of children.flat(Infinity)) {
+    if (c == null || c === false) continue;
+    e.appendChild(typeof c === 'string' || typeof c === 'number' ? document.createTextNode(String(c)) : c);
+  }
+  return e;
+}
+
+export const $ = (sel, root = document) => root.querySelector(sel);
+export const $$ = (sel, root = document) => [...root.querySelectorAll(sel)];
+
+// Messages to the user; errors stay until dismissed or replaced after a while.
+export function notify(message, kind = 'error') {
+  const box = $('#notices');
+  const item = h('div', { class: `notice ${kind}`, role: kind === 'error' ? 'alert' : 'status' },
+    h('span', { class: 'notice-text' }, message),
+    h('button', { class: 'notice-close', type: 'button', 'aria-label': 'Dismiss', onclick: () => item.remove() }, '\u00D7'));
+  box.appendChild(item);
+  while (box.children.length > 4) box.firstChild.remove();
+  setTimeout(() => item.remove(), kind === 'error' ? 12000 : 3500);
+  return item;
+}
+
+export async function copyText(text, button) {
+  let ok = false;
+  try {
+    if (navigator.clipboard && window.isSecureContext) {
+      await navigator.clipboard.writeText(text);
+      ok = true;
+    }
+  } catch {
+    ok = false;
+  }
+  if (!ok) {
+    const ta = h('textarea', { class: 'offscreen' });
+    ta.value = text;
+    document.body.appendChild(ta);
+    ta.select();
+    try {
+      ok = document.execCommand('copy');
+    } catch {
+      ok = false;
+    }
+    ta.remove();
+  }
+  if (button) {
+    const old = button.dataset.label || button.textContent;
+    button.dataset.label = old;
+    button.textContent = ok ? 'Copied \u2713' : 'Copy failed';
+    button.classList.toggle('copied', ok);
+    setTimeout(() => {
+      button.textContent = old;
+      button.classList.remove('copied');
+    }, 1600);
+  }
+  if (!ok) notify('Could not copy to the clipboard: select the text and copy it by hand.');
+  return ok;
+}
+
+export function download(filename, text, type = 'text/plain') {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = h('a', { href: url, download: filename });
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+export function formatClock(ms) {
+  ms = Math.max(0, ms);
+  if (ms < 10000) {
+    const s = Math.floor(ms / 1000);
+    const t = Math.floor((ms % 1000) / 100);
+    return `0:0${s}.${t}`;
+  }
+  const total = Math.ceil(ms / 1000);
+  const hours = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  const mm = hours ? String(m).padStart(2, '0') : String(m);
+  return `${hours ? hours + ':' : ''}${mm}:${String(s).padStart(2, '0')}`;
+}
+
+export function timeAgo(iso) {
+  const t = Date.parse(iso);
+  if (!Number.isFinite(t)) return iso || '';
+  const s = Math.max(0, (Date.now() - t) / 1000);
+  if (s < 60) return 'just now';
+  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
+  if (s < 86400) return `${Math.floor(s / 3600)} h ago`;
+  return new Date(t).toLocaleDateString();
+}
+
+export const VARIANT_TITLES = {
+  chess: 'Chess',
+  starvation: 'Starvation',
+  'square-says': 'Move as square says',
+  'square-says-reversed': 'Square says (reversed)',
+  starchess: 'Starchess',
+  'starchess-ludii': 'Starchess (Ludii rules)',
+  megastar: 'Megastar of David',
+};
+
+export const variantTitle = (name) => VARIANT_TITLES[name] || name;
+
+const REASONS = {
+  checkmate: 'by checkmate',
+  stalemate: 'by stalemate',
+  repetition: 'by threefold repetition',
+  'fifty-move': 'by the fifty-move rule',
+  'insufficient-material': 'by insufficient material',
+  'dead-position': 'by dead position',
+  agreement: 'by agreement',
+  resignation: 'by resignation',
+  timeout: 'on time',
+  'starvation-stalemate': 'by starvation stalemate',
+  'captured-more': 'having captured more',
+  'captured-fewer': 'having captured fewer',
+};
+
+export function resultText(result, reason) {
+  const who = result === '1-0' ? 'White wins' : result === '0-1' ? 'Black wins' : result === '1/2-1/2' ? 'Draw' : 'Game over';
+  const why = reason ? REASONS[reason] || `(${String(reason).replace(/-/g, ' ')})` : '';
+  return why ? `${who} ${why}` : who;
+}
