@@ -40,7 +40,9 @@ def check_game_shape(g):
     for m in g["legal"]:
         assert set(m) == LEGAL_KEYS, m
     for m in g["moves"]:
-        assert set(m) == {"uci", "san"} and m["uci"] and m["san"], m
+        assert set(m) == {"uci", "san", "fen"} and m["uci"] and m["san"] and m["fen"], m
+    if g["moves"]:  # each move carries the position after it; the last one is the current one
+        assert g["moves"][-1]["fen"] == g["fen"], (g["moves"][-1], g["fen"])
     assert set(g["hand"]) == {"white", "black"}
     assert set(g["players"]) == {"white", "black"}
     assert all(p in ("human", "engine") for p in g["players"].values())
