@@ -3,24 +3,9 @@ nothing stored (the database is read directly, read-only, before and after).
 
 Plain test_* functions with plain asserts; tests/run.py imports the module and calls them.
 """
-import importlib.util
-import os
 import sqlite3
-import sys
 
-
-def _load_harness():
-    # tests/protocol/harness.py is imported as `harness` by the same runner: load ours by path.
-    if "api_harness" not in sys.modules:
-        spec = importlib.util.spec_from_file_location(
-            "api_harness", os.path.join(os.path.dirname(os.path.abspath(__file__)), "harness.py"))
-        module = importlib.util.module_from_spec(spec)
-        sys.modules["api_harness"] = module
-        spec.loader.exec_module(module)
-    return sys.modules["api_harness"]
-
-
-h = _load_harness()
+import api_harness as h  # tests/api is on the path; the name differs from tests/protocol's harness
 
 
 def snapshot(s):
