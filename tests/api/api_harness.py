@@ -6,8 +6,8 @@ the repository root), else ./starfish at the repository root.  A server runs as
 server picks a free port and prints it on its one line `starfish: serving http://...`); the
 harness waits until it answers and stops it at exit.
 
-The test modules load this file as `api_harness` (see load() in each of them), because
-tests/run.py imports tests/protocol/harness.py as `harness` in the same process.
+It is called `api_harness`, not `harness`, because tests/run.py imports
+tests/protocol/harness.py as `harness` in the same process.
 """
 import atexit
 import json
