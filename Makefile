@@ -7,6 +7,9 @@ LDLIBS  += -lmicrohttpd -ljansson -lsqlite3 -lpthread
 LIB_SRC := $(wildcard src/geometry/*.c src/core/*.c src/variants/*.c src/engine/*.c src/server/*.c src/frontend/*.c src/tablebase/*.c)
 UNIT_SRC := $(wildcard tests/unit/*.c)
 
+# Build with every core unless told otherwise (make -j1).
+MAKEFLAGS += -j$(shell nproc)
+
 # The optimised build lives in build/release, the sanitizer build in build/asan.
 REL := build/release
 ASAN := build/asan
