@@ -85,7 +85,7 @@ TEST(hexstar_has_37_cells_as_the_rules_table_says)
     check_round_trip(g);
     check_symmetric_steps(g);
     for (int i = 0; i < 37; i++) {
-        char name[4];
+        char name[16];
         snprintf(name, sizeof name, "%d", i + 1);
         Cell c = cell(g, name);
         CHECK(c != NO_CELL);
@@ -193,7 +193,7 @@ TEST(megastar_names_follow_the_rules_file)
             int lo = level == 0 ? files[i].upper_lo : files[i].lower_lo;
             int hi = level == 0 ? files[i].upper_hi : files[i].lower_hi;
             for (int rank = 0; rank <= 14; rank++) {
-                char name[8];
+                char name[16];
                 snprintf(name, sizeof name, "%c%c%d", level == 0 ? 'U' : 'L', files[i].file, rank);
                 Cell c = cell(g, name);
                 bool exists = lo > 0 && rank >= lo && rank <= hi;
