@@ -120,6 +120,9 @@ VariantDef square_says_definition(void)
         .decide_draw = decide_draw,
         .insufficient_material = pos_only_royals,
         .cell_mark = mark,
+        /* A piece's power changes with every square it steps on, and stalemate is a win for
+         * the side that captured fewer: passing is no safe lower bound here. */
+        .zugzwang_prone = true,
     };
     return d;
 }

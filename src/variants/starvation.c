@@ -49,5 +49,7 @@ VariantDef starvation_definition(void)
     d.stalemate = stalemate;
     d.insufficient_material = NULL;
     d.removal_mark = '^';
+    /* Every move may cost the mover its piece: having to move is often the worst thing. */
+    d.zugzwang_prone = true;
     return d;
 }
