@@ -226,8 +226,15 @@ export class GameView {
   onState(g) {
     if (this.destroyed) return;
     const old = this.game;
-    if (old && g.moves.length < old.moves.length) return; // an older state arriving late
-    if (old && g.moves.length === old.moves.length && old.status === 'over' && g.status !== 'over') return;
+    // An older state arriving late (say, the answer to our move after the event carrying the
+    // engine's reply) changes nothing, but the view is drawn again: whatever waited for that
+    // answer (a pending move) is over now.
+    const stale = old && (g.moves.length < old.moves.length ||
+      (g.moves.length === old.moves.length && old.status === 'over' && g.status !== 'over'));
+    if (stale) {
+      this.render(false);
+      return;
+    }
     const movesChanged = !old || g.moves.length !== old.moves.length;
     this.game = g;
     this.clockBase = performance.now();

@@ -609,6 +609,7 @@ async function main() {
       if (t.errors.length) error = t.errors[0];
     } catch (e) {
       error = (e && e.message ? e.message : String(e)).split('\n')[0];
+      if (process.env.BROWSER_DEBUG) console.error(e);
       const pages = t.contexts.flatMap((c) => c.pages());
       if (pages[0]) await pages[0].screenshot({ path: path.join(ARTIFACTS, `${name}-failed.png`) }).catch(() => {});
     }
