@@ -15,7 +15,7 @@ REL := build/release
 ASAN := build/asan
 SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-.PHONY: all run test asan bench perft-deep fuzz clean
+.PHONY: all run test asan bench perft-deep fuzz load-test clean
 
 all: starfish
 
@@ -68,6 +68,10 @@ perft-deep: starfish
 
 bench: starfish
 	python3 tools/bench_perft.py
+
+# A bounded load test of the web server on loopback (games, players, spectators, then wrk).
+load-test: starfish
+	python3 tools/load_test.py
 
 fuzz: build/fuzz/fuzz-parse
 	build/fuzz/fuzz-parse -max_total_time=300 tests/fuzz/corpus
