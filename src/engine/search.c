@@ -81,7 +81,7 @@ static bool out_of_time(Search *s)
 {
     if (s->stopped)
         return true;
-    if ((s->nodes & 1023) == 0) {
+    if ((s->nodes & 127) == 0) { /* often: a Megastar node can take microseconds */
         if (atomic_load(&s->engine->stop) || (s->limits.nodes && s->nodes >= s->limits.nodes) ||
             (s->hard_limit > 0 && now_seconds() - s->start >= s->hard_limit))
             s->stopped = true;
@@ -371,7 +371,12 @@ static int negamax(Search *s, int alpha, int beta, int depth, int ply, bool allo
     return best;
 }
 
-/* Time for this move: a share of the clock plus most of the increment, within a hard cap. */
+/*
+ * Time for this move: a share of the clock above a reserve, plus most of the increment, never
+ * more than half of what is usable.  The reserve (up to 0.3 s, a third of the clock) and the
+ * allowance for process and pipe latency keep the clock from sinking so low that a stall of
+ * the machine flags it: with an increment the clock settles well above the reserve.
+ */
 static void plan_time(Search *s)
 {
     const SearchLimits *l = &s->limits;
@@ -383,15 +388,19 @@ static void plan_time(Search *s)
     int left = l->time[s->pos.side], inc = l->inc[s->pos.side];
     if (l->infinite || left <= 0)
         return;
-    double overhead = 0.03; /* process and pipe latency, seconds */
-    double t = left / 1000.0, i = inc / 1000.0;
+    double latency = 0.05, t = left / 1000.0, i = inc / 1000.0;
+    double reserve = t / 3 < 0.3 ? t / 3 : 0.3;
+    double usable = t - reserve - 2 * latency;
+    if (usable < 0)
+        usable = 0;
     int togo = l->movestogo > 0 ? l->movestogo : 30;
-    double budget = t / togo + 0.8 * i;
-    double cap = t * 0.5 - overhead;
-    if (budget > cap)
-        budget = cap;
-    if (budget < 0.005)
-        budget = 0.005;
+    double budget = usable / togo + 0.6 * i;
+    if (budget > usable / 2 + 0.6 * i)
+        budget = usable / 2 + 0.6 * i;
+    if (budget > t / 2)
+        budget = t / 2;
+    if (budget < 0.002)
+        budget = 0.002;
     s->soft_limit = budget * 0.6;
     s->hard_limit = budget;
 }
