@@ -81,6 +81,12 @@ static int occurrences(const Game *g)
     return count;
 }
 
+bool fifty_move_rule_reached(const Position *pos)
+{
+    const VariantDef *d = pos->v->def;
+    return pos->halfmove >= 100 && !(d->fifty_move_exception && d->fifty_move_exception(pos));
+}
+
 void game_resign(Game *g, int side)
 {
     g->ended = result(side == WHITE ? RESULT_BLACK_WINS : RESULT_WHITE_WINS, "resignation");
@@ -109,7 +115,7 @@ GameResult game_status(Game *g)
     }
     if (!g->v->def->no_repetition && occurrences(g) >= 3)
         return drawn(g, "repetition");
-    if (pos->halfmove >= 100)
+    if (fifty_move_rule_reached(pos))
         return drawn(g, "fifty-move");
     if (g->v->def->insufficient_material && g->v->def->insufficient_material(pos))
         return drawn(g, "insufficient-material");

@@ -33,6 +33,9 @@ GameResult game_status(Game *g);
 void game_resign(Game *g, int side);
 void game_timeout(Game *g, int side);
 void game_agree_draw(Game *g);
+/* Has the 50-move rule (100 plies without capture or pawn move, unless the variant exempts
+ * the material) run out in this position? */
+bool fifty_move_rule_reached(const Position *pos);
 /* "1-0", "0-1", "1/2-1/2" or "*". */
 const char *result_text(ResultKind k);
 

@@ -108,6 +108,11 @@ typedef struct VariantDef {
     GameResult (*decide_draw)(const struct Position *pos, const char *reason);
     /* True when neither side can ever mate (a dead position). NULL: never. */
     bool (*insufficient_material)(const struct Position *pos);
+    /* True when this material is exempt from the 50-move rule (a proven longer win). */
+    bool (*fifty_move_exception)(const struct Position *pos);
+    /* The engine: a perfect-play verdict for the side to move (+1 win, 0 draw, -1 loss) and
+     * the plies to mate, from endgame tables; false when the position is not covered. */
+    bool (*probe_endgame)(const struct Position *pos, int *wdl, int *plies_to_mate);
     /* The engine: an evaluation term of the variant's own, in centipawns for White. */
     int (*eval_bonus)(const struct Position *pos);
     /* The engine: zugzwang is common here, so null-move pruning would be unsound. */

@@ -281,6 +281,10 @@ static int negamax(Search *s, int alpha, int beta, int depth, int ply, bool allo
         if (mating < beta && (beta = mating) <= alpha)
             return alpha;
     }
+    /* Endgame tables give the exact result: a win's score counts the plies to mate. */
+    int wdl, to_mate;
+    if (ply > 0 && pos->v->def->probe_endgame && pos->v->def->probe_endgame(pos, &wdl, &to_mate))
+        return wdl == 0 ? 0 : wdl > 0 ? SCORE_MATE - (ply + to_mate) : -(SCORE_MATE - (ply + to_mate));
     bool check = pos_in_check(pos);
     if (check)
         depth++;
@@ -301,7 +305,7 @@ static int negamax(Search *s, int alpha, int beta, int depth, int ply, bool allo
     Move moves[MAX_MOVES];
     int n = gen_pseudo(pos, moves), legal = 0;
     /* The 50-move rule ends the game unless the side to move is mated. */
-    if (ply > 0 && pos->halfmove >= 100) {
+    if (ply > 0 && fifty_move_rule_reached(pos)) {
         for (int i = 0; i < n && !legal; i++)
             legal += move_is_legal(pos, moves[i]);
         return legal || !check ? drawn_score(pos, "fifty-move", ply) : no_moves_score(pos, true, ply);

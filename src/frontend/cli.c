@@ -12,6 +12,7 @@
 #include "../core/perft.h"
 #include "../engine/search.h"
 #include "../server/server.h"
+#include "../tablebase/tb.h"
 #include "match.h"
 #include "uci.h"
 
@@ -41,6 +42,7 @@ static int cmd_help(void)
            "  starfish serve [--host ADDR] [--port N] [--db FILE] [--web DIR]\n"
            "                                        the web app (default 127.0.0.1:8080, starfish.db)\n"
            "  starfish match [OPTIONS]              games between two UCI engines (match --help)\n"
+           "  starfish tb COMMAND [...]             Starchess endgame tablebases (tb help)\n"
            "  starfish help                         this text\n\nvariants:");
     for (int i = 0; i < variant_count(); i++)
         printf(" %s", variant_at(i)->def->name);
@@ -194,5 +196,7 @@ int cli_main(int argc, char **argv)
         return server_main(argc, argv);
     if (strcmp(argv[1], "match") == 0)
         return match_main(argc, argv);
+    if (strcmp(argv[1], "tb") == 0)
+        return tb_main(argc, argv);
     return usage_error("unknown command '%s'", argv[1]);
 }
