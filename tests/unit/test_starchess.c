@@ -577,12 +577,17 @@ TEST(starchess_insufficient_material)
     /* Reached by capturing the last piece: K17 takes the knight on 18 (N). */
     CHECK_STAR_RESULT(star_status_after("starchess", star_fen("K17 n18 k21", "", "w 0 1"), "17-18"), RESULT_DRAW,
                       "insufficient-material");
-    /* A lone minor piece is not declared dead (king and bishop can even mate here), nor a rook
-     * (left to the tablebases): the game goes on. */
+    /* A lone minor piece is not declared dead (king and bishop can even mate here): the game
+     * goes on. */
     CHECK_STAR_RESULT(star_status_after("starchess", star_fen("K17 B19 k21", "", "w 0 1"), ""), RESULT_NONE, "(none)");
     CHECK_STAR_RESULT(star_status_after("starchess", star_fen("K17 N19 k21", "", "w 0 1"), ""), RESULT_NONE, "(none)");
     CHECK_STAR_RESULT(star_status_after("starchess", star_fen("K17 k21 n19", "", "w 0 1"), ""), RESULT_NONE, "(none)");
-    CHECK_STAR_RESULT(star_status_after("starchess", star_fen("K17 R14 k21", "", "w 0 1"), ""), RESULT_NONE, "(none)");
+    /* A rook never leaves its column: on one of the three middle columns (14 is on q = -1) it
+     * can never mate, which the tablebases' reachability analysis proves (their derived data
+     * is part of the rules core); on a long column (6 is on q = -2) a mate stays reachable. */
+    CHECK_STAR_RESULT(star_status_after("starchess", star_fen("K17 R14 k21", "", "w 0 1"), ""), RESULT_DRAW,
+                      "insufficient-material");
+    CHECK_STAR_RESULT(star_status_after("starchess", star_fen("K17 R6 k21", "", "w 0 1"), ""), RESULT_NONE, "(none)");
     /* Kings with pieces still in hand: not over. */
     CHECK_STAR_RESULT(star_status_after("starchess", star_fen("K17 k21", "Nn", "w 0 1"), ""), RESULT_NONE, "(none)");
 }
