@@ -57,3 +57,101 @@ bool play_moves(Game *g, const char *moves)
     }
     return true;
 }
+
+bool start_game(Game *g, const char *variant, const char *fen)
+{
+    char err[200];
+    const Variant *v = variant_by_name(variant);
+    *g = (Game){0};
+    if (!v || !game_init(g, v, fen, err, sizeof err)) {
+        test_fail(__FILE__, __LINE__, "%s: %s", variant, v ? err : "no such variant");
+        return false;
+    }
+    return true;
+}
+
+const char *fen_of(const Position *pos)
+{
+    static char buf[FEN_MAX];
+    pos_fen(pos, buf, sizeof buf);
+    return buf;
+}
+
+const char *fen_error(const char *variant, const char *fen)
+{
+    static char err[200];
+    Position pos;
+    err[0] = 0;
+    if (pos_set_fen(&pos, variant_by_name(variant), fen, err, sizeof err))
+        return "(accepted)";
+    return err;
+}
+
+const char *parse_error(Position *pos, const char *text)
+{
+    static char err[200];
+    err[0] = 0;
+    if (parse_move(pos, text, err, sizeof err) != MOVE_NONE)
+        return "(accepted)";
+    return err;
+}
+
+int count_legal(Position *pos)
+{
+    Move moves[MAX_MOVES];
+    return gen_legal(pos, moves);
+}
+
+GameResult status_after(const char *variant, const char *fen, const char *moves)
+{
+    Game g;
+    GameResult r = {RESULT_NONE, "setup failed"};
+    if (!start_game(&g, variant, fen))
+        return r;
+    if (play_moves(&g, moves))
+        r = game_status(&g);
+    game_free(&g);
+    return r;
+}
+
+const char *star_fen(const char *pieces, const char *hand, const char *tail)
+{
+    static const int column_len[9] = {1, 2, 7, 6, 5, 6, 7, 2, 1};
+    static char out[256];
+    char piece[38] = {0};
+    bool limp[38] = {false};
+    for (const char *s = pieces; *s;) {
+        if (*s == ' ') {
+            s++;
+            continue;
+        }
+        char letter = *s++;
+        int c = (int)strtol(s, (char **)&s, 10);
+        piece[c] = letter;
+        if (*s == '~') {
+            limp[c] = true;
+            s++;
+        }
+    }
+    size_t at = 0;
+    int c = 1;
+    for (int col = 0; col < 9; col++) {
+        int empty = 0;
+        for (int i = 0; i < column_len[col]; i++, c++) {
+            if (!piece[c]) {
+                empty++;
+                continue;
+            }
+            if (empty)
+                at += (size_t)snprintf(out + at, sizeof out - at, "%d", empty);
+            empty = 0;
+            at += (size_t)snprintf(out + at, sizeof out - at, "%c%s", piece[c], limp[c] ? "~" : "");
+        }
+        if (empty)
+            at += (size_t)snprintf(out + at, sizeof out - at, "%d", empty);
+        if (col < 8)
+            out[at++] = '/';
+    }
+    snprintf(out + at, sizeof out - at, "[%s] %s", hand, tail);
+    return out;
+}

@@ -16,5 +16,32 @@ bool setup(Position *pos, const char *variant, const char *fen);
 const char *legal_moves_text(Position *pos, const char *from, char *buf, size_t len);
 /* Plays space-separated moves (any notation) on a game; false (and a failure) on a bad one. */
 bool play_moves(Game *g, const char *moves);
+/* Starts a game in the named variant (fen NULL: the start); false (and a failure) on error. */
+bool start_game(Game *g, const char *variant, const char *fen);
+/* The position text of pos (a static buffer). */
+const char *fen_of(const Position *pos);
+/* The error a position text gets, or "(accepted)". */
+const char *fen_error(const char *variant, const char *fen);
+/* The error a move text gets in pos, or "(accepted)". */
+const char *parse_error(Position *pos, const char *text);
+/* The number of legal moves. */
+int count_legal(Position *pos);
+/* The game status after playing `moves` from fen (NULL: the start) in the named variant. */
+GameResult status_after(const char *variant, const char *fen, const char *moves);
+
+/*
+ * Starchess position text from a list of pieces: "K17 k21 P12~" puts a White king on 17, a
+ * Black king on 21 and a limping White pawn on 12; `hand` goes between the brackets and
+ * `tail` after them ("w 0 1", or "b - 0 1" in starchess-ludii).  A static buffer.
+ */
+const char *star_fen(const char *pieces, const char *hand, const char *tail);
+
+/* A game result: its kind and its reason ("(none)" while the game goes on). */
+#define CHECK_RESULT(r, kind_, reason_)                                                          \
+    do {                                                                                         \
+        GameResult r_ = (r);                                                                     \
+        CHECK_EQ_INT(r_.kind, kind_);                                                            \
+        CHECK_EQ_STR(r_.reason ? r_.reason : "(none)", reason_);                                 \
+    } while (0)
 
 #endif

@@ -2,23 +2,6 @@
 #include "helpers.h"
 #include "test.h"
 
-static const char *fen_of(const Position *pos)
-{
-    static char buf[FEN_MAX];
-    pos_fen(pos, buf, sizeof buf);
-    return buf;
-}
-
-static const char *fen_error(const char *variant, const char *fen)
-{
-    static char err[200];
-    Position pos;
-    err[0] = 0;
-    if (pos_set_fen(&pos, variant_by_name(variant), fen, err, sizeof err))
-        return "(accepted)";
-    return err;
-}
-
 TEST(fen_round_trips)
 {
     static const char *const fens[] = {
@@ -165,28 +148,6 @@ TEST(san_parsing)
     CHECK(parse_move(&g.pos, "Nxe5", err, sizeof err) != MOVE_NONE);
     game_free(&g);
 }
-
-static GameResult status_after(const char *variant, const char *fen, const char *moves)
-{
-    Game g = {0};
-    char err[200];
-    GameResult r = {RESULT_NONE, "setup failed"};
-    if (!game_init(&g, variant_by_name(variant), fen, err, sizeof err)) {
-        test_fail(__FILE__, __LINE__, "%s", err);
-        return r;
-    }
-    if (play_moves(&g, moves))
-        r = game_status(&g);
-    game_free(&g);
-    return r;
-}
-
-#define CHECK_RESULT(r, kind_, reason_)                                           \
-    do {                                                                          \
-        GameResult r_ = (r);                                                      \
-        CHECK_EQ_INT(r_.kind, kind_);                                             \
-        CHECK_EQ_STR(r_.reason ? r_.reason : "(none)", reason_);                  \
-    } while (0)
 
 TEST(game_ends)
 {

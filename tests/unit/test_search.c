@@ -7,32 +7,35 @@
 #include "helpers.h"
 #include "test.h"
 
+static bool forced_mate(Position *pos, int moves);
+
+/* After playing m, is the opponent mated now, or mated within `moves - 1` more of ours
+ * whatever it answers? */
+static bool mates_after(Position *pos, Move m, int moves)
+{
+    Undo u;
+    pos_make(pos, m, &u);
+    Move replies[MAX_MOVES];
+    int n = gen_legal(pos, replies);
+    bool mates = n == 0 ? pos_in_check(pos) : moves > 1;
+    for (int k = 0; k < n && mates; k++) {
+        Undo v;
+        pos_make(pos, replies[k], &v);
+        mates = forced_mate(pos, moves - 1);
+        pos_unmake(pos, replies[k], &v);
+    }
+    pos_unmake(pos, m, &u);
+    return mates;
+}
+
 /* Can the side to move force checkmate within `moves` of its moves? */
 static bool forced_mate(Position *pos, int moves)
 {
     Move list[MAX_MOVES];
     int n = gen_legal(pos, list);
-    for (int i = 0; i < n; i++) {
-        Undo u;
-        pos_make(pos, list[i], &u);
-        Move replies[MAX_MOVES];
-        int nr = gen_legal(pos, replies);
-        bool mates;
-        if (nr == 0) {
-            mates = pos_in_check(pos);
-        } else {
-            mates = moves > 1;
-            for (int k = 0; k < nr && mates; k++) {
-                Undo v;
-                pos_make(pos, replies[k], &v);
-                mates = forced_mate(pos, moves - 1);
-                pos_unmake(pos, replies[k], &v);
-            }
-        }
-        pos_unmake(pos, list[i], &u);
-        if (mates)
+    for (int i = 0; i < n; i++)
+        if (mates_after(pos, list[i], moves))
             return true;
-    }
     return false;
 }
 
@@ -54,19 +57,7 @@ static void check_mate_found(const char *variant, const char *fen, int moves)
     if (r.score != SCORE_MATE - (2 * moves - 1))
         test_fail(__FILE__, __LINE__, "%s %s: score %d, expected mate in %d", variant, fen, r.score, moves);
     /* The move chosen keeps the forced mate (mate in one: it mates at once). */
-    Undo u;
-    pos_make(&g.pos, r.best, &u);
-    Move replies[MAX_MOVES];
-    int nr = gen_legal(&g.pos, replies);
-    bool keeps = nr == 0 ? pos_in_check(&g.pos) : moves > 1;
-    for (int k = 0; k < nr && keeps; k++) {
-        Undo v;
-        pos_make(&g.pos, replies[k], &v);
-        keeps = forced_mate(&g.pos, moves - 1);
-        pos_unmake(&g.pos, replies[k], &v);
-    }
-    pos_unmake(&g.pos, r.best, &u);
-    if (!keeps)
+    if (!mates_after(&g.pos, r.best, moves))
         test_fail(__FILE__, __LINE__, "%s %s: the engine's move does not mate in %d", variant, fen, moves);
     engine_free(&e);
     game_free(&g);

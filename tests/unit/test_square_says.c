@@ -25,23 +25,6 @@
 #define SS "square-says"
 #define SSR "square-says-reversed"
 
-static const char *ss_fen_of(const Position *pos)
-{
-    static char buf[FEN_MAX];
-    pos_fen(pos, buf, sizeof buf);
-    return buf;
-}
-
-static const char *ss_fen_error(const char *variant, const char *fen)
-{
-    static char err[200];
-    Position pos;
-    err[0] = 0;
-    if (pos_set_fen(&pos, variant_by_name(variant), fen, err, sizeof err))
-        return "(accepted)";
-    return err;
-}
-
 /* The mirror image: ranks flipped, colours swapped (board, side, castling, en passant). */
 static void ss_mirror_fen(const char *in, char *out, size_t len)
 {
@@ -229,7 +212,7 @@ TEST(ss_double_step_whether_or_not_moved)
     CHECK_EQ_STR(legal_moves_text(&g.pos, "b2", buf, sizeof buf), "b2b3 b2b4");
     CHECK(play_moves(&g, "b2b4"));
     /* A double step writes the passed square; it is a quiet move (halfmove 3). */
-    CHECK_EQ_STR(ss_fen_of(&g.pos), "1k6/8/8/8/1M6/8/8/7K b - b3 3 2");
+    CHECK_EQ_STR(fen_of(&g.pos), "1k6/8/8/8/1M6/8/8/7K b - b3 3 2");
     game_free(&g);
 }
 
@@ -290,7 +273,7 @@ TEST(ss_en_passant_by_a_man)
         return;
     CHECK(play_moves(&g, "e2e4"));
     /* A P-square move does not reset the halfmove counter: 0 -> 1. */
-    CHECK_EQ_STR(ss_fen_of(&g.pos), "4k3/8/8/8/3mM3/8/8/4K3 b - e3 1 1");
+    CHECK_EQ_STR(fen_of(&g.pos), "4k3/8/8/8/3mM3/8/8/4K3 b - e3 1 1");
     CHECK_EQ_STR(legal_moves_text(&g.pos, "d4", buf, sizeof buf), "d4d3 d4e3");
     char san[MOVE_TEXT_MAX];
     Move m = parse_move(&g.pos, "d4e3", err, sizeof err);
@@ -299,7 +282,7 @@ TEST(ss_en_passant_by_a_man)
     CHECK_EQ_STR(san, "d4xe3");
     game_play(&g, m);
     /* The man on e4 is gone, the capturer stands on e3; a capture resets the counter. */
-    CHECK_EQ_STR(ss_fen_of(&g.pos), "4k3/8/8/8/8/4m3/8/4K3 w - - 0 2");
+    CHECK_EQ_STR(fen_of(&g.pos), "4k3/8/8/8/8/4m3/8/4K3 w - - 0 2");
     game_free(&g);
 }
 
@@ -326,7 +309,7 @@ TEST(ss_en_passant_by_the_royal)
     CHECK(play_moves(&g, "e2e4"));
     CHECK_EQ_STR(legal_moves_text(&g.pos, "d4", buf, sizeof buf), "d4d3 d4e3");
     CHECK(play_moves(&g, "d4e3"));
-    CHECK_EQ_STR(ss_fen_of(&g.pos), "8/8/8/8/8/4k3/8/K7 w - - 0 2");
+    CHECK_EQ_STR(fen_of(&g.pos), "8/8/8/8/8/4k3/8/K7 w - - 0 2");
     game_free(&g);
 }
 
@@ -344,12 +327,12 @@ TEST(ss_no_en_passant_from_a_non_p_square)
     CHECK_EQ_STR(legal_moves_text(&g.pos, "g3", buf, sizeof buf),
                  "g3a3 g3b3 g3c3 g3d3 g3e3 g3f3 g3g1 g3g2 g3g4 g3g5 g3g6 g3g7 g3g8 g3h3");
     CHECK(play_moves(&g, "g3e3"));
-    CHECK_EQ_STR(ss_fen_of(&g.pos), "k7/8/8/8/4M3/4m3/8/2m1K3 w - - 2 2");
+    CHECK_EQ_STR(fen_of(&g.pos), "k7/8/8/8/4M3/4m3/8/2m1K3 w - - 2 2");
     game_free(&g);
     if (!game_init(&g, variant_by_name(SS), "k7/8/8/8/8/6m1/4M3/2m1K3 w - - 0 1", err, sizeof err))
         return;
     CHECK(play_moves(&g, "e2e4 c1e3"));
-    CHECK_EQ_STR(ss_fen_of(&g.pos), "k7/8/8/8/4M3/4m1m1/8/4K3 w - - 2 2");
+    CHECK_EQ_STR(fen_of(&g.pos), "k7/8/8/8/4M3/4m1m1/8/4K3 w - - 2 2");
     game_free(&g);
 }
 
@@ -403,7 +386,7 @@ TEST(ss_check_by_a_pawn_capture)
         CHECK(pos_in_check(&pos));
     /* FEN validation knows the same attacks: Black, not to move, in check by White's d5 (P,
      * covers c6 e6) on e6. */
-    CHECK_EQ_STR(ss_fen_error(SS, "8/8/4k3/3M4/8/8/8/K7 w - - 0 1"), "Black, not to move, is in check");
+    CHECK_EQ_STR(fen_error(SS, "8/8/4k3/3M4/8/8/8/K7 w - - 0 1"), "Black, not to move, is in check");
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -429,12 +412,12 @@ TEST(ss_castling_and_ordinary_e1g1_differ)
     if (!game_init(&g, variant_by_name(SS), CASTLE_FEN, err, sizeof err))
         return;
     CHECK(play_moves(&g, "e1h1"));
-    CHECK_EQ_STR(ss_fen_of(&g.pos), "m3k2m/4m3/8/8/8/8/4M3/M4MK1 b kq - 1 1");
+    CHECK_EQ_STR(fen_of(&g.pos), "m3k2m/4m3/8/8/8/8/4M3/M4MK1 b kq - 1 1");
     /* Black castles the same way, then the pieces move as their new squares say: royal g1 (N)
      * leaps to f3 h3 (e2 is White's own; h8 has left the h-file); the man f1 (B) goes g2 h3
      * (e2 is White's). */
     CHECK(play_moves(&g, "e8h8"));
-    CHECK_EQ_STR(ss_fen_of(&g.pos), "m4mk1/4m3/8/8/8/8/4M3/M4MK1 w - - 2 2");
+    CHECK_EQ_STR(fen_of(&g.pos), "m4mk1/4m3/8/8/8/8/4M3/M4MK1 w - - 2 2");
     CHECK_EQ_STR(legal_moves_text(&g.pos, "g1", buf, sizeof buf), "g1f3 g1h3");
     CHECK_EQ_STR(legal_moves_text(&g.pos, "f1", buf, sizeof buf), "f1g2 f1h3");
     /* Black's royal g8 (N): f6 h6 (e7 own); man f8 (B): g7 h6 (e7 own). */
@@ -446,18 +429,18 @@ TEST(ss_castling_and_ordinary_e1g1_differ)
     if (!game_init(&g, variant_by_name(SS), CASTLE_FEN, err, sizeof err))
         return;
     CHECK(play_moves(&g, "e1g1"));
-    CHECK_EQ_STR(ss_fen_of(&g.pos), "m3k2m/4m3/8/8/8/8/4M3/M5KM b kq - 1 1");
+    CHECK_EQ_STR(fen_of(&g.pos), "m3k2m/4m3/8/8/8/8/4M3/M5KM b kq - 1 1");
     game_free(&g);
     /* Queen-side: royal c1, corner man d1. */
     if (!game_init(&g, variant_by_name(SS), CASTLE_FEN, err, sizeof err))
         return;
     CHECK(play_moves(&g, "e1a1"));
-    CHECK_EQ_STR(ss_fen_of(&g.pos), "m3k2m/4m3/8/8/8/8/4M3/2KM3M b kq - 1 1");
+    CHECK_EQ_STR(fen_of(&g.pos), "m3k2m/4m3/8/8/8/8/4M3/2KM3M b kq - 1 1");
     /* Black's e8 now: d8 d7 (the d-file of the man d1, a Q square), a4 (d1's diagonal) and h5
      * (h1's file) are covered, so no O-O-O (it passes d8); c8 b8 f8 g8 c6 b5 f7 g6 and O-O. */
     CHECK_EQ_STR(legal_moves_text(&g.pos, "e8", buf, sizeof buf), "e8b5 e8b8 e8c6 e8c8 e8f7 e8f8 e8g6 e8g8 e8h8");
     CHECK(play_moves(&g, "e8h8"));
-    CHECK_EQ_STR(ss_fen_of(&g.pos), "m4mk1/4m3/8/8/8/8/4M3/2KM3M w - - 2 2");
+    CHECK_EQ_STR(fen_of(&g.pos), "m4mk1/4m3/8/8/8/8/4M3/2KM3M w - - 2 2");
     game_free(&g);
 }
 
@@ -494,7 +477,7 @@ TEST(ss_castling_after_moves_illegal)
     if (!game_init(&g, variant_by_name(SS), CASTLE_FEN, err, sizeof err))
         return;
     CHECK(play_moves(&g, "a1d1 a8d8 d1a1 d8a8"));
-    CHECK_EQ_STR(ss_fen_of(&g.pos), "m3k2m/4m3/8/8/8/8/4M3/M3K2M w Kk - 4 3");
+    CHECK_EQ_STR(fen_of(&g.pos), "m3k2m/4m3/8/8/8/8/4M3/M3K2M w Kk - 4 3");
     CHECK_EQ_STR(legal_moves_text(&g.pos, "e1", buf, sizeof buf),
                  "e1b1 e1b4 e1c1 e1c3 e1d1 e1d2 e1f1 e1f2 e1g1 e1g3 e1h1");
     game_free(&g);
@@ -503,7 +486,7 @@ TEST(ss_castling_after_moves_illegal)
     if (!game_init(&g, variant_by_name(SS), CASTLE_FEN, err, sizeof err))
         return;
     CHECK(play_moves(&g, "e1d1 a8d8 d1e1 d8a8"));
-    CHECK_EQ_STR(ss_fen_of(&g.pos), "m3k2m/4m3/8/8/8/8/4M3/M3K2M w k - 4 3");
+    CHECK_EQ_STR(fen_of(&g.pos), "m3k2m/4m3/8/8/8/8/4M3/M3K2M w k - 4 3");
     CHECK_EQ_STR(legal_moves_text(&g.pos, "e1", buf, sizeof buf), "e1b1 e1b4 e1c1 e1c3 e1d1 e1d2 e1f1 e1f2 e1g1 e1g3");
     game_free(&g);
 }
@@ -527,7 +510,7 @@ TEST(ss_castling_reversed)
     CHECK_EQ_STR(san, "O-O-O");
     /* O-O: royal d8 -> f8, corner h8 -> e8. */
     CHECK(play_moves(&g, "O-O"));
-    CHECK_EQ_STR(ss_fen_of(&g.pos), "m3mk2/3m4/8/8/8/8/3MM3/M3K2M w KQ - 1 2");
+    CHECK_EQ_STR(fen_of(&g.pos), "m3mk2/3m4/8/8/8/8/3MM3/M3K2M w KQ - 1 2");
     CHECK(play_moves(&g, "e1h1"));
     /* Royal f8 (B): e7 d6 c5 b4 a3, g7 h6; a3 is on the a-file of White's a1 (R), the rest
      * is not covered (White: g1 N, f1 B, d2 e2 P). */
@@ -537,7 +520,7 @@ TEST(ss_castling_reversed)
     if (!game_init(&g, variant_by_name(SSR), fen, err, sizeof err))
         return;
     CHECK(play_moves(&g, "d8a8"));
-    CHECK_EQ_STR(ss_fen_of(&g.pos), "1km4m/3m4/8/8/8/8/3MM3/M3K2M w KQ - 1 2");
+    CHECK_EQ_STR(fen_of(&g.pos), "1km4m/3m4/8/8/8/8/3MM3/M3K2M w KQ - 1 2");
     game_free(&g);
     /* O-O through e8 covered by White's e1 (no e2 man): refused; O-O-O stays. */
     CHECK_EQ_STR(ss_moves(SSR, "m2k3m/3m4/8/8/8/8/3M4/M3K2M b KQkq - 0 1", "d8"),
@@ -545,7 +528,7 @@ TEST(ss_castling_reversed)
     /* The reversed start: the royal on d8 has no move, but the FEN rights are read. */
     Position pos;
     if (setup(&pos, SSR, NULL))
-        CHECK_EQ_STR(ss_fen_of(&pos), "mmmkmmmm/mmmmmmmm/8/8/8/8/MMMMMMMM/MMMMKMMM w KQkq - 0 1");
+        CHECK_EQ_STR(fen_of(&pos), "mmmkmmmm/mmmmmmmm/8/8/8/8/MMMMMMMM/MMMMKMMM w KQkq - 0 1");
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -565,7 +548,7 @@ TEST(ss_no_promotion)
     CHECK_EQ_STR(san, "e7-e8+");
     CHECK(parse_move(&g.pos, "e7e8q", err, sizeof err) == MOVE_NONE);
     CHECK(play_moves(&g, "e7e8"));
-    CHECK_EQ_STR(ss_fen_of(&g.pos), "k3M3/8/8/8/8/8/8/7K b - - 1 1");
+    CHECK_EQ_STR(fen_of(&g.pos), "k3M3/8/8/8/8/8/8/7K b - - 1 1");
     CHECK(pos_in_check(&g.pos));
     game_free(&g);
 }
@@ -573,35 +556,13 @@ TEST(ss_no_promotion)
 /* ------------------------------------------------------------------------------------------ */
 /* The ends of the game. */
 
-static GameResult ss_status_after(const char *variant, const char *fen, const char *moves)
-{
-    Game g = {0};
-    char err[200];
-    GameResult r = {RESULT_NONE, "setup failed"};
-    if (!game_init(&g, variant_by_name(variant), fen, err, sizeof err)) {
-        test_fail(__FILE__, __LINE__, "%s", err);
-        return r;
-    }
-    if (play_moves(&g, moves))
-        r = game_status(&g);
-    game_free(&g);
-    return r;
-}
-
-#define SS_CHECK_RESULT(r, kind_, reason_)                                        \
-    do {                                                                          \
-        GameResult r_ = (r);                                                      \
-        CHECK_EQ_INT(r_.kind, kind_);                                             \
-        CHECK_EQ_STR(r_.reason ? r_.reason : "(none)", reason_);                  \
-    } while (0)
-
 TEST(ss_checkmate)
 {
     /* White's royal a1 (R) is shut in by its men a2 and b1; Black's b3 (R) steps to b2 (P),
      * whose pawn capture covers a1: check.  Nothing of White's covers b2 (a2 covers b3, b1 (N)
      * covers a3 c3 d2) and a pawn-capture check cannot be blocked: mate, Black wins. */
     const char *fen = "7k/8/8/8/8/1m6/M7/KM6 b - - 0 1";
-    SS_CHECK_RESULT(ss_status_after(SS, fen, "b3b2"), RESULT_BLACK_WINS, "checkmate");
+    CHECK_RESULT(status_after(SS, fen, "b3b2"), RESULT_BLACK_WINS, "checkmate");
     Position pos;
     char san[MOVE_TEXT_MAX], err[200];
     if (setup(&pos, SS, fen)) {
@@ -610,7 +571,7 @@ TEST(ss_checkmate)
     }
     /* Mate wins though the mating side has captured fewer (White took 14, Black 13); before
      * b3-b2 the game goes on. */
-    SS_CHECK_RESULT(ss_status_after(SS, fen, ""), RESULT_NONE, "(none)");
+    CHECK_RESULT(status_after(SS, fen, ""), RESULT_NONE, "(none)");
 }
 
 TEST(ss_stalemate_won_by_fewer_captures)
@@ -618,32 +579,32 @@ TEST(ss_stalemate_won_by_fewer_captures)
     /* White's royal c2 (P) is blocked by Black's man on c3 (N: it covers a2 a4 b1 b5 d1 d5 e2
      * e4, not c2) and has nothing to take on b3/d3: stalemate.  White took 15 - 1 = 14, Black
      * took 15 - 0 = 15: White captured fewer and wins. */
-    SS_CHECK_RESULT(ss_status_after(SS, "7k/8/8/8/8/2m5/2K5/8 w - - 0 1", ""), RESULT_WHITE_WINS, "stalemate");
+    CHECK_RESULT(status_after(SS, "7k/8/8/8/8/2m5/2K5/8 w - - 0 1", ""), RESULT_WHITE_WINS, "stalemate");
     /* Black's royal c7 (P) is blocked by White's royal c6 (N: covers a5 a7 b4 b8 d4 d8 e5 e7).
      * White's men a2 b2 are left: White took 15, Black 13: Black captured fewer and wins. */
-    SS_CHECK_RESULT(ss_status_after(SS, "8/2k5/2K5/8/8/8/MM6/8 b - - 0 1", ""), RESULT_BLACK_WINS, "stalemate");
+    CHECK_RESULT(status_after(SS, "8/2k5/2K5/8/8/8/MM6/8 b - - 0 1", ""), RESULT_BLACK_WINS, "stalemate");
     /* Equal (15 each, bare royals, but stalemate comes first): Black wins. */
-    SS_CHECK_RESULT(ss_status_after(SS, "8/2k5/2K5/8/8/8/8/8 b - - 0 1", ""), RESULT_BLACK_WINS, "stalemate");
-    SS_CHECK_RESULT(ss_status_after(SS, "8/8/8/8/8/2k5/2K5/8 w - - 0 1", ""), RESULT_BLACK_WINS, "stalemate");
+    CHECK_RESULT(status_after(SS, "8/2k5/2K5/8/8/8/8/8 b - - 0 1", ""), RESULT_BLACK_WINS, "stalemate");
+    CHECK_RESULT(status_after(SS, "8/8/8/8/8/2k5/2K5/8 w - - 0 1", ""), RESULT_BLACK_WINS, "stalemate");
     /* Reached by a move: Black's d5 steps to d4 and White's royal e2 has nothing (d4 covers c3
      * and e3; e2e4 could be taken en passant).  White took 14, Black 15: White wins. */
-    SS_CHECK_RESULT(ss_status_after(SS, "k7/8/8/3m4/8/8/4K3/8 b - - 0 1", "d5d4"), RESULT_WHITE_WINS, "stalemate");
+    CHECK_RESULT(status_after(SS, "k7/8/8/3m4/8/8/4K3/8 b - - 0 1", "d5d4"), RESULT_WHITE_WINS, "stalemate");
 }
 
 TEST(ss_repetition_won_by_more_captures)
 {
     /* From the start the knights go out and back twice: the start position stands a third
      * time after 8 plies.  0 captures each: Black wins. */
-    SS_CHECK_RESULT(ss_status_after(SS, NULL, "b1c3 b8c6 c3b1 c6b8 b1c3 b8c6 c3b1"), RESULT_NONE, "(none)");
-    SS_CHECK_RESULT(ss_status_after(SS, NULL, "b1c3 b8c6 c3b1 c6b8 b1c3 b8c6 c3b1 c6b8"), RESULT_BLACK_WINS,
+    CHECK_RESULT(status_after(SS, NULL, "b1c3 b8c6 c3b1 c6b8 b1c3 b8c6 c3b1"), RESULT_NONE, "(none)");
+    CHECK_RESULT(status_after(SS, NULL, "b1c3 b8c6 c3b1 c6b8 b1c3 b8c6 c3b1 c6b8"), RESULT_BLACK_WINS,
                     "repetition");
     /* White has 9 men, Black none: White took 15, Black 6; Black's royal shuffles e8-d8 (Q
      * squares; d2 and e2 close the files).  White captured more: White wins. */
     const char *fen = "4k3/8/8/8/8/8/3MM3/MMMMKMMM w - - 0 1";
-    SS_CHECK_RESULT(ss_status_after(SS, fen, "b1c3 e8d8 c3b1 d8e8 b1c3 e8d8 c3b1 d8e8"), RESULT_WHITE_WINS,
+    CHECK_RESULT(status_after(SS, fen, "b1c3 e8d8 c3b1 d8e8 b1c3 e8d8 c3b1 d8e8"), RESULT_WHITE_WINS,
                     "repetition");
     /* The same for Black (the mirror): Black took 15, White 6: Black wins. */
-    SS_CHECK_RESULT(ss_status_after(SS, "mmmmkmmm/3mm3/8/8/8/8/8/4K3 b - - 0 1",
+    CHECK_RESULT(status_after(SS, "mmmmkmmm/3mm3/8/8/8/8/8/4K3 b - - 0 1",
                                     "b8c6 e1d1 c6b8 d1e1 b8c6 e1d1 c6b8 d1e1"),
                     RESULT_BLACK_WINS, "repetition");
 }
@@ -652,28 +613,28 @@ TEST(ss_fifty_moves_won_by_more_captures)
 {
     const char *fen99 = "4k3/8/8/8/8/8/3MM3/MMMMKMMM w - - 99 80";
     /* The 100th quiet ply: White (15 taken against 6) wins. */
-    SS_CHECK_RESULT(ss_status_after(SS, fen99, "b1c3"), RESULT_WHITE_WINS, "fifty-move");
-    SS_CHECK_RESULT(ss_status_after(SS, "4k3/8/8/8/8/8/3MM3/MMMMKMMM w - - 98 80", "b1c3"), RESULT_NONE, "(none)");
+    CHECK_RESULT(status_after(SS, fen99, "b1c3"), RESULT_WHITE_WINS, "fifty-move");
+    CHECK_RESULT(status_after(SS, "4k3/8/8/8/8/8/3MM3/MMMMKMMM w - - 98 80", "b1c3"), RESULT_NONE, "(none)");
     /* A P-square move (even a double step) does not reset the counter. */
-    SS_CHECK_RESULT(ss_status_after(SS, fen99, "d2d4"), RESULT_WHITE_WINS, "fifty-move");
+    CHECK_RESULT(status_after(SS, fen99, "d2d4"), RESULT_WHITE_WINS, "fifty-move");
     Game g = {0};
     char err[200];
     if (game_init(&g, variant_by_name(SS), "4k3/8/8/8/8/8/3MM3/MMMMKMMM w - - 5 80", err, sizeof err)) {
         CHECK(play_moves(&g, "d2d3"));
-        CHECK_EQ_STR(ss_fen_of(&g.pos), "4k3/8/8/8/8/3M4/4M3/MMMMKMMM b - - 6 80");
+        CHECK_EQ_STR(fen_of(&g.pos), "4k3/8/8/8/8/3M4/4M3/MMMMKMMM b - - 6 80");
         game_free(&g);
     }
     /* A capture does: halfmove 99, White's d1 (Q) takes d7 up the d-file (d2 moved away). */
-    SS_CHECK_RESULT(ss_status_after(SS, "4k3/3m4/8/8/8/8/4M3/MMMMKMMM w - - 99 80", "d1d7"), RESULT_NONE,
+    CHECK_RESULT(status_after(SS, "4k3/3m4/8/8/8/8/4M3/MMMMKMMM w - - 99 80", "d1d7"), RESULT_NONE,
                     "(none)");
     /* Black ahead: Black took 15, White 6. */
-    SS_CHECK_RESULT(ss_status_after(SS, "mmmmkmmm/3mm3/8/8/8/8/8/4K3 b - - 99 80", "b8c6"), RESULT_BLACK_WINS,
+    CHECK_RESULT(status_after(SS, "mmmmkmmm/3mm3/8/8/8/8/8/4K3 b - - 99 80", "b8c6"), RESULT_BLACK_WINS,
                     "fifty-move");
     /* Equal captures: Black wins.  Both sides keep 1 man (14 taken each). */
-    SS_CHECK_RESULT(ss_status_after(SS, "k7/7m/8/8/8/8/1M6/7K w - - 99 80", "b2b3"), RESULT_BLACK_WINS,
+    CHECK_RESULT(status_after(SS, "k7/7m/8/8/8/8/1M6/7K w - - 99 80", "b2b3"), RESULT_BLACK_WINS,
                     "fifty-move");
     /* Mate on the 100th quiet ply is mate (the checkmate position above, halfmove 99). */
-    SS_CHECK_RESULT(ss_status_after(SS, "7k/8/8/8/8/1m6/M7/KM6 b - - 99 80", "b3b2"), RESULT_BLACK_WINS,
+    CHECK_RESULT(status_after(SS, "7k/8/8/8/8/1m6/M7/KM6 b - - 99 80", "b3b2"), RESULT_BLACK_WINS,
                     "checkmate");
 }
 
@@ -681,13 +642,13 @@ TEST(ss_bare_royals)
 {
     /* Royal against royal (a8 and h1, R squares on no common line): a dead position; both
      * have taken 15, so Black wins. */
-    SS_CHECK_RESULT(ss_status_after(SS, "k7/8/8/8/8/8/8/7K w - - 0 1", ""), RESULT_BLACK_WINS, "dead-position");
+    CHECK_RESULT(status_after(SS, "k7/8/8/8/8/8/8/7K w - - 0 1", ""), RESULT_BLACK_WINS, "dead-position");
     /* Reached by White's capture of the last man (a1, which checks h1 along rank 1 and is not
      * covered by Black's royal b8 (N)): still 15 each, Black wins. */
-    SS_CHECK_RESULT(ss_status_after(SS, "1k6/8/8/8/8/8/8/m6K w - - 0 1", "h1a1"), RESULT_BLACK_WINS,
+    CHECK_RESULT(status_after(SS, "1k6/8/8/8/8/8/8/m6K w - - 0 1", "h1a1"), RESULT_BLACK_WINS,
                     "dead-position");
     /* One man left: not dead. */
-    SS_CHECK_RESULT(ss_status_after(SS, "k7/8/8/8/8/8/7M/7K w - - 0 1", ""), RESULT_NONE, "(none)");
+    CHECK_RESULT(status_after(SS, "k7/8/8/8/8/8/7M/7K w - - 0 1", ""), RESULT_NONE, "(none)");
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -709,28 +670,28 @@ TEST(ss_fen_round_trips)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         Position pos;
         if (setup(&pos, cases[i].variant, cases[i].fen))
-            CHECK_EQ_STR(ss_fen_of(&pos), cases[i].fen);
+            CHECK_EQ_STR(fen_of(&pos), cases[i].fen);
     }
     /* Start positions are the variants' defaults. */
     Position pos;
     if (setup(&pos, SS, NULL))
-        CHECK_EQ_STR(ss_fen_of(&pos), "mmmmkmmm/mmmmmmmm/8/8/8/8/MMMMMMMM/MMMMKMMM w KQkq - 0 1");
+        CHECK_EQ_STR(fen_of(&pos), "mmmmkmmm/mmmmmmmm/8/8/8/8/MMMMMMMM/MMMMKMMM w KQkq - 0 1");
     /* Letters: only K/k and M/m; one royal each. */
-    CHECK_EQ_STR(ss_fen_error(SS, "mmmmkmmm/mmmmmmmm/8/8/8/8/PPPPPPPP/MMMMKMMM w KQkq - 0 1"),
+    CHECK_EQ_STR(fen_error(SS, "mmmmkmmm/mmmmmmmm/8/8/8/8/PPPPPPPP/MMMMKMMM w KQkq - 0 1"),
                  "unknown piece letter 'P' in the board");
-    CHECK_EQ_STR(ss_fen_error(SS, "mmmkmmmm/mmmmmmmm/8/8/8/8/MMMMMMMM/MMMMKMMM w KQkq - 0 1"),
+    CHECK_EQ_STR(fen_error(SS, "mmmkmmmm/mmmmmmmm/8/8/8/8/MMMMMMMM/MMMMKMMM w KQkq - 0 1"),
                  "castling right 'k' needs the king on e8 and its rook on h8");
-    CHECK_EQ_STR(ss_fen_error(SS, "mmmmmmmm/mmmmmmmm/8/8/8/8/MMMMMMMM/MMMMKMMM w - - 0 1"),
+    CHECK_EQ_STR(fen_error(SS, "mmmmmmmm/mmmmmmmm/8/8/8/8/MMMMMMMM/MMMMKMMM w - - 0 1"),
                  "Black has 0 kings, expected 1");
     /* En passant field: the passed square of a double step by any piece (a man or the royal). */
-    CHECK_EQ_STR(ss_fen_error(SS, "k7/8/8/8/4K3/8/8/8 b - e3 0 1"), "(accepted)");
-    CHECK_EQ_STR(ss_fen_error(SS, "k7/8/8/8/4M3/8/8/7K b - e3 0 1"), "(accepted)");
-    CHECK_EQ_STR(ss_fen_error(SS, "k7/8/8/8/4M3/8/8/7K b - e6 0 1"), "en-passant cell e6 does not follow a double step");
-    CHECK_EQ_STR(ss_fen_error(SS, "k7/8/8/8/8/4M3/8/7K b - e3 0 1"), "en-passant cell e3 does not follow a double step");
+    CHECK_EQ_STR(fen_error(SS, "k7/8/8/8/4K3/8/8/8 b - e3 0 1"), "(accepted)");
+    CHECK_EQ_STR(fen_error(SS, "k7/8/8/8/4M3/8/8/7K b - e3 0 1"), "(accepted)");
+    CHECK_EQ_STR(fen_error(SS, "k7/8/8/8/4M3/8/8/7K b - e6 0 1"), "en-passant cell e6 does not follow a double step");
+    CHECK_EQ_STR(fen_error(SS, "k7/8/8/8/8/4M3/8/7K b - e3 0 1"), "en-passant cell e3 does not follow a double step");
     /* A royal that has just double stepped past a square an enemy pawn-mover covers is in
      * check ("a royal piece that double steps is in check when an enemy pawn-moving piece
      * covers the passed square"): such a text is refused. */
-    CHECK_EQ_STR(ss_fen_error(SS, "k7/8/8/8/3mK3/8/8/8 b - e3 0 1"), "White, not to move, is in check");
+    CHECK_EQ_STR(fen_error(SS, "k7/8/8/8/3mK3/8/8/8 b - e3 0 1"), "White, not to move, is in check");
 }
 
 TEST(ss_long_algebraic)
@@ -801,7 +762,7 @@ TEST(ss_make_unmake_restores_everything)
             pos_make(&pos, moves[k], &u);
             CHECK_EQ_INT(pos.key, pos_compute_key(&pos));
             pos_unmake(&pos, moves[k], &u);
-            CHECK_EQ_STR(ss_fen_of(&pos), before);
+            CHECK_EQ_STR(fen_of(&pos), before);
             CHECK_EQ_INT(pos.key, pos_compute_key(&pos));
         }
     }

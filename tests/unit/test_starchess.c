@@ -34,71 +34,6 @@ static const char *const AFTER_SETUP_LUDII = "1/2/NP3pr/BP2pq/KP1pk/QP2pb/RP3pn/
 /* The standard setup of the brief, which reaches AFTER_SETUP. */
 static const char *const SETUP = "K@17 K@21 Q@22 Q@16 R@28 R@10 B@11 B@27 N@4 N@34";
 
-/*
- * Position text from a list of pieces: "K17 k21 P12~" puts a White king on 17, a Black king on
- * 21 and a limping White pawn on 12; `hand` goes between the brackets and `tail` after them
- * ("w 0 1", or "b 6 0 1" in starchess-ludii).  Written here so that the tests need no
- * hand-compressed board strings (those are tested separately against this).
- */
-static const char *star_fen(const char *pieces, const char *hand, const char *tail)
-{
-    static const int column_len[9] = {1, 2, 7, 6, 5, 6, 7, 2, 1};
-    static char out[256];
-    char piece[38] = {0};
-    bool limp[38] = {false};
-    for (const char *s = pieces; *s;) {
-        if (*s == ' ') {
-            s++;
-            continue;
-        }
-        char letter = *s++;
-        int c = (int)strtol(s, (char **)&s, 10);
-        piece[c] = letter;
-        if (*s == '~') {
-            limp[c] = true;
-            s++;
-        }
-    }
-    size_t at = 0;
-    int c = 1;
-    for (int col = 0; col < 9; col++) {
-        int empty = 0;
-        for (int i = 0; i < column_len[col]; i++, c++) {
-            if (!piece[c]) {
-                empty++;
-                continue;
-            }
-            if (empty)
-                at += (size_t)snprintf(out + at, sizeof out - at, "%d", empty);
-            empty = 0;
-            at += (size_t)snprintf(out + at, sizeof out - at, "%c%s", piece[c], limp[c] ? "~" : "");
-        }
-        if (empty)
-            at += (size_t)snprintf(out + at, sizeof out - at, "%d", empty);
-        if (col < 8)
-            out[at++] = '/';
-    }
-    snprintf(out + at, sizeof out - at, "[%s] %s", hand, tail);
-    return out;
-}
-
-static const char *fen_of(const Position *pos)
-{
-    static char buf[FEN_MAX];
-    pos_fen(pos, buf, sizeof buf);
-    return buf;
-}
-
-static const char *fen_error(const char *variant, const char *fen)
-{
-    static char err[200];
-    Position pos;
-    err[0] = 0;
-    if (pos_set_fen(&pos, variant_by_name(variant), fen, err, sizeof err))
-        return "(accepted)";
-    return err;
-}
-
 /* The moves from one cell (or all, with from == NULL) of a position given as a piece list. */
 static const char *moves_of(const char *variant, const char *pieces, const char *tail, const char *from)
 {
@@ -107,51 +42,6 @@ static const char *moves_of(const char *variant, const char *pieces, const char 
     if (!setup(&pos, variant, star_fen(pieces, "", tail)))
         return "(bad position)";
     return legal_moves_text(&pos, from, buf, sizeof buf);
-}
-
-static int count_legal(Position *pos)
-{
-    Move moves[MAX_MOVES];
-    return gen_legal(pos, moves);
-}
-
-static bool start_game(Game *g, const char *variant, const char *fen)
-{
-    char err[200];
-    *g = (Game){0};
-    if (!game_init(g, variant_by_name(variant), fen, err, sizeof err)) {
-        test_fail(__FILE__, __LINE__, "%s", err);
-        return false;
-    }
-    return true;
-}
-
-static GameResult star_status_after(const char *variant, const char *fen, const char *moves)
-{
-    Game g;
-    GameResult r = {RESULT_NONE, "setup failed"};
-    if (!start_game(&g, variant, fen))
-        return r;
-    if (play_moves(&g, moves))
-        r = game_status(&g);
-    game_free(&g);
-    return r;
-}
-
-#define CHECK_STAR_RESULT(r, kind_, reason_)                                      \
-    do {                                                                          \
-        GameResult r_ = (r);                                                      \
-        CHECK_EQ_INT(r_.kind, kind_);                                             \
-        CHECK_EQ_STR(r_.reason ? r_.reason : "(none)", reason_);                  \
-    } while (0)
-
-static const char *parse_error(Position *pos, const char *text)
-{
-    static char err[200];
-    err[0] = 0;
-    if (parse_move(pos, text, err, sizeof err) != MOVE_NONE)
-        return "(accepted)";
-    return err;
 }
 
 static const char *star_san(Position *pos, const char *move)
@@ -494,28 +384,28 @@ TEST(starchess_checkmate_and_stalemate)
      * the king cannot take the guarded queen: mate. */
     const char *mate = "1/2/4K1k/4Q1/5/6/7/2/1[] w 0 1";
     CHECK_EQ_STR(star_fen("K8 k10 Q15", "", "w 0 1"), mate);
-    CHECK_STAR_RESULT(star_status_after("starchess", mate, ""), RESULT_NONE, "(none)");
-    CHECK_STAR_RESULT(star_status_after("starchess", mate, "15-9"), RESULT_WHITE_WINS, "checkmate");
-    CHECK_STAR_RESULT(star_status_after("starchess-ludii", "1/2/4K1k/4Q1/5/6/7/2/1[] w - 0 1", "15-9"),
+    CHECK_RESULT(status_after("starchess", mate, ""), RESULT_NONE, "(none)");
+    CHECK_RESULT(status_after("starchess", mate, "15-9"), RESULT_WHITE_WINS, "checkmate");
+    CHECK_RESULT(status_after("starchess-ludii", "1/2/4K1k/4Q1/5/6/7/2/1[] w - 0 1", "15-9"),
                       RESULT_WHITE_WINS, "checkmate");
     /* Black mates: mirror-like, White king on the tip 28 (2,-4), neighbours 29 (N) and 22 (NW,
      * (1,-3)); Black k30 (2,-2) guards 29 (S), the black queen from 23 (1,-2) goes SE (1,-1)
      * to 29: check along S, 22 is 29's SW neighbour. */
-    CHECK_STAR_RESULT(star_status_after("starchess", star_fen("K28 k30 q23", "", "b 0 1"), "23-29"),
+    CHECK_RESULT(status_after("starchess", star_fen("K28 k30 q23", "", "b 0 1"), "23-29"),
                       RESULT_BLACK_WINS, "checkmate");
     /* After the brief's standard setup, 1. N13 (4 (-2,-2) + (1,2) = 13, 13 + (1,2) = 21) is
      * mate at once: the king on 21 is walled in by its own pieces on all five neighbours
      * (20 S, 26 SE, 27 NE, 16 NW, 15 SW), a leap cannot be blocked, and nothing black reaches
      * 13: a black pawn would need to stand on 7 (SE step) or 19 (SW step), the queen on 16 is
      * stopped by its pawn on 15, the bishop on 27 by its king, the knight on 34 is (-3,-2) away. */
-    CHECK_STAR_RESULT(star_status_after("starchess", NULL, "K@17 K@21 Q@22 Q@16 R@28 R@10 B@11 B@27 N@4 N@34 4-13"),
+    CHECK_RESULT(status_after("starchess", NULL, "K@17 K@21 Q@22 Q@16 R@28 R@10 B@11 B@27 N@4 N@34 4-13"),
                       RESULT_WHITE_WINS, "checkmate");
-    CHECK_STAR_RESULT(star_status_after("starchess-ludii", AFTER_SETUP_LUDII, "4-13"), RESULT_WHITE_WINS, "checkmate");
+    CHECK_RESULT(status_after("starchess-ludii", AFTER_SETUP_LUDII, "4-13"), RESULT_WHITE_WINS, "checkmate");
     /* Stalemate: White K7 goes to 8 (guarding 9); the rook on 13 guards 16 along column q=-1;
      * 10 itself is not attacked. */
     const char *stale = star_fen("K7 R13 k10", "", "w 0 1");
-    CHECK_STAR_RESULT(star_status_after("starchess", stale, "7-8"), RESULT_DRAW, "stalemate");
-    CHECK_STAR_RESULT(star_status_after("starchess-ludii", star_fen("K7 R13 k10", "", "w - 0 1"), "7-8"),
+    CHECK_RESULT(status_after("starchess", stale, "7-8"), RESULT_DRAW, "stalemate");
+    CHECK_RESULT(status_after("starchess-ludii", star_fen("K7 R13 k10", "", "w - 0 1"), "7-8"),
                       RESULT_DRAW, "stalemate");
 }
 
@@ -524,29 +414,29 @@ TEST(starchess_repetition)
     /* After the setup the knights go 4-2 / 34-36 and back ((−1,3) from 4 is 2, (1,−3) from 34
      * is 36): the position after the setup recurs after 4 and 8 plies, the third time. */
     const char *shuffle = "4-2 34-36 2-4 36-34 4-2 34-36 2-4 36-34";
-    CHECK_STAR_RESULT(star_status_after("starchess", AFTER_SETUP, "4-2 34-36 2-4 36-34 4-2 34-36 2-4"),
+    CHECK_RESULT(status_after("starchess", AFTER_SETUP, "4-2 34-36 2-4 36-34 4-2 34-36 2-4"),
                       RESULT_NONE, "(none)");
-    CHECK_STAR_RESULT(star_status_after("starchess", AFTER_SETUP, shuffle), RESULT_DRAW, "repetition");
+    CHECK_RESULT(status_after("starchess", AFTER_SETUP, shuffle), RESULT_DRAW, "repetition");
     /* From the start: the setup positions never recur, the result is the same. */
     char moves[256];
     snprintf(moves, sizeof moves, "%s %s", SETUP, shuffle);
-    CHECK_STAR_RESULT(star_status_after("starchess", NULL, moves), RESULT_DRAW, "repetition");
+    CHECK_RESULT(status_after("starchess", NULL, moves), RESULT_DRAW, "repetition");
     /* starchess-ludii has no repetition rule. */
-    CHECK_STAR_RESULT(star_status_after("starchess-ludii", AFTER_SETUP_LUDII, shuffle), RESULT_NONE, "(none)");
-    CHECK_STAR_RESULT(star_status_after("starchess-ludii", NULL, moves), RESULT_NONE, "(none)");
+    CHECK_RESULT(status_after("starchess-ludii", AFTER_SETUP_LUDII, shuffle), RESULT_NONE, "(none)");
+    CHECK_RESULT(status_after("starchess-ludii", NULL, moves), RESULT_NONE, "(none)");
 }
 
 TEST(starchess_fifty_moves)
 {
     /* 100 plies without capture or pawn move: the 100th quiet ply draws. */
-    CHECK_STAR_RESULT(star_status_after("starchess", "1/2/NP3pr/BP2pq/KP1pk/QP2pb/RP3pn/2/1[] w 99 60", "4-2"),
+    CHECK_RESULT(status_after("starchess", "1/2/NP3pr/BP2pq/KP1pk/QP2pb/RP3pn/2/1[] w 99 60", "4-2"),
                       RESULT_DRAW, "fifty-move");
-    CHECK_STAR_RESULT(star_status_after("starchess", "1/2/NP3pr/BP2pq/KP1pk/QP2pb/RP3pn/2/1[] w 98 60", "4-2"),
+    CHECK_RESULT(status_after("starchess", "1/2/NP3pr/BP2pq/KP1pk/QP2pb/RP3pn/2/1[] w 98 60", "4-2"),
                       RESULT_NONE, "(none)");
-    CHECK_STAR_RESULT(star_status_after("starchess-ludii", "1/2/NP3pr/BP2pq/KP1pk/QP2pb/RP3pn/2/1[] w - 99 60", "4-2"),
+    CHECK_RESULT(status_after("starchess-ludii", "1/2/NP3pr/BP2pq/KP1pk/QP2pb/RP3pn/2/1[] w - 99 60", "4-2"),
                       RESULT_DRAW, "fifty-move");
     /* A pawn move resets the count. */
-    CHECK_STAR_RESULT(star_status_after("starchess", "1/2/NP3pr/BP2pq/KP1pk/QP2pb/RP3pn/2/1[] w 99 60", "5-6"),
+    CHECK_RESULT(status_after("starchess", "1/2/NP3pr/BP2pq/KP1pk/QP2pb/RP3pn/2/1[] w 99 60", "5-6"),
                       RESULT_NONE, "(none)");
     /* Placements do not count: the last placement leaves the counter at 99, the next quiet
      * movement ply makes 100. */
@@ -555,9 +445,9 @@ TEST(starchess_fifty_moves)
         return;
     CHECK(play_moves(&g, "N@34"));
     CHECK_EQ_STR(fen_of(&g.pos), "1/2/NP3pr/BP2pq/KP1pk/QP2pb/RP3pn/2/1[] w 99 1");
-    CHECK_STAR_RESULT(game_status(&g), RESULT_NONE, "(none)");
+    CHECK_RESULT(game_status(&g), RESULT_NONE, "(none)");
     CHECK(play_moves(&g, "4-2"));
-    CHECK_STAR_RESULT(game_status(&g), RESULT_DRAW, "fifty-move");
+    CHECK_RESULT(game_status(&g), RESULT_DRAW, "fifty-move");
     game_free(&g);
     /* Ludii's counter also ignores the placements (its counting them is not reproduced). */
     if (!start_game(&g, "starchess-ludii", NULL))
@@ -570,26 +460,26 @@ TEST(starchess_fifty_moves)
 TEST(starchess_insufficient_material)
 {
     /* King against king: dead in starchess, played on in starchess-ludii. */
-    CHECK_STAR_RESULT(star_status_after("starchess", star_fen("K17 k21", "", "w 0 1"), ""), RESULT_DRAW,
+    CHECK_RESULT(status_after("starchess", star_fen("K17 k21", "", "w 0 1"), ""), RESULT_DRAW,
                       "insufficient-material");
-    CHECK_STAR_RESULT(star_status_after("starchess-ludii", star_fen("K17 k21", "", "w - 0 1"), ""), RESULT_NONE,
+    CHECK_RESULT(status_after("starchess-ludii", star_fen("K17 k21", "", "w - 0 1"), ""), RESULT_NONE,
                       "(none)");
     /* Reached by capturing the last piece: K17 takes the knight on 18 (N). */
-    CHECK_STAR_RESULT(star_status_after("starchess", star_fen("K17 n18 k21", "", "w 0 1"), "17-18"), RESULT_DRAW,
+    CHECK_RESULT(status_after("starchess", star_fen("K17 n18 k21", "", "w 0 1"), "17-18"), RESULT_DRAW,
                       "insufficient-material");
     /* A lone minor piece is not declared dead (king and bishop can even mate here): the game
      * goes on. */
-    CHECK_STAR_RESULT(star_status_after("starchess", star_fen("K17 B19 k21", "", "w 0 1"), ""), RESULT_NONE, "(none)");
-    CHECK_STAR_RESULT(star_status_after("starchess", star_fen("K17 N19 k21", "", "w 0 1"), ""), RESULT_NONE, "(none)");
-    CHECK_STAR_RESULT(star_status_after("starchess", star_fen("K17 k21 n19", "", "w 0 1"), ""), RESULT_NONE, "(none)");
+    CHECK_RESULT(status_after("starchess", star_fen("K17 B19 k21", "", "w 0 1"), ""), RESULT_NONE, "(none)");
+    CHECK_RESULT(status_after("starchess", star_fen("K17 N19 k21", "", "w 0 1"), ""), RESULT_NONE, "(none)");
+    CHECK_RESULT(status_after("starchess", star_fen("K17 k21 n19", "", "w 0 1"), ""), RESULT_NONE, "(none)");
     /* A rook never leaves its column: on one of the three middle columns (14 is on q = -1) it
      * can never mate, which the tablebases' reachability analysis proves (their derived data
      * is part of the rules core); on a long column (6 is on q = -2) a mate stays reachable. */
-    CHECK_STAR_RESULT(star_status_after("starchess", star_fen("K17 R14 k21", "", "w 0 1"), ""), RESULT_DRAW,
+    CHECK_RESULT(status_after("starchess", star_fen("K17 R14 k21", "", "w 0 1"), ""), RESULT_DRAW,
                       "insufficient-material");
-    CHECK_STAR_RESULT(star_status_after("starchess", star_fen("K17 R6 k21", "", "w 0 1"), ""), RESULT_NONE, "(none)");
+    CHECK_RESULT(status_after("starchess", star_fen("K17 R6 k21", "", "w 0 1"), ""), RESULT_NONE, "(none)");
     /* Kings with pieces still in hand: not over. */
-    CHECK_STAR_RESULT(star_status_after("starchess", star_fen("K17 k21", "Nn", "w 0 1"), ""), RESULT_NONE, "(none)");
+    CHECK_RESULT(status_after("starchess", star_fen("K17 k21", "Nn", "w 0 1"), ""), RESULT_NONE, "(none)");
 }
 
 TEST(starchess_fen_round_trips)

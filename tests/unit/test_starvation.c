@@ -17,22 +17,12 @@
 
 #define STARVATION "starvation"
 
-static bool start_game(Game *g, const char *fen)
-{
-    char err[200];
-    if (!game_init(g, variant_by_name(STARVATION), fen, err, sizeof err)) {
-        test_fail(__FILE__, __LINE__, "bad fen %s: %s", fen, err);
-        return false;
-    }
-    return true;
-}
-
 /* The position text after playing `moves` from `fen` (empty on failure). */
 static const char *fen_after(const char *fen, const char *moves, char *buf, size_t len)
 {
     Game g = {0};
     buf[0] = 0;
-    if (start_game(&g, fen) && play_moves(&g, moves))
+    if (start_game(&g, STARVATION, fen) && play_moves(&g, moves))
         pos_fen(&g.pos, buf, len);
     game_free(&g);
     return buf;
@@ -65,25 +55,6 @@ static const char *moves_in(const char *fen, const char *from, char *buf, size_t
     return buf;
 }
 
-/* game_status() after playing `moves` (may be "") from fen. */
-static GameResult status_after(const char *fen, const char *moves)
-{
-    Game g = {0};
-    GameResult r = {RESULT_NONE, NULL};
-    if (start_game(&g, fen) && play_moves(&g, moves))
-        r = game_status(&g);
-    game_free(&g);
-    return r;
-}
-
-#define CHECK_RESULT(r, want_kind, want_reason)                                              \
-    do {                                                                                     \
-        GameResult r_ = (r);                                                                 \
-        const char *why_ = (want_reason);                                                    \
-        CHECK_EQ_STR(result_text(r_.kind), result_text(want_kind));                          \
-        CHECK_EQ_STR(r_.reason ? r_.reason : "(none)", why_ ? why_ : "(none)");              \
-    } while (0)
-
 static char buf[4096];
 
 /*
@@ -113,9 +84,9 @@ TEST(starv_promotion_survives_as_new_piece)
     const char *fen = "k7/4P3/8/8/8/8/8/K7 w - - 0 1";
     CHECK_EQ_STR(moves_in(fen, NULL, buf, sizeof buf), "e7e8b e7e8n e7e8q e7e8r");
     CHECK_EQ_STR(fen_after(fen, "e7e8q", buf, sizeof buf), "k3Q3/8/8/8/8/8/8/K7 b - - 0 1");
-    CHECK_RESULT(status_after(fen, "e7e8q"), RESULT_WHITE_WINS, "checkmate");
+    CHECK_RESULT(status_after(STARVATION, fen, "e7e8q"), RESULT_WHITE_WINS, "checkmate");
     CHECK_EQ_STR(fen_after(fen, "e7e8n", buf, sizeof buf), "k3N3/8/8/8/8/8/8/K7 b - - 0 1");
-    CHECK_RESULT(status_after(fen, "e7e8n"), RESULT_WHITE_WINS, "starvation-stalemate");
+    CHECK_RESULT(status_after(STARVATION, fen, "e7e8n"), RESULT_WHITE_WINS, "starvation-stalemate");
 }
 
 /*
@@ -260,18 +231,18 @@ TEST(starv_removed_checker_gives_no_check)
     const char *fen = "4k3/8/8/7p/8/8/8/1Q2K3 w - - 0 1";
     Game g = {0};
     char err[200];
-    if (start_game(&g, fen)) {
+    if (start_game(&g, STARVATION, fen)) {
         Move m = parse_move(&g.pos, "b1b5", err, sizeof err);
         CHECK(m != MOVE_NONE);
         game_play(&g, m);
         CHECK(!pos_in_check(&g.pos));
         CHECK_EQ_STR(legal_moves_text(&g.pos, NULL, buf, sizeof buf), "h5h4");
-        CHECK_RESULT(game_status(&g), RESULT_NONE, NULL);
+        CHECK_RESULT(game_status(&g), RESULT_NONE, "(none)");
     }
     game_free(&g);
     CHECK_EQ_STR(san_of(fen, "b1b5", buf), "Qb5^");
     CHECK_EQ_STR(san_of(fen, "b1g6", buf), "Qg6#");
-    CHECK_RESULT(status_after(fen, "b1g6"), RESULT_WHITE_WINS, "checkmate");
+    CHECK_RESULT(status_after(STARVATION, fen, "b1g6"), RESULT_WHITE_WINS, "checkmate");
 }
 
 /*
@@ -309,8 +280,8 @@ TEST(starv_castling_orthodox_conditions)
  */
 TEST(starv_fifty_move_counter)
 {
-    CHECK_RESULT(status_after("4k3/7p/8/8/8/8/8/1N2K3 w - - 99 60", "b1c3"), RESULT_DRAW, "fifty-move");
-    CHECK_RESULT(status_after("4k3/7p/8/8/8/2r5/8/1N2K3 w - - 99 60", "b1c3"), RESULT_NONE, NULL);
+    CHECK_RESULT(status_after(STARVATION, "4k3/7p/8/8/8/8/8/1N2K3 w - - 99 60", "b1c3"), RESULT_DRAW, "fifty-move");
+    CHECK_RESULT(status_after(STARVATION, "4k3/7p/8/8/8/2r5/8/1N2K3 w - - 99 60", "b1c3"), RESULT_NONE, "(none)");
     CHECK_EQ_STR(fen_after("4k3/7p/8/8/8/2r5/8/1N2K3 w - - 99 60", "b1c3", buf, sizeof buf),
                  "4k3/7p/8/8/8/8/8/4K3 b - - 0 60");
 }
@@ -353,9 +324,9 @@ TEST(starv_san_removal_mark)
  */
 TEST(starv_stalemate_without_adjacent_pawn_loses)
 {
-    CHECK_RESULT(status_after("7k/8/8/8/8/p7/P7/2K5 b - - 0 1", ""), RESULT_WHITE_WINS, "starvation-stalemate");
+    CHECK_RESULT(status_after(STARVATION, "7k/8/8/8/8/p7/P7/2K5 b - - 0 1", ""), RESULT_WHITE_WINS, "starvation-stalemate");
     /* The same with colours swapped: White to move loses. */
-    CHECK_RESULT(status_after("2k5/p7/P7/8/8/8/8/7K w - - 0 1", ""), RESULT_BLACK_WINS, "starvation-stalemate");
+    CHECK_RESULT(status_after(STARVATION, "2k5/p7/P7/8/8/8/8/7K w - - 0 1", ""), RESULT_BLACK_WINS, "starvation-stalemate");
 }
 
 /*
@@ -367,9 +338,9 @@ TEST(starv_stalemate_without_adjacent_pawn_loses)
  */
 TEST(starv_stalemate_with_adjacent_pawn_is_draw)
 {
-    CHECK_RESULT(status_after("7k/5K1p/7P/8/8/8/8/8 b - - 0 1", ""), RESULT_DRAW, "stalemate");
-    CHECK_RESULT(status_after("7k/7P/6K1/8/8/8/8/8 b - - 0 1", ""), RESULT_DRAW, "stalemate");
-    CHECK_RESULT(status_after("7k/7P/5K2/8/8/8/8/8 w - - 0 1", "f6g6"), RESULT_DRAW, "stalemate");
+    CHECK_RESULT(status_after(STARVATION, "7k/5K1p/7P/8/8/8/8/8 b - - 0 1", ""), RESULT_DRAW, "stalemate");
+    CHECK_RESULT(status_after(STARVATION, "7k/7P/6K1/8/8/8/8/8 b - - 0 1", ""), RESULT_DRAW, "stalemate");
+    CHECK_RESULT(status_after(STARVATION, "7k/7P/5K2/8/8/8/8/8 w - - 0 1", "f6g6"), RESULT_DRAW, "stalemate");
 }
 
 /*
@@ -380,11 +351,11 @@ TEST(starv_stalemate_with_adjacent_pawn_is_draw)
  */
 TEST(starv_king_against_king_loses_for_side_to_move)
 {
-    CHECK_RESULT(status_after("7k/8/8/8/8/8/8/K7 w - - 0 1", ""), RESULT_BLACK_WINS, "starvation-stalemate");
-    CHECK_RESULT(status_after("7k/8/8/8/8/8/8/K7 b - - 0 1", ""), RESULT_WHITE_WINS, "starvation-stalemate");
+    CHECK_RESULT(status_after(STARVATION, "7k/8/8/8/8/8/8/K7 w - - 0 1", ""), RESULT_BLACK_WINS, "starvation-stalemate");
+    CHECK_RESULT(status_after(STARVATION, "7k/8/8/8/8/8/8/K7 b - - 0 1", ""), RESULT_WHITE_WINS, "starvation-stalemate");
     CHECK_EQ_STR(moves_in("7k/8/8/8/8/8/8/K7 w - - 0 1", NULL, buf, sizeof buf), "");
     /* King and bishop against king: the bishop's moves (removed, but legal) keep White going. */
-    CHECK_RESULT(status_after("7k/8/8/8/8/8/8/KB6 w - - 0 1", ""), RESULT_NONE, NULL);
+    CHECK_RESULT(status_after(STARVATION, "7k/8/8/8/8/8/8/KB6 w - - 0 1", ""), RESULT_NONE, "(none)");
     Game g = {0};
     char err[200];
     if (game_init(&g, variant_by_name("chess"), "7k/8/8/8/8/8/8/K7 w - - 0 1", err, sizeof err))

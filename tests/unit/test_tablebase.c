@@ -60,44 +60,7 @@ static bool tables(void)
 /* Position text from a list of men: "K7 Q10 k1", a limping pawn "P12~"; side 'w' or 'b'. */
 static const char *star(const char *men, char side)
 {
-    static const int column_len[9] = {1, 2, 7, 6, 5, 6, 7, 2, 1};
-    static char out[128];
-    char piece[38] = {0};
-    bool limp[38] = {false};
-    for (const char *s = men; *s;) {
-        if (*s == ' ') {
-            s++;
-            continue;
-        }
-        char letter = *s++;
-        int c = (int)strtol(s, (char **)&s, 10);
-        piece[c] = letter;
-        if (*s == '~') {
-            limp[c] = true;
-            s++;
-        }
-    }
-    size_t at = 0;
-    int c = 1;
-    for (int col = 0; col < 9; col++) {
-        int empty = 0;
-        for (int i = 0; i < column_len[col]; i++, c++) {
-            if (!piece[c]) {
-                empty++;
-                continue;
-            }
-            if (empty)
-                at += (size_t)snprintf(out + at, sizeof out - at, "%d", empty);
-            empty = 0;
-            at += (size_t)snprintf(out + at, sizeof out - at, "%c%s", piece[c], limp[c] ? "~" : "");
-        }
-        if (empty)
-            at += (size_t)snprintf(out + at, sizeof out - at, "%d", empty);
-        if (col < 8)
-            out[at++] = '/';
-    }
-    snprintf(out + at, sizeof out - at, "[] %c 0 1", side);
-    return out;
+    return star_fen(men, "", side == 'w' ? "w 0 1" : "b 0 1");
 }
 
 static bool probe_fen(const char *men, char side, TbResult *r, Position *pos)
