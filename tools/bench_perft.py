@@ -6,7 +6,7 @@ Kiwipete at depth 5), one thread each, bulk-counted at the last ply by all three
 time is the wall time from sending `go perft N` to reading `Nodes searched`, after the
 engine has answered `isready`, so start-up (Stockfish loads its network) is not counted.
 Each measurement is the best of --repeat runs.  Prints nodes per second and the ratios starfish/peer; then
-starfish's own speed on Starvation, which no peer plays.
+starfish's own speed on the variants no peer plays (`starfish bench perft` for each).
 """
 import argparse
 import os
@@ -83,12 +83,10 @@ def main():
             ratio = speed[(pname, "starfish")] / speed[(pname, ename)]
             print(f"ratio starfish/{ename:16} on {pname:9}: {ratio:5.2f}x")
     print()
-    for pname, position, depth, _ in POSITIONS:
-        best, nodes = None, None
-        for _ in range(args.repeat):
-            secs, nodes = timed_perft(os.path.join(ROOT, "starfish"), "starvation", position, depth)
-            best = secs if best is None else min(best, secs)
-        print(f"starvation {pname:9} depth {depth}: {nodes} nodes, {best:.3f} s, {nodes / best / 1e6:.1f} Mnps")
+    for variant in ("starvation", "starchess", "megastar"):
+        out = subprocess.run([os.path.join(ROOT, "starfish"), "bench", "perft", variant], capture_output=True,
+                             text=True, timeout=1800).stdout
+        print(out.rstrip())
     return 0
 
 

@@ -103,6 +103,8 @@ static const struct {
     {"chess", "kiwipete", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 5},
     {"starvation", "start", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 6},
     {"starvation", "kiwipete", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 5},
+    {"starchess", "setup", "1/2/NP3pr/BP2pq/KP1pk/QP2pb/RP3pn/2/1[] w 0 1", 7},
+    {"megastar", "start", NULL, 4},
 };
 
 /* The search benchmark: a fixed search of fixed positions; its node count is a signature of
@@ -170,7 +172,8 @@ static int cmd_bench(int argc, char **argv)
         const Variant *v = variant_by_name(bench_positions[i].variant);
         Position pos;
         char err[200];
-        if (!pos_set_fen(&pos, v, bench_positions[i].fen, err, sizeof err))
+        const char *fen = bench_positions[i].fen ? bench_positions[i].fen : v->def->start_fen;
+        if (!pos_set_fen(&pos, v, fen, err, sizeof err))
             return usage_error("bench position: %s", err);
         double start = now_seconds();
         uint64_t nodes = perft(&pos, bench_positions[i].depth);
