@@ -11,6 +11,7 @@
 #include "../core/notation.h"
 #include "../core/perft.h"
 #include "../engine/search.h"
+#include "../engine/tune.h"
 #include "../server/server.h"
 #include "../tablebase/tb.h"
 #include "match.h"
@@ -43,6 +44,7 @@ static int cmd_help(void)
            "                                        the web app (default 127.0.0.1:8080, starfish.db)\n"
            "  starfish match [OPTIONS]              games between two UCI engines (match --help)\n"
            "  starfish tb COMMAND [...]             Starchess endgame tablebases (tb help)\n"
+           "  starfish tune VARIANT FILE.pgn [...]  fit evaluation weights to games (tune --help)\n"
            "  starfish help                         this text\n\nvariants:");
     for (int i = 0; i < variant_count(); i++)
         printf(" %s", variant_at(i)->def->name);
@@ -201,5 +203,7 @@ int cli_main(int argc, char **argv)
         return match_main(argc, argv);
     if (strcmp(argv[1], "tb") == 0)
         return tb_main(argc, argv);
+    if (strcmp(argv[1], "tune") == 0)
+        return tune_main(argc, argv);
     return usage_error("unknown command '%s'", argv[1]);
 }

@@ -1,0 +1,773 @@
+#include "tune.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../core/movegen.h"
+#include "../core/pgn.h"
+#include "search.h"
+
+/* ---------------------------------------------------------------- the labelled positions */
+
+void tune_set_init(TuneSet *s, const Variant *v)
+{
+    memset(s, 0, sizeof *s);
+    s->v = v;
+}
+
+void tune_set_free(TuneSet *s)
+{
+    free(s->pos);
+    free(s->result);
+    memset(s, 0, sizeof *s);
+}
+
+bool tune_set_add(TuneSet *s, const Position *pos, double result)
+{
+    if (s->n == s->cap) {
+        int cap = s->cap ? 2 * s->cap : 1024;
+        Position *p = realloc(s->pos, sizeof *p * (size_t)cap);
+        if (!p)
+            return false;
+        s->pos = p;
+        float *r = realloc(s->result, sizeof *r * (size_t)cap);
+        if (!r)
+            return false;
+        s->result = r;
+        s->cap = cap;
+    }
+    s->pos[s->n] = *pos;
+    s->result[s->n] = (float)result;
+    s->n++;
+    return true;
+}
+
+/* The value of tag `name` in a PGN text, or false. */
+static bool pgn_tag(const char *pgn, const char *name, char *out, size_t len)
+{
+    char pattern[64];
+    snprintf(pattern, sizeof pattern, "[%s \"", name);
+    const char *at = strstr(pgn, pattern);
+    if (!at)
+        return false;
+    at += strlen(pattern);
+    size_t n = 0;
+    while (at[n] && at[n] != '"' && n + 1 < len)
+        n++;
+    memcpy(out, at, n);
+    out[n] = 0;
+    return true;
+}
+
+static bool is_noisy(const Position *pos, Move m)
+{
+    return pos_is_capture(pos, m) || (MOVE_PIECE(m) && MOVE_KIND(m) != MK_PLACE);
+}
+
+int tune_add_game(TuneSet *s, const char *pgn, int skip, char *err, size_t errlen)
+{
+    char tag[32];
+    double result;
+    if (!pgn_tag(pgn, "Result", tag, sizeof tag))
+        return 0;
+    if (strcmp(tag, "1-0") == 0)
+        result = 1.0;
+    else if (strcmp(tag, "0-1") == 0)
+        result = 0.0;
+    else if (strcmp(tag, "1/2-1/2") == 0)
+        result = 0.5;
+    else
+        return 0;
+    Game g = {0};
+    if (!game_from_pgn(&g, pgn, s->v, err, errlen)) {
+        game_free(&g);
+        return -1;
+    }
+    if (g.v != s->v) {
+        snprintf(err, errlen, "a game of %s, not %s", g.v->def->name, s->v->def->name);
+        game_free(&g);
+        return -1;
+    }
+    Position pos;
+    if (!pos_set_fen(&pos, g.v, g.start_fen, err, errlen)) {
+        game_free(&g);
+        return -1;
+    }
+    int added = 0, movement = 0;
+    bool after_noisy = false;
+    for (int i = 0; i < g.n; i++) {
+        Move m = g.moves[i];
+        bool noisy = is_noisy(&pos, m);
+        if (!pos.hand_total[WHITE] && !pos.hand_total[BLACK]) {
+            if (movement >= skip && !after_noisy && !noisy && !pos_in_check(&pos)) {
+                if (!tune_set_add(s, &pos, result)) {
+                    snprintf(err, errlen, "out of memory");
+                    game_free(&g);
+                    return -1;
+                }
+                added++;
+            }
+            movement++;
+        }
+        after_noisy = noisy;
+        Undo u;
+        pos_make(&pos, m, &u);
+    }
+    game_free(&g);
+    return added;
+}
+
+/* ---------------------------------------------------------------- the error */
+
+/* e^x without libm (the build links none): 2^n * e^r with |r| <= ln 2 / 2, r by its series. */
+static double exp_of(double x)
+{
+    if (x > 700)
+        x = 700;
+    if (x < -700)
+        x = -700;
+    int n = (int)(x * 1.4426950408889634 + (x >= 0 ? 0.5 : -0.5));
+    double r = x - n * 0.6931471805599453, term = 1, sum = 1;
+    for (int i = 1; i <= 14; i++) {
+        term *= r / i;
+        sum += term;
+    }
+    union {
+        uint64_t bits;
+        double d;
+    } scale = {.bits = (uint64_t)(n + 1023) << 52};
+    return sum * scale.d;
+}
+
+static double sigmoid(double k, double x)
+{
+    return 1.0 / (1.0 + exp_of(-k * x));
+}
+
+/* The i-th of `steps` log-spaced values from 1e-4 to 1e-1. */
+static double k_grid(int i, int steps)
+{
+    return 1e-4 * exp_of(6.907755278982137 * i / steps);
+}
+
+/* Evaluations from White's view with tables t. */
+static void white_evals(const TuneSet *s, const EvalTables *t, int *out)
+{
+    for (int i = 0; i < s->n; i++) {
+        int e = evaluate(&s->pos[i], t);
+        out[i] = s->pos[i].side == WHITE ? e : -e;
+    }
+}
+
+static double mse_of(const TuneSet *s, const int *evals, double k)
+{
+    double sum = 0;
+    for (int i = 0; i < s->n; i++) {
+        double d = s->result[i] - sigmoid(k, evals[i]);
+        sum += d * d;
+    }
+    return s->n ? sum / s->n : 0;
+}
+
+double tune_mse(const TuneSet *s, const EvalParams *p, double k)
+{
+    EvalTables *t = malloc(sizeof *t);
+    int *evals = malloc(sizeof *evals * (size_t)(s->n ? s->n : 1));
+    double e = 1.0;
+    if (t && evals) {
+        eval_build(t, s->v, p);
+        white_evals(s, t, evals);
+        e = mse_of(s, evals, k);
+    }
+    free(t);
+    free(evals);
+    return e;
+}
+
+double tune_fit_k(const TuneSet *s, const EvalParams *p)
+{
+    EvalTables *t = malloc(sizeof *t);
+    int *evals = malloc(sizeof *evals * (size_t)(s->n ? s->n : 1));
+    double best_k = 0.004;
+    if (t && evals) {
+        eval_build(t, s->v, p);
+        white_evals(s, t, evals);
+        /* A log-spaced scan from 1e-4 to 1e-1, then golden-section search around the best. */
+        double best = 2;
+        int steps = 60, at = 0;
+        for (int i = 0; i <= steps; i++) {
+            double k = k_grid(i, steps);
+            double e = mse_of(s, evals, k);
+            if (e < best) {
+                best = e;
+                at = i;
+            }
+        }
+        double lo = k_grid(at > 0 ? at - 1 : 0, steps);
+        double hi = k_grid(at < steps ? at + 1 : steps, steps);
+        const double phi = 0.6180339887498949; /* (sqrt 5 - 1) / 2 */
+        for (int i = 0; i < 60; i++) {
+            double a = hi - phi * (hi - lo), b = lo + phi * (hi - lo);
+            if (mse_of(s, evals, a) < mse_of(s, evals, b))
+                hi = b;
+            else
+                lo = a;
+        }
+        best_k = (lo + hi) / 2;
+    }
+    free(t);
+    free(evals);
+    return best_k;
+}
+
+/* ---------------------------------------------------------------- coordinate descent */
+
+typedef struct Param {
+    char name[40];
+    int *at;
+    int step, lo, hi;
+    int prior;    /* the starting value, which the ridge penalty pulls toward */
+    double scale; /* a change of this size costs `ridge` */
+} Param;
+
+/* The optional terms, computed only when their weight is not zero. */
+static bool optional_term(const char *field)
+{
+    return strncmp(field, "mobility", 8) == 0 || strncmp(field, "royal_zone", 10) == 0 ||
+           strncmp(field, "pawn_shield", 11) == 0 || strncmp(field, "pawn_contact", 12) == 0;
+}
+
+/* The weights to tune: each non-royal piece's two values, then the scalars. */
+static int list_params(const Variant *v, EvalParams *p, bool tables_only, bool keep_values, Param *out)
+{
+    int n = 0;
+    for (int type = 1; type <= v->ntypes && type < MAX_TYPES && !keep_values; type++) {
+        const PieceDef *pd = &v->def->pieces[type - 1];
+        if (pd->royal)
+            continue;
+        for (int eg = 0; eg < 2; eg++) {
+            Param *q = &out[n++];
+            snprintf(q->name, sizeof q->name, "piece_%s[%c]", eg ? "eg" : "mg", pd->letter);
+            q->at = eg ? &p->piece_eg[type] : &p->piece_mg[type];
+            q->step = 16;
+            q->lo = 10;
+            q->hi = 5000;
+            q->prior = *q->at;
+            q->scale = *q->at > 50 ? *q->at : 50;
+        }
+    }
+    /* Weights that cannot matter are left out: the variant's own term where it has none,
+     * pawn terms without pawns, the optional terms when asked. */
+#define EVAL_PARAM(field, dflt, st, min, max, doc)                                                  \
+    if ((strcmp(#field, "bonus_weight") != 0 || v->def->eval_bonus) &&                             \
+        (strncmp(#field, "pawn_", 5) != 0 || v->pawn_type) && !(tables_only && optional_term(#field))) { \
+        Param *q = &out[n++];                                                                      \
+        snprintf(q->name, sizeof q->name, "%s", #field);                                           \
+        q->at = &p->field;                                                                         \
+        q->step = st;                                                                              \
+        q->lo = min;                                                                               \
+        q->hi = max;                                                                               \
+        q->prior = p->field;                                                                       \
+        q->scale = abs(p->field) > 8 * (st) ? abs(p->field) : 8 * (st);                            \
+    }
+    EVAL_SCALARS(EVAL_PARAM)
+#undef EVAL_PARAM
+    return n;
+}
+
+static double ridge(const TuneOptions *o, const Param *params, int np)
+{
+    if (o->ridge <= 0)
+        return 0;
+    double sum = 0;
+    for (int i = 0; i < np; i++) {
+        double d = (*params[i].at - params[i].prior) / params[i].scale;
+        sum += d * d;
+    }
+    return o->ridge * sum;
+}
+
+/* The error of weights p on s, with tables and evaluation space supplied. */
+static double error_with(const TuneSet *s, const EvalParams *p, double k, EvalTables *t, int *evals)
+{
+    eval_build(t, s->v, p);
+    white_evals(s, t, evals);
+    return mse_of(s, evals, k);
+}
+
+double tune_optimise(const TuneSet *s, const TuneSet *holdout, EvalParams *p, double k, const TuneOptions *o)
+{
+    Param params[2 * MAX_TYPES + 64];
+    int np = list_params(s->v, p, o->tables_only, o->keep_values, params);
+    int passes = o->passes;
+    FILE *log = o->log;
+    EvalTables *t = malloc(sizeof *t);
+    int *evals = malloc(sizeof *evals * (size_t)(s->n ? s->n : 1));
+    if (!t || !evals) {
+        free(t);
+        free(evals);
+        return 1.0;
+    }
+    /* The objective: the error plus the ridge penalty, which pulls each weight toward its
+     * starting value by ((w - start) / scale)^2. */
+    double best_mse = error_with(s, p, k, t, evals), best = best_mse + ridge(o, params, np);
+    bool early = holdout && holdout->n > 0;
+    double best_held = early ? tune_mse(holdout, p, k) : 0, error_at_best = best_mse;
+    EvalParams at_best = *p;
+    if (log) {
+        fprintf(log, "start: error %.6f", best_mse);
+        if (early)
+            fprintf(log, ", held out %.6f", best_held);
+        fprintf(log, ", %d weights\n", np);
+    }
+    for (int pass = 1; pass <= passes; pass++) {
+        int changed = 0, max_step = 0;
+        for (int i = 0; i < np; i++) {
+            Param *q = &params[i];
+            bool improved = false;
+            /* One step up, else one step down, else a smaller step next pass. */
+            for (int dir = 1; dir >= -1 && !improved; dir -= 2) {
+                int old = *q->at, next = old + dir * q->step;
+                if (next < q->lo || next > q->hi)
+                    continue;
+                *q->at = next;
+                double mse = error_with(s, p, k, t, evals), e = mse + ridge(o, params, np);
+                if (e < best) {
+                    best = e;
+                    best_mse = mse;
+                    improved = true;
+                } else {
+                    *q->at = old;
+                }
+            }
+            if (improved)
+                changed++;
+            else if (q->step > 1)
+                q->step /= 2;
+            if (q->step > max_step)
+                max_step = q->step;
+        }
+        double held = early ? tune_mse(holdout, p, k) : 0;
+        if (early && held < best_held) {
+            best_held = held;
+            error_at_best = best_mse;
+            at_best = *p;
+        }
+        if (log) {
+            fprintf(log, "pass %d: error %.6f", pass, best_mse);
+            if (early)
+                fprintf(log, ", held out %.6f", held);
+            fprintf(log, ", %d weights changed, largest step %d\n", changed, max_step);
+            fflush(log);
+        }
+        if (!changed && max_step <= 1)
+            break;
+    }
+    free(t);
+    free(evals);
+    if (early) { /* the weights of the pass that predicted the held-out games best */
+        *p = at_best;
+        if (log)
+            fprintf(log, "kept the weights with the least held-out error, %.6f\n", best_held);
+        return error_at_best;
+    }
+    return best_mse;
+}
+
+/* ---------------------------------------------------------------- self-play games */
+
+static uint64_t next_random(uint64_t *state)
+{
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    return *state;
+}
+
+/*
+ * Plays `games` games of the engine against itself at `nodes` nodes a move, each from a
+ * random opening (a random setup where the variant has one, then `plies` random movement
+ * plies), and appends them to `out` as PGN.  Games longer than max_plies end as agreed draws
+ * (which the variant decides: square-says has none).
+ */
+static int self_play(const Variant *v, int games, uint64_t nodes, int plies, uint64_t seed, int max_plies, FILE *out)
+{
+    Engine e;
+    if (!engine_init(&e, 16))
+        return 1;
+    uint64_t rng = seed ? seed : 0x9e3779b97f4a7c15ull;
+    size_t cap = 1 << 20;
+    char *buf = malloc(cap);
+    int counts[4] = {0};
+    for (int gi = 0; gi < games && buf; gi++) {
+        Game g = {0};
+        char err[200];
+        if (!game_init(&g, v, NULL, err, sizeof err)) {
+            fprintf(stderr, "starfish: %s\n", err);
+            break;
+        }
+        int random_moves = 0;
+        while (game_status(&g).kind == RESULT_NONE && random_moves < plies) {
+            Move moves[MAX_MOVES];
+            int n = gen_legal(&g.pos, moves);
+            if (!n)
+                break;
+            if (!g.pos.hand_total[g.pos.side])
+                random_moves++;
+            game_play(&g, moves[next_random(&rng) % (uint64_t)n]);
+        }
+        engine_new_game(&e);
+        SearchLimits limits = {.nodes = nodes};
+        while (game_status(&g).kind == RESULT_NONE) {
+            if (g.n >= max_plies) {
+                game_agree_draw(&g);
+                break;
+            }
+            SearchResult r = search_run(&e, &g, &limits, NULL);
+            if (r.best == MOVE_NONE)
+                break;
+            game_play(&g, r.best);
+        }
+        counts[game_status(&g).kind]++;
+        size_t need = game_pgn(&g, "starfish tune self-play", buf, cap);
+        if (need >= cap) {
+            char *bigger = realloc(buf, need + 1);
+            if (bigger) {
+                buf = bigger;
+                cap = need + 1;
+                game_pgn(&g, "starfish tune self-play", buf, cap);
+            }
+        }
+        fprintf(out, "%s\n", buf);
+        fflush(out);
+        fprintf(stderr, "\rgame %d/%d: +%d =%d -%d", gi + 1, games, counts[RESULT_WHITE_WINS], counts[RESULT_DRAW],
+                counts[RESULT_BLACK_WINS]);
+        game_free(&g);
+    }
+    fprintf(stderr, "\n");
+    free(buf);
+    engine_free(&e);
+    return 0;
+}
+
+/* ---------------------------------------------------------------- output */
+
+static void write_entry(FILE *f, const Variant *v, const EvalParams *p, const char *note)
+{
+    fprintf(f, "    /* variant: %s */\n", v->def->name);
+    fprintf(f, "    /* %s */\n", note);
+    fprintf(f, "    {\"%s\",\n     {\n", v->def->name);
+    for (int eg = 0; eg < 2; eg++) {
+        fprintf(f, "         .piece_%s = {", eg ? "eg" : "mg");
+        bool first = true;
+        for (int type = 1; type <= v->ntypes && type < MAX_TYPES; type++) {
+            const PieceDef *pd = &v->def->pieces[type - 1];
+            if (pd->royal)
+                continue;
+            fprintf(f, "%s[%d] = %d /* %c */", first ? "" : ", ", type, eg ? p->piece_eg[type] : p->piece_mg[type],
+                    pd->letter);
+            first = false;
+        }
+        fprintf(f, "},\n");
+    }
+#define EVAL_WRITE(field, dflt, st, min, max, doc) fprintf(f, "         ." #field " = %d,\n", p->field);
+    EVAL_SCALARS(EVAL_WRITE)
+#undef EVAL_WRITE
+    fprintf(f, "     }},\n");
+}
+
+static const char weights_header[] =
+    "/*\n"
+    " * Evaluation weights fitted per variant by `starfish tune` (src/engine/tune.c), which writes\n"
+    " * this file: `starfish tune VARIANT GAMES.pgn --out src/engine/weights.c` replaces the\n"
+    " * entry of VARIANT and keeps the others.  Variants without an entry use the defaults of\n"
+    " * eval_default_params().  See the README's section on tuning.\n"
+    " */\n"
+    "#include \"eval.h\"\n"
+    "\n"
+    "const EvalWeights eval_weights[] = {\n";
+static const char weights_end[] = "    /* end of table */\n";
+static const char weights_footer[] = "    {NULL, {.tempo = 0}},\n};\n";
+
+static char *read_all(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        size_t got = fread(buf + n, 1, cap - n - 1, f);
+        n += got;
+        if (n + 1 < cap)
+            break;
+        char *bigger = realloc(buf, cap * 2);
+        if (!bigger) {
+            free(buf);
+            buf = NULL;
+            break;
+        }
+        buf = bigger;
+        cap *= 2;
+    }
+    fclose(f);
+    if (buf) {
+        buf[n] = 0;
+        if (len)
+            *len = n;
+    }
+    return buf;
+}
+
+/*
+ * Writes weights.c at `path` with the entry of v replaced (or added before the end of the
+ * table), keeping every other entry as it stands in the file.
+ */
+static bool write_weights(const char *path, const Variant *v, const EvalParams *p, const char *note)
+{
+    char *old = read_all(path, NULL);
+    const char *end_at = old ? strstr(old, weights_end) : NULL;
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "w");
+    if (!f) {
+        free(old);
+        return false;
+    }
+    if (!end_at) {
+        fputs(weights_header, f);
+        write_entry(f, v, p, note);
+        fputs(weights_end, f);
+        fputs(weights_footer, f);
+    } else {
+        char marker[128];
+        snprintf(marker, sizeof marker, "    /* variant: %s */\n", v->def->name);
+        const char *from = strstr(old, marker), *to = end_at;
+        if (from) {
+            const char *next = strstr(from + strlen(marker), "    /* variant: ");
+            to = next && next < end_at ? next : end_at;
+        } else {
+            from = to = end_at;
+        }
+        fwrite(old, 1, (size_t)(from - old), f);
+        write_entry(f, v, p, note);
+        fputs(to, f);
+    }
+    free(old);
+    bool ok = fclose(f) == 0 && rename(tmp, path) == 0;
+    return ok;
+}
+
+/* ---------------------------------------------------------------- the command */
+
+static void tune_usage(FILE *f)
+{
+    fprintf(f,
+            "usage: starfish tune VARIANT FILE.pgn [OPTIONS]\n"
+            "\n"
+            "Fits the evaluation weights of VARIANT to the results of the games in FILE.pgn\n"
+            "(Texel's method): quiet positions (no setup phase, not in check, not right after or\n"
+            "before a capture or promotion) labelled with their game's result; the sigmoid scale\n"
+            "K that best predicts the results; then coordinate descent over every weight to\n"
+            "minimise the mean squared error of sigmoid(K * eval).  Every tenth game is held out:\n"
+            "the weights kept are those of the pass with the least error on those games.\n"
+            "\n"
+            "  --iterations N     passes over the weights at most (default 60)\n"
+            "  --out FILE         write the fitted weights into FILE (src/engine/weights.c),\n"
+            "                     replacing VARIANT's entry; without it they are printed\n"
+            "  --skip PLIES       leave out positions before this movement ply (default 8)\n"
+            "  --holdout N        hold out every N-th game instead (0: none, no early stopping)\n"
+            "  --ridge R          weight of the pull toward the starting weights: R per squared\n"
+            "                     relative change (default 0: none)\n"
+            "  --from-tuned       start from the variant's weights in weights.c, not the defaults\n"
+            "  --tables-only      leave the optional terms (mobility, royal zone, pawn shield and\n"
+            "                     contact), which cost time in the search, as they start (off)\n"
+            "  --keep-values      leave the piece values as they start\n"
+            "\n"
+            "  --generate GAMES   instead: play GAMES self-play games and append them to FILE.pgn\n"
+            "  --nodes N          nodes a move in those games (default 2000)\n"
+            "  --random-plies P   random movement plies at the start of each (default 8; a\n"
+            "                     variant with a setup phase first gets a random setup)\n"
+            "  --max-plies N      a game still going after N plies is an agreed draw (default 400)\n"
+            "  --seed S           seed of the random openings (default: from the time)\n");
+}
+
+static bool read_double(const char *text, double lo, double hi, double *out)
+{
+    char *end;
+    double x = strtod(text, &end);
+    if (!*text || *end || x < lo || x > hi)
+        return false;
+    *out = x;
+    return true;
+}
+
+static bool read_long(const char *text, long lo, long hi, long *out)
+{
+    char *end;
+    long x = strtol(text, &end, 10);
+    if (!*text || *end || x < lo || x > hi)
+        return false;
+    *out = x;
+    return true;
+}
+
+int tune_main(int argc, char **argv)
+{
+    if (argc >= 3 && (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0)) {
+        tune_usage(stdout);
+        return 0;
+    }
+    if (argc < 4) {
+        tune_usage(stderr);
+        return 2;
+    }
+    const Variant *v = variant_by_name(argv[2]);
+    if (!v) {
+        fprintf(stderr, "starfish: unknown variant '%s'\n", argv[2]);
+        return 2;
+    }
+    const char *file = argv[3], *out = NULL;
+    long iterations = 60, skip = 8, every = 10, generate = 0, nodes = 2000, plies = 8, max_plies = 400, seed = 0;
+    bool from_tuned = false, tables_only = false, keep_values = false;
+    double ridge_weight = 0;
+    for (int i = 4; i < argc; i++) {
+        const char *a = argv[i];
+        bool has = i + 1 < argc, ok = true;
+        if (strcmp(a, "--from-tuned") == 0)
+            from_tuned = true;
+        else if (strcmp(a, "--tables-only") == 0)
+            tables_only = true;
+        else if (strcmp(a, "--keep-values") == 0)
+            keep_values = true;
+        else if (strcmp(a, "--out") == 0 && has)
+            out = argv[++i];
+        else if (strcmp(a, "--iterations") == 0 && has)
+            ok = read_long(argv[++i], 0, 100000, &iterations);
+        else if (strcmp(a, "--ridge") == 0 && has)
+            ok = read_double(argv[++i], 0, 1, &ridge_weight);
+        else if (strcmp(a, "--holdout") == 0 && has)
+            ok = read_long(argv[++i], 0, 1000000, &every);
+        else if (strcmp(a, "--skip") == 0 && has)
+            ok = read_long(argv[++i], 0, 10000, &skip);
+        else if (strcmp(a, "--generate") == 0 && has)
+            ok = read_long(argv[++i], 1, 10000000, &generate);
+        else if (strcmp(a, "--nodes") == 0 && has)
+            ok = read_long(argv[++i], 1, 1000000000, &nodes);
+        else if (strcmp(a, "--random-plies") == 0 && has)
+            ok = read_long(argv[++i], 0, 1000, &plies);
+        else if (strcmp(a, "--max-plies") == 0 && has)
+            ok = read_long(argv[++i], 1, 100000, &max_plies);
+        else if (strcmp(a, "--seed") == 0 && has)
+            ok = read_long(argv[++i], 1, 0x7fffffffL, &seed);
+        else {
+            fprintf(stderr, "starfish: tune: bad option '%s' (see 'starfish tune --help')\n", a);
+            return 2;
+        }
+        if (!ok) {
+            fprintf(stderr, "starfish: tune: bad value '%s' for %s\n", argv[i], a);
+            return 2;
+        }
+    }
+
+    if (generate) {
+        FILE *f = fopen(file, "a");
+        if (!f) {
+            fprintf(stderr, "starfish: cannot write '%s'\n", file);
+            return 2;
+        }
+        uint64_t s = seed ? (uint64_t)seed : (uint64_t)time(NULL) ^ (uint64_t)clock() << 20;
+        printf("self-play: %ld games of %s at %ld nodes a move, %ld random plies, seed %llu\n", generate,
+               v->def->name, nodes, plies, (unsigned long long)s);
+        int rc = self_play(v, (int)generate, (uint64_t)nodes, (int)plies, s, (int)max_plies, f);
+        fclose(f);
+        return rc;
+    }
+
+    /* The games: a new one starts at a tag line that follows movetext. */
+    char *text = read_all(file, NULL);
+    if (!text) {
+        fprintf(stderr, "starfish: cannot read '%s'\n", file);
+        return 2;
+    }
+    TuneSet train, valid;
+    tune_set_init(&train, v);
+    tune_set_init(&valid, v);
+    int games = 0, bad = 0, unfinished = 0;
+    char *p = text;
+    while (*p) {
+        char *start = p;
+        bool movetext = false;
+        char *line = p;
+        while (*line) {
+            char *eol = strchr(line, '\n');
+            char *next = eol ? eol + 1 : line + strlen(line);
+            const char *s = line;
+            while (*s == ' ' || *s == '\t' || *s == '\r')
+                s++;
+            if (*s == '[' && movetext)
+                break;
+            if (*s && *s != '[' && *s != '\n')
+                movetext = true;
+            line = next;
+        }
+        char saved = *line;
+        *line = 0;
+        if (movetext) {
+            char err[256];
+            TuneSet *into = every > 0 && games % every == every - 1 ? &valid : &train;
+            int added = tune_add_game(into, start, (int)skip, err, sizeof err);
+            if (added < 0) {
+                if (bad++ < 5)
+                    fprintf(stderr, "starfish: tune: game %d skipped: %s\n", games + 1, err);
+            } else if (added == 0 && !strstr(start, "[Result \"1") && !strstr(start, "[Result \"0")) {
+                unfinished++;
+            }
+            games++;
+        }
+        *line = saved;
+        p = line;
+    }
+    free(text);
+    printf("%s: %d games (%d unreadable, %d without a result), %d training positions, %d held out\n",
+           v->def->name, games, bad, unfinished, train.n, valid.n);
+    if (train.n == 0) {
+        fprintf(stderr, "starfish: tune: no positions to fit\n");
+        tune_set_free(&train);
+        tune_set_free(&valid);
+        return 1;
+    }
+
+    EvalParams params;
+    const EvalParams *tuned = eval_tuned_params(v);
+    if (from_tuned && tuned)
+        params = *tuned;
+    else
+        eval_default_params(v, &params);
+    double k = tune_fit_k(&train, &params);
+    double before = tune_mse(&train, &params, k), valid_before = tune_mse(&valid, &params, k);
+    printf("K = %.6f (sigmoid(K * eval in cp)); error %.6f, held out %.6f\n", k, before, valid_before);
+    fflush(stdout);
+    TuneOptions opts = {.passes = (int)iterations, .tables_only = tables_only, .keep_values = keep_values, .ridge = ridge_weight, .log = stdout};
+    double after = tune_optimise(&train, &valid, &params, k, &opts);
+    double valid_after = tune_mse(&valid, &params, k);
+    printf("final: error %.6f -> %.6f, held out %.6f -> %.6f\n\n", before, after, valid_before, valid_after);
+
+    char note[256];
+    snprintf(note, sizeof note, "%d games, %d positions; K %.6f; error %.5f -> %.5f, held out %.5f -> %.5f", games,
+             train.n, k, before, after, valid_before, valid_after);
+    write_entry(stdout, v, &params, note);
+    if (out) {
+        if (!write_weights(out, v, &params, note)) {
+            fprintf(stderr, "starfish: cannot write '%s'\n", out);
+            tune_set_free(&train);
+            tune_set_free(&valid);
+            return 1;
+        }
+        printf("\nwritten to %s (rebuild to use them)\n", out);
+    }
+    tune_set_free(&train);
+    tune_set_free(&valid);
+    return 0;
+}

@@ -1,0 +1,231 @@
+/*
+ * Evaluation and tuner tests: the evaluation is symmetric (a position and its colour-mirrored
+ * twin score the same for the side to move) in every variant whose board has a mirror, with
+ * the weights each variant plays with and with every optional term switched on; material
+ * counts the pieces in hand during Starchess's setup; the tuner picks the quiet positions of
+ * a game and lowers its error on a small synthetic set.
+ */
+#include "../../src/engine/eval.h"
+#include "../../src/engine/tune.h"
+#include "helpers.h"
+#include "test.h"
+
+/* The mirror image of a cell: ranks flipped on the 8x8 board; on hex boards the column is
+ * kept and y = 2r + q negated (the top-bottom mirror of the hexagram and of Megastar). */
+static Cell mirror_cell(const Geometry *g, Cell c)
+{
+    if (g->mirror == MIRROR_SQUARE) {
+        int rmin = g->r[0], rmax = g->r[0];
+        for (Cell x = 0; x < g->ncells; x++) {
+            rmin = g->r[x] < rmin ? g->r[x] : rmin;
+            rmax = g->r[x] > rmax ? g->r[x] : rmax;
+        }
+        return geo_cell_at(g, g->q[c], rmin + rmax - g->r[c], g->level[c]);
+    }
+    return geo_cell_at(g, g->q[c], -g->q[c] - g->r[c], g->level[c]);
+}
+
+/* Does the mirror map the board onto itself, and each side's zones onto the other's? */
+static bool has_mirror(const Variant *v)
+{
+    const Geometry *g = v->geo;
+    for (Cell c = 0; c < g->ncells; c++) {
+        Cell m = mirror_cell(g, c);
+        if (m == NO_CELL || mirror_cell(g, m) != c)
+            return false;
+        for (int s = 0; s < 2; s++)
+            if (v->promotion_zone[s][c] != v->promotion_zone[s ^ 1][m] ||
+                v->placement_zone[s][c] != v->placement_zone[s ^ 1][m] ||
+                v->pawn_can_stand[s][c] != v->pawn_can_stand[s ^ 1][m])
+                return false;
+    }
+    return true;
+}
+
+/* The colour-mirrored twin: every piece mirrored with its colour swapped, hands swapped, the
+ * other side to move (castling rights and en passant dropped: the evaluation reads neither). */
+static void mirror_position(const Position *pos, Position *out)
+{
+    const Variant *v = pos->v;
+    const Geometry *g = v->geo;
+    pos_clear(out, v);
+    for (Cell c = 0; c < g->ncells; c++) {
+        uint8_t code = pos->board[c];
+        Cell m = mirror_cell(g, c);
+        if (code)
+            pos_put(out, MAKE_PIECE(PIECE_COLOUR(code) ^ 1, PIECE_TYPE(code)), m);
+        out->limping[m] = pos->limping[c];
+    }
+    for (int s = 0; s < 2; s++) {
+        for (int t = 0; t < MAX_TYPES; t++)
+            out->hand[s ^ 1][t] = pos->hand[s][t];
+        out->hand_total[s ^ 1] = pos->hand_total[s];
+    }
+    out->side = pos->side ^ 1;
+    out->halfmove = pos->halfmove;
+    out->fullmove = pos->fullmove;
+    out->key = pos_compute_key(out);
+}
+
+static uint64_t rng_next(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+/* Every optional term on, and middlegame and endgame values apart. */
+static void all_terms(const Variant *v, EvalParams *p)
+{
+    eval_default_params(v, p);
+    for (int t = 1; t < MAX_TYPES; t++)
+        p->piece_eg[t] = p->piece_eg[t] * 11 / 10;
+    p->mobility_mg = 24;
+    p->mobility_eg = 40;
+    p->royal_zone_mg = 50;
+    p->pawn_shield_mg = 7;
+    p->pawn_contact_mg = 5;
+    p->pawn_contact_eg = -3;
+}
+
+TEST(eval_symmetric_under_mirror)
+{
+    static EvalTables full;
+    int mirrored = 0;
+    for (int i = 0; i < variant_count(); i++) {
+        const Variant *v = variant_at(i);
+        if (!has_mirror(v))
+            continue;
+        mirrored++;
+        EvalParams p;
+        all_terms(v, &p);
+        eval_build(&full, v, &p);
+        const EvalTables *played = eval_tables(v);
+        uint64_t seed = 0x2545f4914f6cdd1dull + (uint64_t)i;
+        int checked = 0;
+        for (int game = 0; game < 6; game++) {
+            Position pos;
+            if (!setup(&pos, v->def->name, NULL))
+                return;
+            for (int ply = 0; ply < 160; ply++) {
+                Position twin;
+                mirror_position(&pos, &twin);
+                int a = evaluate(&pos, played), b = evaluate(&twin, played);
+                int c = evaluate(&pos, &full), d = evaluate(&twin, &full);
+                if (a != b || c != d) {
+                    char fen[FEN_MAX], fen2[FEN_MAX];
+                    pos_fen(&pos, fen, sizeof fen);
+                    pos_fen(&twin, fen2, sizeof fen2);
+                    test_fail(__FILE__, __LINE__, "%s: %s scores %d/%d, its mirror %s %d/%d", v->def->name, fen, a, c,
+                              fen2, b, d);
+                    break;
+                }
+                checked++;
+                Move moves[MAX_MOVES];
+                int n = gen_legal(&pos, moves);
+                if (n == 0)
+                    break;
+                Undo u;
+                pos_make(&pos, moves[rng_next(&seed) % (uint64_t)n], &u);
+            }
+        }
+        CHECK(checked > 100);
+    }
+    /* Every board has its mirror: all seven variants are checked. */
+    CHECK_EQ_INT(mirrored, variant_count());
+}
+
+TEST(eval_counts_pieces_in_hand_during_setup)
+{
+    static EvalTables defaults;
+    const char *names[] = {"starchess", "starchess-ludii"};
+    for (int k = 0; k < 2; k++) {
+        const Variant *v = variant_by_name(names[k]);
+        EvalParams p;
+        eval_default_params(v, &p);
+        eval_build(&defaults, v, &p);
+        int queen = p.piece_mg[variant_type_of_letter(v, 'Q')];
+        bool ludii = k == 1;
+        Position start, no_queen, placed;
+        if (!setup(&start, names[k], NULL) ||
+            !setup(&no_queen, names[k],
+                   ludii ? "1/2/1P3p1/1P2p1/1P1p1/1P2p1/1P3p1/2/1[KQRBNkrbn] w - 0 1"
+                         : "1/2/1P3p1/1P2p1/1P1p1/1P2p1/1P3p1/2/1[KQRBNkrbn] w 0 1") ||
+            !setup(&placed, names[k],
+                   ludii ? "1/2/1P3p1/1P2p1/1P1p1/QP2p1/1P3p1/2/1[KRBNkqrbn] b - 1 1"
+                         : "1/2/1P3p1/1P2p1/1P1p1/QP2p1/1P3p1/2/1[KRBNkqrbn] b 1 1"))
+            return;
+        /* The start is balanced: the side to move has the tempo alone. */
+        CHECK_EQ_INT(evaluate(&start, &defaults), p.tempo);
+        /* A queen missing from Black's hand is a queen's worth for White. */
+        CHECK_EQ_INT(evaluate(&no_queen, &defaults) - evaluate(&start, &defaults), queen);
+        /* Placing a piece keeps it: the material stays level (the cell's term is small). */
+        int after = -evaluate(&placed, &defaults) + p.tempo;
+        CHECK(after > -queen / 4 && after < queen / 4);
+        /* The same with the weights the variant plays with. */
+        const EvalTables *t = eval_tables(v);
+        int type = variant_type_of_letter(v, 'Q');
+        int lo = t->p.piece_mg[type] < t->p.piece_eg[type] ? t->p.piece_mg[type] : t->p.piece_eg[type];
+        CHECK(evaluate(&no_queen, t) - evaluate(&start, t) >= lo);
+    }
+}
+
+/* A game with the result 1-0; plies 2-4 are a capture, a recapture and the move after it. */
+static const char sample_game[] = "[Event \"test\"]\n[Result \"1-0\"]\n[Variant \"chess\"]\n\n"
+                                  "1. e4 d5 2. exd5 Qxd5 3. Nc3 Qa5 4. d4 c6 5. Nf3 Bg4 1-0\n";
+
+TEST(tune_picks_quiet_positions)
+{
+    TuneSet s;
+    char err[200];
+    tune_set_init(&s, variant_by_name("chess"));
+    /* Plies 0, 1, 5..9: not before a capture (2, 3), not right after one (3, 4). */
+    CHECK_EQ_INT(tune_add_game(&s, sample_game, 0, err, sizeof err), 7);
+    CHECK_EQ_INT(tune_add_game(&s, sample_game, 2, err, sizeof err), 5);
+    for (int i = 0; i < s.n; i++)
+        CHECK(s.result[i] == 1.0f);
+    /* An unfinished game gives nothing; a game of another variant is refused. */
+    CHECK_EQ_INT(tune_add_game(&s, "[Result \"*\"]\n\n1. e4 *\n", 0, err, sizeof err), 0);
+    CHECK_EQ_INT(tune_add_game(&s, "[Result \"1-0\"]\n[Variant \"starvation\"]\n\n1. e4 1-0\n", 0, err, sizeof err), -1);
+    tune_set_free(&s);
+}
+
+TEST(tune_lowers_the_error)
+{
+    /* White a knight up wins, Black a knight up wins, level positions are drawn; the start
+     * weights undervalue the knight. */
+    static const struct {
+        const char *fen;
+        double result;
+    } data[] = {
+        {"4k3/pppp4/8/8/8/8/PPPP4/3NK3 w - - 0 1", 1.0},  {"4k3/pppp4/8/8/8/8/PPPP4/3NK3 b - - 0 1", 1.0},
+        {"4k3/1ppp4/8/8/8/8/PPP5/1N2K3 w - - 0 1", 1.0},  {"3nk3/pppp4/8/8/8/8/PPPP4/4K3 w - - 0 1", 0.0},
+        {"3nk3/pppp4/8/8/8/8/PPPP4/4K3 b - - 0 1", 0.0},  {"1n2k3/ppp5/8/8/8/8/1PPP4/4K3 b - - 0 1", 0.0},
+        {"4k3/pppp4/8/8/8/8/PPPP4/4K3 w - - 0 1", 0.5},   {"4k3/ppp5/8/8/8/8/PPP5/4K3 b - - 0 1", 0.5},
+        {"3nk3/ppp5/8/8/8/8/PPP5/3NK3 w - - 0 1", 0.5},   {"4k3/pppp4/8/8/8/8/PPPP4/2N1K3 b - - 0 1", 1.0},
+    };
+    const Variant *v = variant_by_name("chess");
+    TuneSet s;
+    tune_set_init(&s, v);
+    for (size_t i = 0; i < sizeof data / sizeof data[0]; i++) {
+        Position pos;
+        if (!setup(&pos, "chess", data[i].fen))
+            return;
+        CHECK(tune_set_add(&s, &pos, data[i].result));
+    }
+    EvalParams p;
+    eval_default_params(v, &p);
+    int knight = variant_type_of_letter(v, 'N');
+    p.piece_mg[knight] = p.piece_eg[knight] = 40;
+    double k = tune_fit_k(&s, &p);
+    CHECK(k > 0);
+    double before = tune_mse(&s, &p, k);
+    TuneOptions opts = {.passes = 5};
+    double after = tune_optimise(&s, NULL, &p, k, &opts);
+    CHECK(after < before);
+    CHECK(after < 0.8 * before);
+    CHECK(tune_mse(&s, &p, k) == after);
+    CHECK(p.piece_mg[knight] > 40 || p.piece_eg[knight] > 40);
+    tune_set_free(&s);
+}
