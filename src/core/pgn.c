@@ -103,8 +103,7 @@ size_t game_pgn(Game *g, const char *event, char *buf, size_t len)
     return o.used;
 }
 
-/* Copies the value of tag `name` ("[Name "value"]") into out; false if absent. */
-static bool tag_value(const char *pgn, const char *name, char *out, size_t len)
+bool pgn_tag_value(const char *pgn, const char *name, char *out, size_t len)
 {
     char pattern[64];
     snprintf(pattern, sizeof pattern, "[%s \"", name);
@@ -135,7 +134,7 @@ bool game_from_pgn(Game *g, const char *pgn, const Variant *fallback, char *err,
 {
     char name[64], fen[FEN_MAX];
     const Variant *v = fallback;
-    if (tag_value(pgn, "Variant", name, sizeof name)) {
+    if (pgn_tag_value(pgn, "Variant", name, sizeof name)) {
         for (char *c = name; *c; c++)
             *c = (char)tolower((unsigned char)*c);
         v = variant_by_name(name);
@@ -148,7 +147,7 @@ bool game_from_pgn(Game *g, const char *pgn, const Variant *fallback, char *err,
         snprintf(err, errlen, "the PGN names no variant");
         return false;
     }
-    bool has_fen = tag_value(pgn, "FEN", fen, sizeof fen);
+    bool has_fen = pgn_tag_value(pgn, "FEN", fen, sizeof fen);
     if (!game_init(g, v, has_fen ? fen : NULL, err, errlen))
         return false;
     /* The movetext: what follows the last tag line. */

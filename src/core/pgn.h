@@ -18,5 +18,7 @@ size_t game_pgn(Game *g, const char *event, char *buf, size_t len);
  * False with err set on an unknown variant, a bad FEN or an illegal move (naming the move).
  */
 bool game_from_pgn(Game *g, const char *pgn, const Variant *fallback, char *err, size_t errlen);
+/* Copies the value of tag `name` ([Name "value"]) of a PGN text into out; false if absent. */
+bool pgn_tag_value(const char *pgn, const char *name, char *out, size_t len);
 
 #endif

@@ -43,23 +43,6 @@ bool tune_set_add(TuneSet *s, const Position *pos, double result)
     return true;
 }
 
-/* The value of tag `name` in a PGN text, or false. */
-static bool pgn_tag(const char *pgn, const char *name, char *out, size_t len)
-{
-    char pattern[64];
-    snprintf(pattern, sizeof pattern, "[%s \"", name);
-    const char *at = strstr(pgn, pattern);
-    if (!at)
-        return false;
-    at += strlen(pattern);
-    size_t n = 0;
-    while (at[n] && at[n] != '"' && n + 1 < len)
-        n++;
-    memcpy(out, at, n);
-    out[n] = 0;
-    return true;
-}
-
 static bool is_noisy(const Position *pos, Move m)
 {
     return pos_is_capture(pos, m) || (MOVE_PIECE(m) && MOVE_KIND(m) != MK_PLACE);
@@ -69,7 +52,7 @@ int tune_add_game(TuneSet *s, const char *pgn, int skip, char *err, size_t errle
 {
     char tag[32];
     double result;
-    if (!pgn_tag(pgn, "Result", tag, sizeof tag))
+    if (!pgn_tag_value(pgn, "Result", tag, sizeof tag))
         return 0;
     if (strcmp(tag, "1-0") == 0)
         result = 1.0;

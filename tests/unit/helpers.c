@@ -155,3 +155,20 @@ const char *star_fen(const char *pieces, const char *hand, const char *tail)
     snprintf(out + at, sizeof out - at, "[%s] %s", hand, tail);
     return out;
 }
+
+int check_make_unmake(Position *pos)
+{
+    char before[FEN_MAX];
+    pos_fen(pos, before, sizeof before);
+    Move moves[MAX_MOVES];
+    int n = gen_legal(pos, moves);
+    for (int k = 0; k < n; k++) {
+        Undo u;
+        pos_make(pos, moves[k], &u);
+        CHECK_EQ_INT(pos->key, pos_compute_key(pos)); /* incremental key == key from scratch */
+        pos_unmake(pos, moves[k], &u);
+        CHECK_EQ_STR(fen_of(pos), before);
+        CHECK_EQ_INT(pos->key, pos_compute_key(pos));
+    }
+    return n;
+}

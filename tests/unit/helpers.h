@@ -24,6 +24,12 @@ const char *fen_of(const Position *pos);
 const char *fen_error(const char *variant, const char *fen);
 /* The error a move text gets in pos, or "(accepted)". */
 const char *parse_error(Position *pos, const char *text);
+/*
+ * Makes and unmakes every legal move of pos, checking that the incremental key equals the key
+ * computed from scratch after each, and that unmake restores the position text and key.
+ * Returns the number of legal moves.
+ */
+int check_make_unmake(Position *pos);
 /* The number of legal moves. */
 int count_legal(Position *pos);
 /* The game status after playing `moves` from fen (NULL: the start) in the named variant. */

@@ -64,19 +64,7 @@ TEST(make_unmake_restores_everything)
     Position pos;
     if (!setup(&pos, "chess", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"))
         return;
-    char before[FEN_MAX];
-    pos_fen(&pos, before, sizeof before);
-    Move moves[MAX_MOVES];
-    int n = gen_legal(&pos, moves);
-    CHECK_EQ_INT(n, 48);
-    for (int i = 0; i < n; i++) {
-        Undo u;
-        pos_make(&pos, moves[i], &u);
-        CHECK_EQ_INT(pos.key, pos_compute_key(&pos)); /* incremental key == key from scratch */
-        pos_unmake(&pos, moves[i], &u);
-        CHECK_EQ_STR(fen_of(&pos), before);
-        CHECK_EQ_INT(pos.key, pos_compute_key(&pos));
-    }
+    CHECK_EQ_INT(check_make_unmake(&pos), 48);
 }
 
 TEST(coordinate_notation)
