@@ -450,20 +450,35 @@ static uint64_t splitmix64(uint64_t *state)
     return z ^ (z >> 31);
 }
 
+/* Can the side to move end the game at once (mate, or any other end)? */
+static bool can_end_at_once(Game *g)
+{
+    Move list[MAX_MOVES];
+    int n = gen_legal(&g->pos, list);
+    bool ends = false;
+    for (int i = 0; i < n && !ends; i++) {
+        game_play(g, list[i]);
+        ends = game_status(g).kind != RESULT_NONE;
+        game_undo(g);
+    }
+    return ends;
+}
+
 /*
  * Opening number `k`: random legal moves from the start, the same for every game of that
  * opening.  Placements (pieces in hand: Starchess's setup) are all played at random first,
- * then `plies` movement plies.  A move that would end the game is not chosen.
+ * then `plies` movement plies.  A move that would end the game, or let the opponent end it at
+ * once (a random Starchess setup can leave a mate in one), is not chosen, so no game is
+ * decided before the engines move.  Where a random line runs out of such moves, another one
+ * is drawn.
  */
-static void play_opening(Game *g, const Config *cfg, int k, Text *moves)
+static bool try_opening(Game *g, const Config *cfg, uint64_t state, Text *moves)
 {
-    uint64_t state = cfg->seed ^ (0xD1B54A32D192ED03ull * (uint64_t)(k + 1));
-    splitmix64(&state);
     int movement = 0;
     for (;;) {
         bool placing = g->pos.hand_total[WHITE] + g->pos.hand_total[BLACK] > 0;
         if (!placing && movement >= cfg->opening_plies)
-            return;
+            return true;
         Move list[MAX_MOVES];
         int n = gen_legal(&g->pos, list);
         bool played = false;
@@ -471,7 +486,7 @@ static void play_opening(Game *g, const Config *cfg, int k, Text *moves)
             int i = (int)(splitmix64(&state) % (uint64_t)n);
             Move m = list[i];
             game_play(g, m);
-            played = game_status(g).kind == RESULT_NONE;
+            played = game_status(g).kind == RESULT_NONE && !can_end_at_once(g);
             game_undo(g);
             if (played)
                 play(g, m, moves);
@@ -479,9 +494,23 @@ static void play_opening(Game *g, const Config *cfg, int k, Text *moves)
                 list[i] = list[--n];
         }
         if (!played)
-            return;
+            return false;
         if (!placing)
             movement++;
+    }
+}
+
+static void play_opening(Game *g, const Config *cfg, int k, Text *moves)
+{
+    uint64_t state = cfg->seed ^ (0xD1B54A32D192ED03ull * (uint64_t)(k + 1));
+    for (int attempt = 0; attempt < 100; attempt++) {
+        splitmix64(&state);
+        if (try_opening(g, cfg, state, moves))
+            return;
+        while (game_undo(g)) /* start again from the start position */
+            ;
+        moves->len = 0;
+        moves->s[0] = 0;
     }
 }
 
