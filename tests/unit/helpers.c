@@ -172,3 +172,14 @@ int check_make_unmake(Position *pos)
     }
     return n;
 }
+
+const char *san_of(Position *pos, const char *move)
+{
+    static char buf[MOVE_TEXT_MAX];
+    static char err[200];
+    Move m = parse_move(pos, move, err, sizeof err);
+    if (m == MOVE_NONE)
+        return err;
+    move_to_san(pos, m, buf);
+    return buf;
+}

@@ -30,6 +30,8 @@ const char *parse_error(Position *pos, const char *text);
  * Returns the number of legal moves.
  */
 int check_make_unmake(Position *pos);
+/* The SAN of a move given in any notation, or the error it gets (a static buffer). */
+const char *san_of(Position *pos, const char *move);
 /* The number of legal moves. */
 int count_legal(Position *pos);
 /* The game status after playing `moves` from fen (NULL: the start) in the named variant. */

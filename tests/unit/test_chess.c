@@ -78,17 +78,6 @@ TEST(coordinate_notation)
     CHECK_EQ_STR(legal_moves_text(&pos, "e1", buf, sizeof buf), "e1c1 e1d1 e1d2 e1e2 e1f1 e1f2 e1g1");
 }
 
-static const char *san_of(Position *pos, const char *move)
-{
-    static char buf[MOVE_TEXT_MAX];
-    static char err[200];
-    Move m = parse_move(pos, move, err, sizeof err);
-    if (m == MOVE_NONE)
-        return err;
-    move_to_san(pos, m, buf);
-    return buf;
-}
-
 TEST(san_printing)
 {
     Position pos;

@@ -44,17 +44,6 @@ static const char *moves_of(const char *variant, const char *pieces, const char 
     return legal_moves_text(&pos, from, buf, sizeof buf);
 }
 
-static const char *star_san(Position *pos, const char *move)
-{
-    static char buf[MOVE_TEXT_MAX];
-    static char err[200];
-    Move m = parse_move(pos, move, err, sizeof err);
-    if (m == MOVE_NONE)
-        return err;
-    move_to_san(pos, m, buf);
-    return buf;
-}
-
 /* ------------------------------------------------------------------------------------------ */
 
 TEST(starchess_piece_list_builds_the_board_text)
@@ -568,60 +557,60 @@ TEST(starchess_san)
     Position pos;
     /* Placements: letter and cell. */
     if (setup(&pos, "starchess", NULL)) {
-        CHECK_EQ_STR(star_san(&pos, "N@17"), "N17");
-        CHECK_EQ_STR(star_san(&pos, "K@4"), "K4");
+        CHECK_EQ_STR(san_of(&pos, "N@17"), "N17");
+        CHECK_EQ_STR(san_of(&pos, "K@4"), "K4");
     }
     /* Pawn moves: the destination; piece moves: letter and destination. */
     if (setup(&pos, "starchess", AFTER_SETUP)) {
-        CHECK_EQ_STR(star_san(&pos, "23-24"), "24");
-        CHECK_EQ_STR(star_san(&pos, "29-31"), "31");
+        CHECK_EQ_STR(san_of(&pos, "23-24"), "24");
+        CHECK_EQ_STR(san_of(&pos, "29-31"), "31");
         /* 13 (-1,0) + (1,2) = 21: check, and mate (starchess_checkmate_and_stalemate). */
-        CHECK_EQ_STR(star_san(&pos, "4-13"), "N13#");
+        CHECK_EQ_STR(san_of(&pos, "4-13"), "N13#");
     }
     /* A Black pawn from 24 (1,-1) steps S to 23. */
     if (setup(&pos, "starchess", star_fen("p24 K4 k21", "", "b 0 1")))
-        CHECK_EQ_STR(star_san(&pos, "24-23"), "23");
+        CHECK_EQ_STR(san_of(&pos, "24-23"), "23");
     /* Captures: White pawn 15 (-1,2) takes NE on 21 (0,2), Black's back rank: "x21" and the
      * promotion; with a second pawn on 26 (1,1) (NW to 21 too) the origin is added. */
     if (setup(&pos, "starchess", star_fen("P15 P18 r21 K17 k28", "", "w 0 1"))) {
-        CHECK_EQ_STR(star_san(&pos, "15-21q"), "x21=Q");
-        CHECK_EQ_STR(star_san(&pos, "15-16n"), "16=N");
+        CHECK_EQ_STR(san_of(&pos, "15-21q"), "x21=Q");
+        CHECK_EQ_STR(san_of(&pos, "15-16n"), "16=N");
     }
     if (setup(&pos, "starchess", star_fen("P15 P18 P26 r21 K17 k28", "", "w 0 1")))
-        CHECK_EQ_STR(star_san(&pos, "26-21r"), "26x21=R");
+        CHECK_EQ_STR(san_of(&pos, "26-21r"), "26x21=R");
     /* A plain pawn capture: White pawn 12 (-1,-1) takes NE on 18 (0,-1). */
     if (setup(&pos, "starchess", star_fen("P12 n18 K22 k21", "", "w 0 1")))
-        CHECK_EQ_STR(star_san(&pos, "12-18"), "x18");
+        CHECK_EQ_STR(san_of(&pos, "12-18"), "x18");
     /* The queen on 13 (-1,0) goes N: 14, 15, and takes on 16. */
     if (setup(&pos, "starchess", star_fen("Q13 r16 K17 k28", "", "w 0 1"))) {
-        CHECK_EQ_STR(star_san(&pos, "13-16"), "Qx16");
-        CHECK_EQ_STR(star_san(&pos, "13-15"), "Q15");
+        CHECK_EQ_STR(san_of(&pos, "13-16"), "Qx16");
+        CHECK_EQ_STR(san_of(&pos, "13-15"), "Q15");
     }
     /* Two rooks reach 13 (column q=-1): from 12 (N) and 14 (S): origin and hyphen, or x. */
     if (setup(&pos, "starchess", star_fen("R12 R14 K17 k21", "", "w 0 1"))) {
-        CHECK_EQ_STR(star_san(&pos, "14-13"), "R14-13");
-        CHECK_EQ_STR(star_san(&pos, "12-13"), "R12-13");
-        CHECK_EQ_STR(star_san(&pos, "14-15"), "R15"); /* only one rook reaches 15 */
+        CHECK_EQ_STR(san_of(&pos, "14-13"), "R14-13");
+        CHECK_EQ_STR(san_of(&pos, "12-13"), "R12-13");
+        CHECK_EQ_STR(san_of(&pos, "14-15"), "R15"); /* only one rook reaches 15 */
     }
     if (setup(&pos, "starchess", star_fen("R12 R14 b13 K17 k21", "", "w 0 1")))
-        CHECK_EQ_STR(star_san(&pos, "14-13"), "R14x13");
+        CHECK_EQ_STR(san_of(&pos, "14-13"), "R14x13");
     /* Queens on 14 (-1,1) (S: 13 12 11) and 4 (-2,-2) (NE: 11) both reach 11: "Q14-11". */
     if (setup(&pos, "starchess", star_fen("Q14 Q4 K28 k21", "", "w 0 1"))) {
-        CHECK_EQ_STR(star_san(&pos, "14-11"), "Q14-11");
-        CHECK_EQ_STR(star_san(&pos, "4-11"), "Q4-11");
+        CHECK_EQ_STR(san_of(&pos, "14-11"), "Q14-11");
+        CHECK_EQ_STR(san_of(&pos, "4-11"), "Q4-11");
         /* parse_move reads the disambiguated forms back. */
         CHECK_EQ_STR(parse_error(&pos, "Q14-11"), "(accepted)");
         CHECK_EQ_STR(parse_error(&pos, "Q11"), "unknown move 'Q11'"); /* ambiguous */
     }
     /* Check and mate signs: the position of starchess_checkmate_and_stalemate. */
     if (setup(&pos, "starchess", "1/2/4K1k/4Q1/5/6/7/2/1[] w 0 1")) {
-        CHECK_EQ_STR(star_san(&pos, "15-9"), "Q9#");
-        CHECK_EQ_STR(star_san(&pos, "15-16"), "Q16+"); /* 16 (-1,3) touches 10 (NW); Kx16 */
+        CHECK_EQ_STR(san_of(&pos, "15-9"), "Q9#");
+        CHECK_EQ_STR(san_of(&pos, "15-16"), "Q16+"); /* 16 (-1,3) touches 10 (NW); Kx16 */
     }
     /* Promotion with check: the new queen on 10 sees along SE 16 (-1,3), then 21 (0,2). */
     if (setup(&pos, "starchess", star_fen("P9 K17 k21", "", "w 0 1"))) {
-        CHECK_EQ_STR(star_san(&pos, "9-10q"), "10=Q+");
-        CHECK_EQ_STR(star_san(&pos, "9-10r"), "10=R");
+        CHECK_EQ_STR(san_of(&pos, "9-10q"), "10=Q+");
+        CHECK_EQ_STR(san_of(&pos, "9-10r"), "10=R");
     }
     /* SAN parsing of a whole setup in the rules file's record style. */
     Game g;
