@@ -394,3 +394,14 @@ void pos_unmake_null(Position *pos, const Undo *u)
     pos->halfmove = u->halfmove;
     pos->key = u->key;
 }
+
+bool pos_next_to_pawn(const Position *pos, Cell c)
+{
+    const Geometry *g = pos->v->geo;
+    for (int d = 0; d < g->ndirs; d++) {
+        Cell n = g->step[c][d];
+        if (n != NO_CELL && pos->board[n] && pos->v->is_pawn[pos->board[n]])
+            return true;
+    }
+    return false;
+}

@@ -74,6 +74,8 @@ int pos_moved_type(const Position *pos, Move m);
 bool pos_is_capture(const Position *pos, Move m);
 /* True when the side to move has a legal en-passant capture (repetition keys need it). */
 bool pos_has_legal_ep(Position *pos);
+/* Does a pawn of either side stand on a cell next to c (one step in any direction)? */
+bool pos_next_to_pawn(const Position *pos, Cell c);
 /* Nothing but one royal piece a side, on the board and in hand (king against king). */
 bool pos_only_royals(const Position *pos);
 /* The key that repetition compares: pos->key plus the en-passant cell when it matters. */

@@ -253,19 +253,6 @@ static inline __attribute__((always_inline)) int walk_moves(const Position *pos,
     return n;
 }
 
-/* A pawn of either side on a cell next to c (Starvation's condition for a piece to live). */
-static inline bool next_to_pawn(const Position *pos, Cell c)
-{
-    const Geometry *g = pos->v->geo;
-    for (int d = 0; d < g->ndirs; d++) {
-        Cell n = g->step[c][d];
-        uint8_t o = n != NO_CELL ? pos->board[n] : 0;
-        if (o && pos->v->is_pawn[o])
-            return true;
-    }
-    return false;
-}
-
 static int own_pawns_next_to(const Position *pos, Cell c, int colour)
 {
     const Geometry *g = pos->v->geo;
@@ -300,7 +287,7 @@ static void dynamic_terms(const Position *pos, const EvalTables *t, int *mg16, i
                 hits += z;
             }
             if (t->contact)
-                contact += next_to_pawn(pos, c);
+                contact += pos_next_to_pawn(pos, c);
         }
         int shield = t->contact && pos->royal[side] != NO_CELL ? own_pawns_next_to(pos, pos->royal[side], side) : 0;
         mg += sign * (p->mobility_mg * moves + p->royal_zone_mg * hits +

@@ -9,17 +9,6 @@
 #include "orthodox.h"
 #include "variants.h"
 
-static bool next_to_pawn(const Position *pos, Cell c)
-{
-    const Geometry *g = pos->v->geo;
-    for (int d = 0; d < g->ndirs; d++) {
-        Cell n = g->step[c][d];
-        if (n != NO_CELL && pos->board[n] && pos->v->is_pawn[pos->board[n]])
-            return true;
-    }
-    return false;
-}
-
 /*
  * Judged on the board after the move.  That is the same as judging condition 2 ("moved
  * from a cell next to a pawn") on the board before it: the only pawn that can have left is
@@ -29,13 +18,13 @@ static bool moved_piece_survives(const Position *after, Move m, int moved_code, 
 {
     const Variant *v = after->v;
     return v->is_pawn[moved_code] || (captured_code && v->is_pawn[captured_code]) ||
-           next_to_pawn(after, MOVE_FROM(m)) || next_to_pawn(after, MOVE_TO(m));
+           pos_next_to_pawn(after, MOVE_FROM(m)) || pos_next_to_pawn(after, MOVE_TO(m));
 }
 
 static GameResult stalemate(const Position *pos)
 {
     Cell k = pos->royal[pos->side];
-    if (k != NO_CELL && next_to_pawn(pos, k))
+    if (k != NO_CELL && pos_next_to_pawn(pos, k))
         return (GameResult){RESULT_DRAW, "stalemate"};
     return (GameResult){pos->side == WHITE ? RESULT_BLACK_WINS : RESULT_WHITE_WINS, "starvation-stalemate"};
 }
