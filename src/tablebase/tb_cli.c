@@ -195,32 +195,27 @@ static int cmd_probe(int argc, char **argv)
 }
 
 /* The compiled derived data (derived_data.c) against the tables, entry by entry. */
+static void verify_derived_entry(const TbTable *t, int side, uint64_t idx, int v, Position *pos, void *ctx)
+{
+    (void)side, (void)idx;
+    int *bad = ctx;
+    Move moves[MAX_MOVES];
+    if (tb_derived_fifty_exception(pos) != (t->max_dtz > 100) && (*bad)++ < 5)
+        fprintf(stderr, "verify: %s: the derived 50-move exception list disagrees\n", t->L.name);
+    if (gen_legal(pos, moves) == 0)
+        return; /* stalemates and mates: decided before deadness is asked */
+    if (tb_derived_dead(pos) != (v == TBV_DEAD) && (*bad)++ < 5) {
+        char fen[FEN_MAX];
+        pos_fen(pos, fen, sizeof fen);
+        fprintf(stderr, "verify: %s: derived data says %s, the table %s\n", t->L.name, fen,
+                v == TBV_DEAD ? "dead" : "live");
+    }
+}
+
 static int verify_derived(const TbTable *t)
 {
     int bad = 0;
-    bool fifty = t->max_dtz > 100;
-    for (int s = 0; s < 2; s++)
-        for (uint64_t i = 0; i < t->L.per_side; i++) {
-            int v = tb_table_value(t, s, i);
-            if (v == TBV_INVALID)
-                continue;
-            TbPos p;
-            Position pos;
-            tb_unindex(&t->L, i, &p);
-            p.side = s;
-            tb_to_position(&t->L, &p, &pos);
-            Move moves[MAX_MOVES];
-            if (tb_derived_fifty_exception(&pos) != fifty && bad++ < 5)
-                fprintf(stderr, "verify: %s: the derived 50-move exception list disagrees\n", t->L.name);
-            if (gen_legal(&pos, moves) == 0)
-                continue; /* stalemates and mates: decided before deadness is asked */
-            if (tb_derived_dead(&pos) != (v == TBV_DEAD) && bad++ < 5) {
-                char fen[FEN_MAX];
-                pos_fen(&pos, fen, sizeof fen);
-                fprintf(stderr, "verify: %s: derived data says %s, the table %s\n", t->L.name, fen,
-                        v == TBV_DEAD ? "dead" : "live");
-            }
-        }
+    tb_each_entry(t, verify_derived_entry, &bad);
     return bad;
 }
 
@@ -307,6 +302,14 @@ static int cmd_stats(int argc, char **argv)
 }
 
 /* Every valid entry of a table as "side index value dtz fen" (value: DTM, -1 draw, -2 dead). */
+static void dump_entry(const TbTable *t, int side, uint64_t idx, int v, Position *pos, void *ctx)
+{
+    (void)ctx;
+    char fen[FEN_MAX];
+    pos_fen(pos, fen, sizeof fen);
+    printf("%d %llu %d %d %s\n", side, (unsigned long long)idx, v, tb_table_dtz(t, side, idx), fen);
+}
+
 static int cmd_dump(int argc, char **argv)
 {
     const char *dir = "tb";
@@ -330,20 +333,7 @@ static int cmd_dump(int argc, char **argv)
         fprintf(stderr, "starfish: %s\n", tb_last_error());
         return 1;
     }
-    for (int s = 0; s < 2; s++)
-        for (uint64_t i = 0; i < t->L.per_side; i++) {
-            int v = tb_table_value(t, s, i);
-            if (v == TBV_INVALID)
-                continue;
-            TbPos p;
-            Position pos;
-            char fen[FEN_MAX];
-            tb_unindex(&t->L, i, &p);
-            p.side = s;
-            tb_to_position(&t->L, &p, &pos);
-            pos_fen(&pos, fen, sizeof fen);
-            printf("%d %llu %d %d %s\n", s, (unsigned long long)i, v, tb_table_dtz(t, s, i), fen);
-        }
+    tb_each_entry(t, dump_entry, NULL);
     return 0;
 }
 

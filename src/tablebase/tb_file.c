@@ -120,6 +120,22 @@ int tb_table_dtz(const TbTable *t, int side, uint64_t idx)
     return p[0] | p[1] << 8;
 }
 
+void tb_each_entry(const TbTable *t, TbEntryFn fn, void *ctx)
+{
+    for (int s = 0; s < 2; s++)
+        for (uint64_t i = 0; i < t->L.per_side; i++) {
+            int v = tb_table_value(t, s, i);
+            if (v == TBV_INVALID)
+                continue;
+            TbPos p;
+            Position pos;
+            tb_unindex(&t->L, i, &p);
+            p.side = s;
+            tb_to_position(&t->L, &p, &pos);
+            fn(t, s, i, v, &pos, ctx);
+        }
+}
+
 /* ---- files ---- */
 
 static void put32(uint8_t *p, uint32_t v)

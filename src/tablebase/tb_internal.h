@@ -126,6 +126,9 @@ typedef struct TbTable {
 
 int tb_table_value(const TbTable *t, int side, uint64_t idx);
 int tb_table_dtz(const TbTable *t, int side, uint64_t idx);
+/* Calls fn for every valid entry of a table, with its side, index, value and core position. */
+typedef void (*TbEntryFn)(const TbTable *t, int side, uint64_t idx, int value, Position *pos, void *ctx);
+void tb_each_entry(const TbTable *t, TbEntryFn fn, void *ctx);
 
 /* Files. */
 uint32_t tb_crc32(uint32_t crc, const void *data, size_t n);

@@ -199,25 +199,6 @@ TEST(tb_mates_in_one_with_each_piece)
         CHECK(!move_mates(&pos, "20-21r")); /* a rook on 21 checks only along its column */
 }
 
-/* Every entry of a table, as (side, index) pairs of valid positions, counted by a callback. */
-typedef void (*EntryFn)(const TbTable *t, int side, uint64_t idx, int v, Position *pos, void *ctx);
-
-static void each_entry(const TbTable *t, EntryFn fn, void *ctx)
-{
-    for (int s = 0; s < 2; s++)
-        for (uint64_t i = 0; i < t->L.per_side; i++) {
-            int v = tb_table_value(t, s, i);
-            if (v == TBV_INVALID)
-                continue;
-            TbPos p;
-            Position pos;
-            tb_unindex(&t->L, i, &p);
-            p.side = s;
-            tb_to_position(&t->L, &p, &pos);
-            fn(t, s, i, v, &pos, ctx);
-        }
-}
-
 static const TbTable *table(const char *name)
 {
     TbSig sig;
@@ -249,7 +230,7 @@ TEST(tb_king_against_king_all_dead_draws)
     if (!t)
         return;
     int c[2] = {0, 0};
-    each_entry(t, count_kvk, c);
+    tb_each_entry(t, count_kvk, c);
     /* 37 * 36 ordered pairs minus the 2 * 84 adjacent ones, per side, up to the four symmetries. */
     CHECK(c[0] > 0);
     CHECK_EQ_INT(c[1], c[0]);
@@ -297,7 +278,7 @@ TEST(tb_queen_wins_against_king)
     if (!t)
         return;
     KqkCount c = {0};
-    each_entry(t, count_kqk, &c);
+    tb_each_entry(t, count_kqk, &c);
     /* With White to move every position is won (stalemate needs Black to move). */
     CHECK(c.white_to_move > 0);
     CHECK_EQ_INT(c.white_wins, c.white_to_move);
@@ -345,7 +326,7 @@ TEST(tb_rook_on_middle_columns_is_dead)
     if (!t)
         return;
     KrkCount c = {0};
-    each_entry(t, count_krk, &c);
+    tb_each_entry(t, count_krk, &c);
     /* The rules: K+R v K is dead with the rook on one of the three middle columns. */
     CHECK(c.middle > 0);
     CHECK_EQ_INT(c.middle_dead, c.middle);
@@ -387,7 +368,7 @@ TEST(tb_bishop_forces_mate)
     if (!t)
         return;
     KbkCount c = {0};
-    each_entry(t, count_kbk, &c);
+    tb_each_entry(t, count_kbk, &c);
     /* The rules: king and bishop can force mate against a lone king on this board. */
     CHECK(c.wins * 1000 > c.wtm * 999);
     CHECK(c.longest > 9); /* not only short mates: a forced mate from afar */
