@@ -16,6 +16,14 @@
 struct Position;
 struct Undo;
 
+/* A perfect-play verdict from endgame tables, for the side to move. */
+typedef struct EndgameVerdict {
+    int wdl;   /* +1 win, 0 draw, -1 loss */
+    int dtm;   /* plies to mate (0: checkmated now); 0 for a draw */
+    int dtz;   /* plies to the next capture, pawn move or mate under best play; 0 for a draw */
+    bool dead; /* a draw from which no sequence of legal moves reaches checkmate */
+} EndgameVerdict;
+
 /* The generic movement kinds every piece of every game is made of. */
 typedef enum {
     PAT_STEP,  /* leaps to each vector's cell, cannot be blocked (king steps, knight leaps) */
@@ -110,9 +118,9 @@ typedef struct VariantDef {
     bool (*insufficient_material)(const struct Position *pos);
     /* True when this material is exempt from the 50-move rule (a proven longer win). */
     bool (*fifty_move_exception)(const struct Position *pos);
-    /* The engine: a perfect-play verdict for the side to move (+1 win, 0 draw, -1 loss) and
-     * the plies to mate, from endgame tables; false when the position is not covered. */
-    bool (*probe_endgame)(const struct Position *pos, int *wdl, int *plies_to_mate);
+    /* The engine and the game's display: the perfect-play verdict from endgame tables;
+     * false when the position is not covered. */
+    bool (*probe_endgame)(const struct Position *pos, EndgameVerdict *out);
     /* The engine: an evaluation term of the variant's own, in centipawns for White. */
     int (*eval_bonus)(const struct Position *pos);
     /* The engine: zugzwang is common here, so null-move pruning would be unsound. */

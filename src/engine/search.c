@@ -189,6 +189,11 @@ static int score_from_tt(int score, int ply)
     return score >= SCORE_MATE_BOUND ? score - ply : score <= -SCORE_MATE_BOUND ? score + ply : score;
 }
 
+static int endgame_score(const EndgameVerdict *tb, int ply)
+{
+    return tb->wdl == 0 ? 0 : tb->wdl > 0 ? SCORE_MATE - (ply + tb->dtm) : -(SCORE_MATE - (ply + tb->dtm));
+}
+
 static int quiescence(Search *s, int alpha, int beta, int ply)
 {
     Position *pos = &s->pos;
@@ -282,9 +287,9 @@ static int negamax(Search *s, int alpha, int beta, int depth, int ply, bool allo
             return alpha;
     }
     /* Endgame tables give the exact result: a win's score counts the plies to mate. */
-    int wdl, to_mate;
-    if (ply > 0 && pos->v->def->probe_endgame && pos->v->def->probe_endgame(pos, &wdl, &to_mate))
-        return wdl == 0 ? 0 : wdl > 0 ? SCORE_MATE - (ply + to_mate) : -(SCORE_MATE - (ply + to_mate));
+    EndgameVerdict tb;
+    if (ply > 0 && pos->v->def->probe_endgame && pos->v->def->probe_endgame(pos, &tb))
+        return endgame_score(&tb, ply);
     bool check = pos_in_check(pos);
     if (check)
         depth++;
@@ -502,6 +507,60 @@ static Move greedy_choice(Engine *e, Position *pos, const Move *moves, int n)
     return choice;
 }
 
+/* Was this position (its key) seen before in the game or the search line? */
+static bool seen_before(const Search *s, uint64_t key)
+{
+    for (int i = 0; i < s->nkeys; i++)
+        if (s->keys[i] == key)
+            return true;
+    return false;
+}
+
+/*
+ * Perfect play in a won position the endgame tables cover: the fastest mate the 50-move rule
+ * cannot interrupt.  A move is safe when, from the current halfmove clock, the next capture,
+ * pawn move or mate comes within the 100 plies: the mover's plies to it are 1 after a zeroing
+ * move or mate, else 1 + the loser's DTZ.  Whatever the loser replies, a safe move exists
+ * again (its DTZ shrinks as the clock grows), so the win is never lost to the clock; among safe
+ * moves the shortest mate is taken, avoiding positions already seen.  Materials exempt from
+ * the 50-move rule play the shortest mate.  With no safe move (a position set up with a high
+ * clock) the soonest zeroing is tried, scored as the draw best defence gets.  Returns MOVE_NONE (the search decides) elsewhere:
+ * draws and losses are scored exactly by the search's own probes one ply down.
+ */
+static Move endgame_root_move(Search *s, const Move *moves, int n, int *score)
+{
+    Position *pos = &s->pos;
+    const VariantDef *d = pos->v->def;
+    EndgameVerdict root, child;
+    if (!d->probe_endgame || !d->probe_endgame(pos, &root) || root.wdl <= 0)
+        return MOVE_NONE;
+    bool clock_counts = !(d->fifty_move_exception && d->fifty_move_exception(pos));
+    Move best = MOVE_NONE;
+    long best_rank = 0;
+    for (int i = 0; i < n; i++) {
+        bool zeroing = pos_is_capture(pos, moves[i]) || pos->v->is_pawn[pos->board[MOVE_FROM(moves[i])]];
+        Undo u;
+        pos_make(pos, moves[i], &u);
+        bool covered = d->probe_endgame(pos, &child);
+        bool repeats = seen_before(s, search_key(pos));
+        pos_unmake(pos, moves[i], &u);
+        if (!covered)
+            return MOVE_NONE; /* a table is missing: leave it to the search */
+        if (child.wdl >= 0)
+            continue;
+        int to_zero = zeroing || child.dtm == 0 ? 1 : 1 + child.dtz;
+        bool unsafe = clock_counts && pos->halfmove + to_zero > 100;
+        /* Rank: safe first (else the soonest zeroing), then new positions, then the mate. */
+        long rank = ((long)unsafe * to_zero * 2 + repeats) * 100000 + child.dtm;
+        if (best == MOVE_NONE || rank < best_rank) {
+            best = moves[i];
+            best_rank = rank;
+            *score = unsafe ? 0 : SCORE_MATE - (1 + child.dtm); /* unsafe: the clock draws */
+        }
+    }
+    return best;
+}
+
 SearchResult search_run(Engine *e, Game *game, const SearchLimits *limits, FILE *out)
 {
     SearchResult r = {0};
@@ -532,6 +591,17 @@ SearchResult search_run(Engine *e, Game *game, const SearchLimits *limits, FILE 
     if (e->skill < 20 && max_depth > 1 + e->skill / 3)
         max_depth = 1 + e->skill / 3;
     r.best = n ? moves[0] : MOVE_NONE;
+    int tb_score = 0;
+    Move tb_move = e->skill == 20 ? endgame_root_move(s, moves, n, &tb_score) : MOVE_NONE;
+    if (tb_move != MOVE_NONE) {
+        r.best = s->pv[0][0] = tb_move;
+        s->pv_len[0] = 1;
+        r.score = tb_score;
+        r.depth = 1;
+        if (out)
+            print_info(s, 1, tb_score, out);
+        max_depth = 0;
+    }
     for (int depth = 1; depth <= max_depth && n > 0; depth++) {
         s->seldepth = 0;
         int score = negamax(s, -SCORE_INF, SCORE_INF, depth, 0, false);

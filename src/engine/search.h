@@ -16,7 +16,8 @@
 #define MAX_PLY 128
 #define SCORE_INF 32000
 #define SCORE_MATE 30000
-#define SCORE_MATE_BOUND (SCORE_MATE - MAX_PLY)
+/* Mate scores: SCORE_MATE - plies to mate; endgame tables know mates beyond MAX_PLY. */
+#define SCORE_MATE_BOUND (SCORE_MATE - 1000)
 
 typedef struct SearchLimits {
     int depth;      /* 0: no limit */

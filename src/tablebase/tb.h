@@ -17,14 +17,11 @@
 
 #include "../core/position.h"
 
-typedef enum { TB_LOSS = -1, TB_DRAW = 0, TB_WIN = 1 } TbWdl;
+/* Values of TbResult.wdl, for the side to move. */
+enum { TB_LOSS = -1, TB_DRAW = 0, TB_WIN = 1 };
 
-typedef struct TbResult {
-    TbWdl wdl; /* for the side to move */
-    int dtm;   /* plies to mate (0: checkmated now); 0 for a draw */
-    int dtz;   /* plies to the next capture, pawn move or mate; 0 for a draw */
-    bool dead; /* a draw from which no sequence of legal moves reaches checkmate */
-} TbResult;
+/* The rules core's verdict type (core/variant.h): wdl, dtm, dtz, dead. */
+typedef EndgameVerdict TbResult;
 
 /* The folder the probes read (default "tb"); forgets the tables loaded so far. */
 void tb_set_dir(const char *dir);

@@ -5,7 +5,7 @@
 #include "../core/notation.h"
 #include "tb_internal.h"
 
-int tb_stats_main(const char *dir, int max_men, const char *docs, const char *cfile);
+int tb_stats_main(const char *dir, int max_men, int threads, const char *docs, const char *cfile);
 
 static int tb_usage(const char *msg, const char *arg)
 {
@@ -28,7 +28,7 @@ static int tb_help(void)
            "        check stored values against the rules core (all entries, or K random ones per table);\n"
            "        --derived: check the compiled derived data (dead positions, 50-move exceptions)\n"
            "        against the tables instead\n"
-           "  starfish tb stats [--dir DIR] [--max-pieces N] [--write-docs FILE] [--write-c FILE]\n"
+           "  starfish tb stats [--dir DIR] [--max-pieces N] [--threads T] [--write-docs FILE] [--write-c FILE]\n"
            "        per-signature results, dead positions and 50-move exceptions; optionally written as\n"
            "        Markdown (between markers in FILE) and as the C data file of the derived rules\n"
            "  starfish tb dump SIG [--dir DIR]\n"
@@ -194,31 +194,6 @@ static int cmd_probe(int argc, char **argv)
     return 0;
 }
 
-/* The compiled derived data (derived_data.c) against the tables, entry by entry. */
-static void verify_derived_entry(const TbTable *t, int side, uint64_t idx, int v, Position *pos, void *ctx)
-{
-    (void)side, (void)idx;
-    int *bad = ctx;
-    Move moves[MAX_MOVES];
-    if (tb_derived_fifty_exception(pos) != (t->max_dtz > 100) && (*bad)++ < 5)
-        fprintf(stderr, "verify: %s: the derived 50-move exception list disagrees\n", t->L.name);
-    if (gen_legal(pos, moves) == 0)
-        return; /* stalemates and mates: decided before deadness is asked */
-    if (tb_derived_dead(pos) != (v == TBV_DEAD) && (*bad)++ < 5) {
-        char fen[FEN_MAX];
-        pos_fen(pos, fen, sizeof fen);
-        fprintf(stderr, "verify: %s: derived data says %s, the table %s\n", t->L.name, fen,
-                v == TBV_DEAD ? "dead" : "live");
-    }
-}
-
-static int verify_derived(const TbTable *t)
-{
-    int bad = 0;
-    tb_each_entry(t, verify_derived_entry, &bad);
-    return bad;
-}
-
 static int cmd_verify(int argc, char **argv)
 {
     const char *dir = "tb";
@@ -267,8 +242,10 @@ static int cmd_verify(int argc, char **argv)
             continue;
         }
         double t1 = tb_now();
-        int f = derived ? (t->L.men <= tb_derived_max_men ? verify_derived(t) : 0)
-                        : tb_verify_table(t, (uint64_t)sample, 12345 + (uint64_t)i, threads);
+        TbEntryCheck check = derived ? tb_verify_derived_entry : tb_verify_entry;
+        int f = derived && t->L.men > tb_derived_max_men
+                    ? 0
+                    : tb_check_table(t, check, (uint64_t)sample, 12345 + (uint64_t)i, threads);
         uint64_t total = 2 * t->L.per_side, checked = sample == 0 || (uint64_t)sample > total ? total : (uint64_t)sample;
         printf("%-10s %s  %llu entries checked  %.2f s\n", name, f ? "FAILED" : "ok", (unsigned long long)checked,
                tb_now() - t1);
@@ -282,7 +259,7 @@ static int cmd_verify(int argc, char **argv)
 static int cmd_stats(int argc, char **argv)
 {
     const char *dir = "tb", *docs = NULL, *cfile = NULL;
-    int max_men = 4;
+    int max_men = 4, threads = 2;
     for (int i = 3; i < argc; i++) {
         const char *a = argv[i];
         bool has = i + 1 < argc;
@@ -291,6 +268,9 @@ static int cmd_stats(int argc, char **argv)
         else if (strcmp(a, "--max-pieces") == 0 && has) {
             if (!read_int(argv[++i], 2, TB_MAX_MEN, &max_men))
                 return tb_usage("bad --max-pieces '%s'", argv[i]);
+        } else if (strcmp(a, "--threads") == 0 && has) {
+            if (!read_int(argv[++i], 1, 16, &threads))
+                return tb_usage("bad --threads '%s'", argv[i]);
         } else if (strcmp(a, "--write-docs") == 0 && has)
             docs = argv[++i];
         else if (strcmp(a, "--write-c") == 0 && has)
@@ -298,7 +278,7 @@ static int cmd_stats(int argc, char **argv)
         else
             return tb_usage("tb stats: unknown option '%s'", a);
     }
-    return tb_stats_main(dir, max_men, docs, cfile);
+    return tb_stats_main(dir, max_men, threads, docs, cfile);
 }
 
 /* Every valid entry of a table as "side index value dtz fen" (value: DTM, -1 draw, -2 dead). */

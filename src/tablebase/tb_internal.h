@@ -166,8 +166,14 @@ typedef struct TbGenOptions {
 int tb_generate(const TbGenOptions *o);
 
 /* Verification against the rules core (tb_verify.c). */
+typedef bool (*TbEntryCheck)(const TbTable *t, int side, uint64_t idx, char *err, size_t errlen);
+/* A stored value against the rules core and the successors' values. */
 bool tb_verify_entry(const TbTable *t, int side, uint64_t idx, char *err, size_t errlen);
-int tb_verify_table(const TbTable *t, uint64_t sample, uint64_t seed, int threads);
+/* The compiled derived data (tb_derived_dead, tb_derived_fifty_exception) against an entry. */
+bool tb_verify_derived_entry(const TbTable *t, int side, uint64_t idx, char *err, size_t errlen);
+/* Runs check on `sample` entries drawn at random (every entry if sample is 0 or covers the
+ * table) with T threads; returns the failures (the first ten are printed). */
+int tb_check_table(const TbTable *t, TbEntryCheck check, uint64_t sample, uint64_t seed, int threads);
 
 /* Per-signature statistics (tb_stats.c). */
 typedef struct TbStats {

@@ -5,6 +5,8 @@
  * Written as a C data file (src/tablebase/derived_data.c) and as Markdown (between markers
  * in docs/tablebases.md).
  */
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -73,7 +75,7 @@ static bool dont_care(const TbTable *t, int side, uint64_t idx, int v)
 {
     if (v == TBV_INVALID)
         return true;
-    if (v != TBV_DEAD && v != TBV_DRAW)
+    if (v != TBV_DEAD) /* a stalemate is dead: no sequence of moves mates from it */
         return false;
     TbPos p;
     Position pos;
@@ -290,50 +292,84 @@ static bool write_c(const char *path, SigInfo *info, int n, int max_men, char *e
     return true;
 }
 
-int tb_stats_main(const char *dir, int max_men, const char *docs, const char *cfile);
+/* Signatures are summarised in parallel, each thread reading its own table from its file. */
+typedef struct {
+    const char *dir;
+    SigInfo *info;
+    int n;
+    atomic_int next, done, failed;
+    pthread_mutex_t lock;
+} StatsJob;
 
-static bool keep_none(const TbSig *sig, void *ctx)
+static void *stats_worker(void *arg)
 {
-    (void)sig, (void)ctx;
-    return false;
+    StatsJob *j = arg;
+    for (int i; (i = atomic_fetch_add(&j->next, 1)) < j->n;) {
+        SigInfo *s = &j->info[i];
+        char path[4200], err[512];
+        TbTable t;
+        tb_file_name(j->dir, &s->sig, path, sizeof path);
+        bool ok = tb_read_table(path, &s->sig, &t, err, sizeof err);
+        if (ok) {
+            tb_table_stats(&t, &s->st);
+            s->per_side = t.L.per_side;
+            s->rest = t.L.rest;
+            if (s->st.dead[0] + s->st.dead[1])
+                dead_groups(&t, s);
+            tb_table_free(&t);
+        }
+        pthread_mutex_lock(&j->lock);
+        if (ok)
+            fprintf(stderr, "  %-10s summarised (%d of %d)\n", s->name, atomic_fetch_add(&j->done, 1) + 1, j->n);
+        else
+            fprintf(stderr, "starfish: %s: %s\n", s->name, err);
+        pthread_mutex_unlock(&j->lock);
+        if (!ok)
+            atomic_store(&j->failed, 1);
+    }
+    return NULL;
 }
 
-int tb_stats_main(const char *dir, int max_men, const char *docs, const char *cfile)
+static void print_stats(const SigInfo *s)
+{
+    for (int side = 0; side < 2; side++)
+        printf("%-10s %-5s %14llu %14llu %14llu %12llu %14llu %6d %6d\n", side ? "" : s->name, side ? "black" : "white",
+               (unsigned long long)s->st.positions[side], (unsigned long long)s->st.win[side],
+               (unsigned long long)s->st.draw[side], (unsigned long long)s->st.dead[side],
+               (unsigned long long)s->st.loss[side], s->st.longest_win[side], s->st.longest_dtz[side]);
+    if (s->ngroups || s->nexceptions)
+        printf("%-10s dead: %u mostly-dead groups, %u exceptions\n", "", s->ngroups, s->nexceptions);
+}
+
+int tb_stats_main(const char *dir, int max_men, int threads, const char *docs, const char *cfile)
 {
     TbSig list[4096];
     int n = tb_sig_list(max_men, list, 4096);
     SigInfo *info = calloc((size_t)n, sizeof *info);
-    tb_set_dir(dir);
-    printf("%-10s %-5s %14s %14s %14s %12s %14s %6s %6s\n", "signature", "move", "positions", "wins", "draws", "dead",
-           "losses", "DTM", "DTZ");
     for (int i = 0; i < n; i++) {
-        SigInfo *s = &info[i];
-        s->sig = list[i];
-        tb_sig_name(&list[i], s->name);
-        const TbTable *t = tb_get_table(&list[i]);
-        if (!t) {
-            fprintf(stderr, "starfish: %s: %s\n", s->name, tb_last_error());
-            free(info);
-            return 1;
-        }
-        tb_table_stats(t, &s->st);
-        s->per_side = t->L.per_side;
-        s->rest = t->L.rest;
-        if (s->st.dead[0] + s->st.dead[1])
-            dead_groups(t, s);
-        for (int side = 0; side < 2; side++)
-            printf("%-10s %-5s %14llu %14llu %14llu %12llu %14llu %6d %6d\n", side ? "" : s->name,
-                   side ? "black" : "white", (unsigned long long)s->st.positions[side],
-                   (unsigned long long)s->st.win[side], (unsigned long long)s->st.draw[side],
-                   (unsigned long long)s->st.dead[side], (unsigned long long)s->st.loss[side], s->st.longest_win[side],
-                   s->st.longest_dtz[side]);
-        if (s->ngroups || s->nexceptions)
-            printf("%-10s dead: %u mostly-dead groups, %u exceptions\n", "", s->ngroups, s->nexceptions);
-        tb_registry_evict(keep_none, NULL); /* one table in memory at a time */
+        info[i].sig = list[i];
+        tb_sig_name(&list[i], info[i].name);
+    }
+    StatsJob j = {.dir = dir, .info = info, .n = n};
+    pthread_mutex_init(&j.lock, NULL);
+    pthread_t th[16];
+    int started = 0;
+    for (int i = 1; i < threads && i < 16; i++)
+        if (pthread_create(&th[started], NULL, stats_worker, &j) == 0)
+            started++;
+    stats_worker(&j);
+    for (int i = 0; i < started; i++)
+        pthread_join(th[i], NULL);
+    pthread_mutex_destroy(&j.lock);
+    int rc = atomic_load(&j.failed);
+    if (!rc) {
+        printf("%-10s %-5s %14s %14s %14s %12s %14s %6s %6s\n", "signature", "move", "positions", "wins", "draws",
+               "dead", "losses", "DTM", "DTZ");
+        for (int i = 0; i < n; i++)
+            print_stats(&info[i]);
     }
     char err[512];
-    int rc = 0;
-    if (docs) {
+    if (!rc && docs) {
         char *buf = NULL;
         size_t len = 0;
         FILE *m = open_memstream(&buf, &len);
@@ -347,7 +383,7 @@ int tb_stats_main(const char *dir, int max_men, const char *docs, const char *cf
         }
         free(buf);
     }
-    if (cfile) {
+    if (!rc && cfile) {
         if (!write_c(cfile, info, n, max_men, err, sizeof err)) {
             fprintf(stderr, "starfish: %s\n", err);
             rc = 1;

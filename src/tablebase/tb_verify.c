@@ -19,9 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tb_derived.h"
 #include "tb_internal.h"
-
-bool tb_verify_entry(const TbTable *t, int side, uint64_t idx, char *err, size_t errlen);
 
 bool tb_verify_entry(const TbTable *t, int side, uint64_t idx, char *err, size_t errlen)
 {
@@ -124,13 +123,42 @@ bool tb_verify_entry(const TbTable *t, int side, uint64_t idx, char *err, size_t
     return true;
 }
 
+/* The compiled derived data (derived_data.c) against a table's entry. */
+bool tb_verify_derived_entry(const TbTable *t, int side, uint64_t idx, char *err, size_t errlen)
+{
+    int v = tb_table_value(t, side, idx);
+    if (v == TBV_INVALID)
+        return true;
+    TbPos p;
+    Position pos;
+    tb_unindex(&t->L, idx, &p);
+    p.side = side;
+    tb_to_position(&t->L, &p, &pos);
+    char fen[FEN_MAX];
+    if (tb_derived_fifty_exception(&pos) != (t->max_dtz > 100)) {
+        snprintf(err, errlen, "%s: the derived 50-move exception list disagrees with the table", t->L.name);
+        return false;
+    }
+    Move moves[MAX_MOVES];
+    if (gen_legal(&pos, moves) == 0)
+        return true; /* stalemates and mates: decided before deadness is asked */
+    if (tb_derived_dead(&pos) != (v == TBV_DEAD)) {
+        pos_fen(&pos, fen, sizeof fen);
+        snprintf(err, errlen, "%s: %s: the derived data says %s, the table %s", t->L.name, fen,
+                 v == TBV_DEAD ? "live" : "dead", v == TBV_DEAD ? "dead" : "live");
+        return false;
+    }
+    return true;
+}
+
 typedef struct {
     const TbTable *t;
+    TbEntryCheck check;
     uint64_t count, seed;
-    atomic_ullong next, checked;
+    atomic_ullong next;
     atomic_int failures;
     pthread_mutex_t lock;
-} VerifyJob;
+} CheckJob;
 
 static uint64_t mix(uint64_t x)
 {
@@ -140,9 +168,9 @@ static uint64_t mix(uint64_t x)
     return x ^ (x >> 31);
 }
 
-static void *verify_worker(void *arg)
+static void *check_worker(void *arg)
 {
-    VerifyJob *j = arg;
+    CheckJob *j = arg;
     uint64_t total = 2 * j->t->L.per_side;
     for (;;) {
         uint64_t k = atomic_fetch_add(&j->next, 1);
@@ -152,26 +180,21 @@ static void *verify_worker(void *arg)
         int side = e >= j->t->L.per_side;
         uint64_t idx = side ? e - j->t->L.per_side : e;
         char err[1024];
-        if (!tb_verify_entry(j->t, side, idx, err, sizeof err)) {
-            if (atomic_fetch_add(&j->failures, 1) < 10) {
-                pthread_mutex_lock(&j->lock);
-                fprintf(stderr, "verify: %s\n", err);
-                pthread_mutex_unlock(&j->lock);
-            }
+        if (!j->check(j->t, side, idx, err, sizeof err) && atomic_fetch_add(&j->failures, 1) < 10) {
+            pthread_mutex_lock(&j->lock);
+            fprintf(stderr, "verify: %s\n", err);
+            pthread_mutex_unlock(&j->lock);
         }
-        atomic_fetch_add(&j->checked, 1);
     }
     return NULL;
 }
 
-/* Checks `sample` entries drawn at random (every entry if sample is 0 or covers the table). */
-int tb_verify_table(const TbTable *t, uint64_t sample, uint64_t seed, int threads);
-
-int tb_verify_table(const TbTable *t, uint64_t sample, uint64_t seed, int threads)
+int tb_check_table(const TbTable *t, TbEntryCheck check, uint64_t sample, uint64_t seed, int threads)
 {
-    VerifyJob j;
+    CheckJob j;
     memset(&j, 0, sizeof j);
     j.t = t;
+    j.check = check;
     uint64_t total = 2 * t->L.per_side;
     j.count = sample == 0 || sample >= total ? total : sample;
     j.seed = seed;
@@ -179,9 +202,9 @@ int tb_verify_table(const TbTable *t, uint64_t sample, uint64_t seed, int thread
     pthread_t th[16];
     int started = 0;
     for (int i = 1; i < threads && i < 16; i++)
-        if (pthread_create(&th[started], NULL, verify_worker, &j) == 0)
+        if (pthread_create(&th[started], NULL, check_worker, &j) == 0)
             started++;
-    verify_worker(&j);
+    check_worker(&j);
     for (int i = 0; i < started; i++)
         pthread_join(th[i], NULL);
     pthread_mutex_destroy(&j.lock);

@@ -25,6 +25,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../../src/engine/search.h"
 #include "../../src/tablebase/tb_internal.h"
 #include "helpers.h"
 #include "test.h"
@@ -570,6 +571,89 @@ TEST(tb_agrees_with_exhaustive_mate_search)
         }
     }
     CHECK(checked_short > 100);
+}
+
+/* ---- the engine at the root ---- */
+
+/* A winning move's plies to the next zeroing move or mate, under DTZ-optimal play. */
+static int plies_to_zero(Position *pos, Move m, int *child_value)
+{
+    bool zeroing = pos_is_capture(pos, m) || pos->v->is_pawn[pos->board[MOVE_FROM(m)]];
+    Undo u;
+    bool ok;
+    int dz = 0;
+    pos_make(pos, m, &u);
+    *child_value = tb_probe_value(pos, &dz, &ok);
+    pos_unmake(pos, m, &u);
+    return zeroing || *child_value == 0 ? 1 : 1 + dz;
+}
+
+static Move engine_move(Engine *e, const Position *pos, int halfmove)
+{
+    Position at = *pos;
+    at.halfmove = halfmove;
+    char fen[FEN_MAX];
+    pos_fen(&at, fen, sizeof fen);
+    Game g;
+    if (!start_game(&g, "starchess", fen))
+        return MOVE_NONE;
+    SearchLimits limits = {.depth = 2};
+    SearchResult r = search_run(e, &g, &limits, NULL);
+    game_free(&g);
+    return r.best;
+}
+
+/*
+ * In KQvKR the fastest mate often lets many plies pass before the rook is taken, while a
+ * slower mate takes it sooner.  With the halfmove clock so high that only the sooner capture
+ * beats the 50-move rule, the engine must play a winning move that zeroes in time; with the
+ * clock at 0 it must play a fastest mate.
+ */
+TEST(tb_engine_wins_within_the_fifty_move_rule)
+{
+    const TbTable *t = tables() ? table("KQvKR") : NULL;
+    if (!t)
+        return;
+    Engine e;
+    if (!engine_init(&e, 1))
+        return;
+    int found = 0;
+    for (int tries = 0; tries < 200000 && found < 12; tries++) {
+        uint64_t idx = next_rand() % t->L.per_side;
+        int v = tb_table_value(t, WHITE, idx);
+        if (v < 3 || v % 2 == 0)
+            continue;
+        TbPos p;
+        Position pos;
+        tb_unindex(&t->L, idx, &p);
+        p.side = WHITE;
+        tb_to_position(&t->L, &p, &pos);
+        Move moves[MAX_MOVES];
+        int n = gen_legal(&pos, moves), zmin = 1000, zfast = 1000;
+        for (int i = 0; i < n; i++) {
+            int child, z = plies_to_zero(&pos, moves[i], &child);
+            if (child < 0 || child % 2)
+                continue;
+            zmin = z < zmin ? z : zmin;
+            if (child == v - 1)
+                zfast = z < zfast ? z : zfast;
+        }
+        if (zfast <= zmin) /* a fastest mate zeroes as soon as any: nothing to choose */
+            continue;
+        found++;
+        char fen[FEN_MAX];
+        pos_fen(&pos, fen, sizeof fen);
+        int child, z = plies_to_zero(&pos, engine_move(&e, &pos, 100 - zmin), &child);
+        if (child < 0 || child % 2 || z > zmin)
+            test_fail(__FILE__, __LINE__, "%s at halfmove %d: the engine's move zeroes in %d plies (needed %d)", fen,
+                      100 - zmin, z, zmin);
+        plies_to_zero(&pos, engine_move(&e, &pos, 0), &child);
+        if (child != v - 1)
+            test_fail(__FILE__, __LINE__, "%s: the engine's move leaves a mate in %d plies, the fastest %d", fen, child,
+                      v - 1);
+    }
+    CHECK(found >= 12);
+    engine_free(&e);
 }
 
 /* ---- files ---- */
