@@ -17,6 +17,7 @@
 #include "../core/perft.h"
 #include "../core/pgn.h"
 #include "../engine/search.h"
+#include "../tablebase/tb.h"
 #include "display.h"
 
 #define LINE_MAX_BYTES 65536
@@ -71,6 +72,7 @@ static void cmd_uci(Session *s)
                     "option name UCI_LimitStrength type check default false\n"
                     "option name UCI_Elo type spin default 1500 min 800 max 2800\n"
                     "option name Greedy type check default false\n"
+                    "option name TablebasePath type string default tb\n"
                     "uciok\n");
 }
 
@@ -114,6 +116,9 @@ static void set_engine_option(Session *s, const char *name, const char *value)
         if (strcmp(value, "true") != 0 && strcmp(value, "false") != 0)
             error(s, "Greedy must be true or false, not '%s'", value);
         s->engine.greedy = strcmp(value, "true") == 0;
+    } else if (strcasecmp(name, "TablebasePath") == 0) {
+        /* The Starchess tables' folder (`starfish tb generate`); "<empty>" turns them off. */
+        tb_set_dir(strcmp(value, "<empty>") == 0 ? "" : value);
     } else if (strcasecmp(name, "UCI_Elo") == 0) {
         if (!read_int(value, 800, 2800, &s->elo))
             error(s, "UCI_Elo must be from 800 to 2800, not '%s'", value);

@@ -23,7 +23,7 @@ enum { TB_LOSS = -1, TB_DRAW = 0, TB_WIN = 1 };
 /* The rules core's verdict type (core/variant.h): wdl, dtm, dtz, dead. */
 typedef EndgameVerdict TbResult;
 
-/* The folder the probes read (default "tb"); forgets the tables loaded so far. */
+/* The folder the probes read (default "tb"; "" turns probing off); forgets the tables loaded. */
 void tb_set_dir(const char *dir);
 /* The largest number of men (kings included) the generator and the index support. */
 #define TB_MAX_MEN 6

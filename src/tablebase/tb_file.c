@@ -383,7 +383,9 @@ const TbTable *tb_get_table(const TbSig *sig)
     pthread_mutex_lock(&reg_lock);
     RegEntry *e = reg_find(sig);
     TbTable *t = NULL;
-    if (e && e->used) {
+    if (!tb_dir[0]) {
+        tb_set_error("the tables are turned off (no folder set)");
+    } else if (e && e->used) {
         t = e->table;
         if (!t)
             tb_set_error("no table for this material in %s", tb_dir);

@@ -48,6 +48,28 @@ def uci(lines, timeout=60):
     return out
 
 
+def uci_search(lines, timeout=60):
+    """Sends the lines (the last one a `go`), waits for `bestmove`, then quits; returns stdout
+    lines.  (uci() would send `quit` at once, which ends a running search.)"""
+    proc = subprocess.Popen([binary()], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    try:
+        proc.stdin.write(b"".join(_to_bytes(line) + b"\n" for line in lines))
+        proc.stdin.flush()
+        out = []
+        for raw in proc.stdout:
+            out.append(raw.decode("utf-8", errors="replace").rstrip("\r\n"))
+            if out[-1].startswith("bestmove"):
+                break
+        proc.stdin.write(b"quit\n")
+        proc.stdin.close()
+        assert proc.wait(timeout) == 0, "UCI session exited with status %d" % proc.returncode
+        return out
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+
+
 def cli(args, timeout=60):
     """Runs the binary with command-line arguments; returns (returncode, stdout, stderr)."""
     proc = subprocess.run([binary()] + [str(a) for a in args], stdin=subprocess.DEVNULL,
