@@ -88,6 +88,12 @@ TEST(engine_mates_in_two)
     check_mate_found("square-says-reversed", "5m2/3km3/mm1M3m/1m2M3/mM1M2m1/3M4/MM1m1KMM/8 w - - 8 37", 2);
     check_mate_found("starchess", "q/2/1K1P3/2r2k/2ppr/2R3/1Q5/2/1[] b 8 36", 2);
     check_mate_found("starchess-ludii", "B/2/1R2q1Q/5b/3p1/2p2k/K2P1pr/2/1[] w - 11 26", 2);
+    /* From engine self-play at 60 ms a move (positions where it announced mate in 2). */
+    check_mate_found("megastar",
+                     "1/2/3/4/5/6/7/3B4/4L4/4P5/5PR4/12/13/1L6R3L/12/7k3/10/4K4/4L3/7/6/5/4/3/2/1 w - 1 108", 2);
+    check_mate_found("megastar",
+                     "1/2/3/4/5/6/7/4r3/7p1/2L4pK1/11/7c3l/13/9bll1/7p4/11/5Bnb2/7p1/8/2P1k2/6/4r/4/3/2/1 b - 1 96",
+                     2);
 }
 
 /* In a random game of every variant, the engine's move is always one of the legal moves. */
