@@ -214,6 +214,7 @@ static enum MHD_Result create_from(struct MHD_Connection *c, const GameOptions *
     pthread_mutex_lock(&g->lock);
     json_t *state = games_state(g, opt->creator);
     pthread_mutex_unlock(&g->lock);
+    games_release(g);
     return http_json(c, 201,
                      json_pack("{s:o, s:s, s:s, s:o}", "game", state, "token", token, "side", side_name(opt->creator),
                                "invite", invite[0] ? json_string(invite) : json_null()));
@@ -494,6 +495,12 @@ static enum MHD_Result post_analysis(struct MHD_Connection *c, const char *body,
     return http_json(c, 200, result);
 }
 
+/* What the server holds: cheap enough to poll. */
+static enum MHD_Result get_health(struct MHD_Connection *c)
+{
+    return http_json(c, 200, json_pack("{s:i}", "games_in_memory", games_in_memory()));
+}
+
 /* ---- Routing -------------------------------------------------------------------------------- */
 
 enum MHD_Result api_handle(struct MHD_Connection *c, const char *method, const char *url, const char *body,
@@ -509,6 +516,8 @@ enum MHD_Result api_handle(struct MHD_Connection *c, const char *method, const c
         return post ? post_import(c, body, len) : http_method_not_allowed(c, "POST");
     if (strcmp(path, "/analysis") == 0)
         return post ? post_analysis(c, body, len) : http_method_not_allowed(c, "POST");
+    if (strcmp(path, "/health") == 0)
+        return get ? get_health(c) : http_method_not_allowed(c, "GET, HEAD");
     if (strncmp(path, "/games/", 7) != 0)
         return http_error(c, 404, "no such endpoint: %.100s", url);
 
@@ -538,18 +547,12 @@ enum MHD_Result api_handle(struct MHD_Connection *c, const char *method, const c
     LiveGame *g = games_find(id);
     if (!g)
         return http_error(c, 404, "unknown game '%s'", id);
-    switch (route) {
-    case -1:
-        return get_game(c, g);
-    case 0:
-        return post_action(c, g, ACT_MOVE, body, len);
-    case 1:
-        return post_action(c, g, ACT_RESIGN, body, len);
-    case 2:
-        return post_action(c, g, ACT_DRAW, body, len);
-    case 3:
-        return get_events(c, g);
-    default:
-        return get_pgn(c, g);
-    }
+    enum MHD_Result ret = route == -1  ? get_game(c, g)
+                          : route == 0 ? post_action(c, g, ACT_MOVE, body, len)
+                          : route == 1 ? post_action(c, g, ACT_RESIGN, body, len)
+                          : route == 2 ? post_action(c, g, ACT_DRAW, body, len)
+                          : route == 3 ? get_events(c, g)
+                                       : get_pgn(c, g);
+    games_release(g); /* an event stream holds a reference of its own */
+    return ret;
 }

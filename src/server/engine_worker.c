@@ -10,7 +10,7 @@
 #include "../engine/search.h"
 
 typedef struct Job {
-    LiveGame *game;
+    LiveGame *game; /* a reference, given back when the job is done or discarded */
     struct Job *next;
 } Job;
 
@@ -80,6 +80,7 @@ static void *worker(void *arg)
             game_free(&g);
             free(task.moves);
         }
+        games_release(job->game);
         free(job);
     }
     return NULL;
@@ -126,6 +127,7 @@ void workers_stop(void)
     while (head) {
         Job *j = head;
         head = j->next;
+        games_release(j->game);
         free(j);
     }
     tail = NULL;
@@ -157,6 +159,7 @@ void workers_request(LiveGame *g)
         return;
     }
     g->engine_queued = true;
+    games_hold(g);
     if (tail)
         tail->next = job;
     else

@@ -24,7 +24,8 @@ bool workers_start(void);
 void workers_stop(void);
 /* Frees the pool engines (after the HTTP daemon has stopped). */
 void workers_free_pool(void);
-/* Asks for the engine's move in g (g->lock held); one request per game at a time. */
+/* Asks for the engine's move in g (g->lock held, by a holder of a reference or under the
+ * registry lock); one request per game at a time.  The queued job holds a reference to g. */
 void workers_request(LiveGame *g);
 
 typedef struct Analysis {

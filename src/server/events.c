@@ -21,8 +21,8 @@ struct Subscriber {
     size_t cur_len, cur_off;
     bool closed;
     int64_t next_keepalive; /* monotonic ms */
-    LiveGame *game;
-    Subscriber *next; /* in the game's list, under the game's lock */
+    LiveGame *game;         /* a reference, given back when the subscriber is freed */
+    Subscriber *next;       /* in the game's list, under the game's lock */
 };
 
 static void wake(Subscriber *s)
@@ -72,6 +72,7 @@ Subscriber *events_subscribe(LiveGame *g, int sock, const char *first)
     pthread_mutex_init(&s->lock, NULL);
     s->sock = sock;
     s->game = g;
+    games_hold(g); /* the stream outlives the request that opened it */
     s->next_keepalive = util_mono_ms() + EVENTS_KEEPALIVE_MS;
     push(s, msg);
     s->next = g->subs;
@@ -120,12 +121,6 @@ static void unlink_from(LiveGame *g, Subscriber *s)
         }
 }
 
-void events_drop(LiveGame *g, Subscriber *s)
-{
-    unlink_from(g, s);
-    destroy(s);
-}
-
 /* MHD calls this when the response is done with (the client left or the stream ended). */
 static void on_free(void *cls)
 {
@@ -135,6 +130,7 @@ static void on_free(void *cls)
     unlink_from(g, s);
     pthread_mutex_unlock(&g->lock);
     destroy(s);
+    games_release(g); /* last: the game may be evicted from now on */
 }
 
 static ssize_t on_read(void *cls, uint64_t pos, char *buf, size_t max)

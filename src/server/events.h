@@ -3,7 +3,7 @@
  * an eventfd that wakes its connection thread; the stream is produced by an MHD callback that
  * blocks (thread-per-connection) until there is something to send, writes a keep-alive
  * comment every 15 s, and ends as soon as the client hangs up (POLLRDHUP on its socket), when
- * the subscriber is unlinked from its game and freed.
+ * the subscriber is unlinked from its game and freed (and lets go of its game).
  */
 #ifndef STARFISH_SERVER_EVENTS_H
 #define STARFISH_SERVER_EVENTS_H
@@ -16,7 +16,8 @@
 
 typedef struct Subscriber Subscriber;
 
-/* Subscribes to g (g->lock held) with `first` as the first event's data; NULL on failure.
+/* Subscribes to g (g->lock held, by a holder of a reference) with `first` as the first
+ * event's data; NULL on failure.  The subscriber holds a reference to g until it is freed.
  * sock is the client's socket (to notice a hang-up), or -1. */
 Subscriber *events_subscribe(LiveGame *g, int sock, const char *first);
 /* The streaming response for a subscriber; it owns the subscriber from then on. */
@@ -25,7 +26,5 @@ struct MHD_Response *events_response(Subscriber *s);
 void events_publish(LiveGame *g, const char *json);
 /* Ends every stream of g (g->lock held): at shutdown. */
 void events_close(LiveGame *g);
-/* Frees a subscriber that never became a response (g->lock held). */
-void events_drop(LiveGame *g, Subscriber *s);
 
 #endif

@@ -12,6 +12,7 @@
 
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static LiveGame *registry;
+static int registry_count; /* the games in the list */
 
 static const char *side_name(int side)
 {
@@ -235,6 +236,27 @@ static LiveGame *find_locked(const char *id)
     return NULL;
 }
 
+/* Adds g to the registry (registry_lock held) with a reference for the caller. */
+static void link_locked(LiveGame *g)
+{
+    g->next = registry;
+    registry = g;
+    registry_count++;
+    games_hold(g);
+}
+
+void games_hold(LiveGame *g)
+{
+    atomic_fetch_add(&g->refs, 1);
+}
+
+void games_release(LiveGame *g)
+{
+    /* Stamped before the reference goes, so that an evictor seeing no reference sees it. */
+    atomic_store(&g->used_ms, util_mono_ms());
+    atomic_fetch_sub(&g->refs, 1);
+}
+
 int games_load_unfinished(void)
 {
     char (*ids)[STORE_ID_MAX + 1];
@@ -247,13 +269,13 @@ int games_load_unfinished(void)
         if (!g)
             continue;
         pthread_mutex_lock(&registry_lock);
-        g->next = registry;
-        registry = g;
+        link_locked(g);
         pthread_mutex_unlock(&registry_lock);
         pthread_mutex_lock(&g->lock);
         flag_fell(g, util_now_ms()); /* it may have fallen while the server was down */
         want_engine_move(g);
         pthread_mutex_unlock(&g->lock);
+        games_release(g);
         loaded++;
     }
     free(ids);
@@ -267,11 +289,12 @@ LiveGame *games_find(const char *id)
         return NULL;
     pthread_mutex_lock(&registry_lock);
     LiveGame *g = find_locked(id);
-    if (!g) { /* a finished game from an earlier run */
+    if (g) {
+        games_hold(g);
+    } else { /* a finished game from an earlier run, or one evicted */
         g = load(id);
         if (g) {
-            g->next = registry;
-            registry = g;
+            link_locked(g);
             pthread_mutex_lock(&g->lock);
             want_engine_move(g);
             pthread_mutex_unlock(&g->lock);
@@ -289,7 +312,46 @@ void games_free_all(void)
         registry = g->next;
         live_free(g);
     }
+    registry_count = 0;
     pthread_mutex_unlock(&registry_lock);
+}
+
+/* Whether g can go (registry_lock held).  The reference count is read first: with none left
+ * and the registry lock held nobody else can reach g, so the rest is read without its lock.
+ * The subscribers and the engine job would each hold a reference; they are checked as well
+ * so that a missing reference keeps a game rather than freeing one in use. */
+static bool evictable(LiveGame *g, int64_t now, int64_t idle_ms)
+{
+    return atomic_load(&g->refs) == 0 && g->result != RESULT_NONE && !g->subs && !g->engine_queued &&
+           now - atomic_load(&g->used_ms) >= idle_ms;
+}
+
+int games_evict(int64_t idle_ms)
+{
+    int64_t now = util_mono_ms();
+    int evicted = 0;
+    pthread_mutex_lock(&registry_lock);
+    for (LiveGame **p = &registry; *p;) {
+        LiveGame *g = *p;
+        if (evictable(g, now, idle_ms)) {
+            *p = g->next;
+            registry_count--;
+            live_free(g);
+            evicted++;
+        } else {
+            p = &g->next;
+        }
+    }
+    pthread_mutex_unlock(&registry_lock);
+    return evicted;
+}
+
+int games_in_memory(void)
+{
+    pthread_mutex_lock(&registry_lock);
+    int n = registry_count;
+    pthread_mutex_unlock(&registry_lock);
+    return n;
 }
 
 /* ---- Creating --------------------------------------------------------------------------- */
@@ -369,10 +431,8 @@ int games_create(const GameOptions *o, Game *initial, LiveGame **out, char *crea
         if (!stored)
             break;
     }
-    if (stored) {
-        g->next = registry;
-        registry = g;
-    }
+    if (stored)
+        link_locked(g); /* the caller's reference */
     pthread_mutex_unlock(&registry_lock);
     free(rows);
     if (!stored) {
@@ -581,6 +641,8 @@ static bool flag_fell(LiveGame *g, int64_t now)
     char err[100];
     if (finish_by(g, game_timeout, NULL, side, g->turn_start_ms + g->left[side], err, sizeof err) != 0)
         fprintf(stderr, "starfish: game %s: %s\n", g->id, err);
+    /* The clock thread may end a game that nobody holds: its idle time starts at its end. */
+    atomic_store(&g->used_ms, util_mono_ms());
     return true;
 }
 

@@ -4,14 +4,22 @@
  * then sent to the game's event subscribers; when the store fails the change is undone and
  * the caller gets a 5xx.  Legality and game ends come from the rules core only.
  *
- * Lock order: registry -> game -> (store, subscriber, engine queue).  Games are never freed
- * before shutdown, so a LiveGame pointer stays valid once looked up.
+ * Lock order: registry -> game -> (store, subscriber, engine queue).
+ *
+ * Lifetime: whoever keeps a LiveGame pointer beyond the registry lock holds a reference to it
+ * (refs): the request handler from games_find or games_create until games_release, an event
+ * stream's subscriber until it is dropped, a queued engine job until the worker is done with
+ * it.  A reference is only made under the registry lock or by a holder of one, so a game that
+ * has none while the registry lock is held cannot be reached by anyone else: games_evict frees
+ * such games when they are over and have been idle long enough.  An evicted game is loaded
+ * from the store again when it is next asked for.
  */
 #ifndef STARFISH_SERVER_GAMES_H
 #define STARFISH_SERVER_GAMES_H
 
 #include <jansson.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -46,6 +54,8 @@ typedef struct LiveGame {
     int draw_offer;     /* -1, WHITE or BLACK */
     bool engine_queued; /* an engine move is requested and not yet taken by a worker */
     struct Subscriber *subs;
+    atomic_int refs;         /* the holders of a pointer to the game (see above) */
+    _Atomic int64_t used_ms; /* monotonic: when a holder last let go of it or it ended */
     struct LiveGame *next;
 } LiveGame;
 
@@ -76,13 +86,25 @@ void games_free_all(void);
 
 /*
  * Creates a game from `initial` (its moves become the game's history; the game takes it over
- * and leaves *initial zeroed).  Returns 0, or an HTTP status with err set.  The new game and
- * the tokens are written to *out, creator_token, invite (invite "" when there is none).
+ * and leaves *initial zeroed).  Returns 0, or an HTTP status with err set.  The new game (with
+ * a reference for the caller) and the tokens are written to *out, creator_token, invite
+ * (invite "" when there is none).
  */
 int games_create(const GameOptions *o, Game *initial, LiveGame **out, char *creator_token, char *invite, char *err,
                  size_t errlen);
-/* The game with that id (loaded from the store when it is not in memory), or NULL. */
+/* The game with that id (loaded from the store when it is not in memory), or NULL.  Like
+ * games_create, it hands the caller a reference that the caller gives back with
+ * games_release. */
 LiveGame *games_find(const char *id);
+/* Takes another reference to g for a holder of one (a subscriber, an engine job). */
+void games_hold(LiveGame *g);
+/* Gives back a reference (no lock needed; g must not be used after it). */
+void games_release(LiveGame *g);
+/* Frees every game that is over, has no reference and was last used idle_ms or more ago;
+ * returns how many. */
+int games_evict(int64_t idle_ms);
+/* How many games are in memory. */
+int games_in_memory(void);
 
 /* The rest want g->lock held. */
 

@@ -2,7 +2,8 @@
  * `starfish serve`: starts the store, loads the unfinished games, starts the engine workers,
  * the clock thread and the HTTP daemon, then waits for SIGINT or SIGTERM and shuts down in
  * the reverse order (every event stream ended, every search stopped, every thread joined,
- * the database closed).
+ * the database closed).  The clock thread also frees, every few seconds, the finished games
+ * that nobody has used for --evict-after seconds.
  */
 #include "server.h"
 
@@ -19,15 +20,21 @@
 #include "games.h"
 #include "http.h"
 #include "store.h"
+#include "util.h"
+
+#define EVICT_AFTER_DEFAULT_S 600
+#define EVICT_AFTER_MAX_S (365 * 24 * 3600)
+#define EVICT_EVERY_MS 2000
 
 static pthread_mutex_t clock_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t clock_cond = PTHREAD_COND_INITIALIZER;
 static bool clock_quit;
 
-/* Every 100 ms: has a flag fallen? */
+/* Every 100 ms: has a flag fallen?  Every EVICT_EVERY_MS: the idle finished games go.
+ * arg: the idle time in ms. */
 static void *clock_thread(void *arg)
 {
-    (void)arg;
+    int64_t idle_ms = *(const int64_t *)arg, next_eviction = util_mono_ms() + EVICT_EVERY_MS;
     pthread_mutex_lock(&clock_lock);
     while (!clock_quit) {
         struct timespec until;
@@ -42,6 +49,10 @@ static void *clock_thread(void *arg)
             break;
         pthread_mutex_unlock(&clock_lock);
         games_check_flags();
+        if (util_mono_ms() >= next_eviction) {
+            games_evict(idle_ms);
+            next_eviction = util_mono_ms() + EVICT_EVERY_MS;
+        }
         pthread_mutex_lock(&clock_lock);
     }
     pthread_mutex_unlock(&clock_lock);
@@ -52,27 +63,37 @@ static int usage(const char *message, const char *arg)
 {
     fprintf(stderr, "starfish: ");
     fprintf(stderr, message, arg);
-    fprintf(stderr, "\nusage: starfish serve [--port N] [--db FILE] [--web DIR] [--host ADDR]\n(see 'starfish help')\n");
+    fprintf(stderr, "\nusage: starfish serve [--port N] [--db FILE] [--web DIR] [--host ADDR] [--evict-after SECONDS]\n"
+                    "(see 'starfish help')\n");
     return 2;
+}
+
+/* A whole number in [min, max] written in decimal and nothing else. */
+static bool read_number(const char *text, long min, long max, long *out)
+{
+    char *end;
+    *out = strtol(text, &end, 10);
+    return *text && !*end && *out >= min && *out <= max;
 }
 
 int server_main(int argc, char **argv)
 {
-    int port = 8080;
+    long port = 8080, evict_after = EVICT_AFTER_DEFAULT_S;
     const char *db = "starfish.db", *web = "web", *host = "127.0.0.1";
     for (int i = 2; i < argc; i++) {
         const char *opt = argv[i];
-        if (strcmp(opt, "--port") && strcmp(opt, "--db") && strcmp(opt, "--web") && strcmp(opt, "--host"))
+        if (strcmp(opt, "--port") && strcmp(opt, "--db") && strcmp(opt, "--web") && strcmp(opt, "--host") &&
+            strcmp(opt, "--evict-after"))
             return usage("unknown option '%s'", opt);
         if (i + 1 >= argc)
             return usage("%s needs a value", opt);
         const char *value = argv[++i];
         if (strcmp(opt, "--port") == 0) {
-            char *end;
-            long p = strtol(value, &end, 10);
-            if (!*value || *end || p < 0 || p > 65535)
+            if (!read_number(value, 0, 65535, &port))
                 return usage("bad port '%s' (0..65535; 0 picks a free port)", value);
-            port = (int)p;
+        } else if (strcmp(opt, "--evict-after") == 0) {
+            if (!read_number(value, 0, EVICT_AFTER_MAX_S, &evict_after))
+                return usage("bad --evict-after '%s' (seconds, 0..31536000)", value);
         } else if (strcmp(opt, "--db") == 0) {
             db = value;
         } else if (strcmp(opt, "--web") == 0) {
@@ -114,9 +135,10 @@ int server_main(int argc, char **argv)
         return 1;
     }
     pthread_t clock;
-    pthread_create(&clock, NULL, clock_thread, NULL);
+    int64_t idle_ms = (int64_t)evict_after * 1000;
+    pthread_create(&clock, NULL, clock_thread, &idle_ms);
     int bound;
-    bool listening = http_start(host, port, web, &bound, err, sizeof err);
+    bool listening = http_start(host, (int)port, web, &bound, err, sizeof err);
     if (listening) {
         printf("starfish: serving http://%s:%d (db %s)\n", host, bound, db);
         fflush(stdout);

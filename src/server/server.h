@@ -2,7 +2,8 @@
 #ifndef STARFISH_SERVER_H
 #define STARFISH_SERVER_H
 
-/* Runs `starfish serve [--port N] [--db FILE] [--web DIR]`; returns the exit status. */
+/* Runs `starfish serve [--port N] [--db FILE] [--web DIR] [--host ADDR] [--evict-after SECONDS]`;
+ * returns the exit status. */
 int server_main(int argc, char **argv);
 
 #endif

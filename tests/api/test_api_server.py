@@ -164,6 +164,8 @@ def test_clean_shutdown_with_streams_and_searches():
 def test_command_line_errors():
     for args, code, expect in [(["--port", "http"], 2, "port"), (["--port", "70000"], 2, "port"),
                                (["--bogus"], 2, "unknown option"), (["--db"], 2, "needs a value"),
+                               (["--evict-after", "-1"], 2, "evict-after"), (["--evict-after", "10m"], 2, "evict-after"),
+                               (["--evict-after"], 2, "needs a value"),
                                (["--port", "0", "--db", "/nonexistent/dir/games.db"], 1, "/nonexistent/dir"),
                                (["--port", "0", "--host", "localhost:80"], 1, "host")]:
         with tempfile.TemporaryDirectory() as tmp:
