@@ -3,11 +3,14 @@
  *
  * gen_pseudo() walks each piece's move program (see variant.c); gen_legal() keeps the moves
  * after which the mover's royal piece is safe.  For variants whose attacks are all steps,
- * leaps and slides and which have no post-move event (simple_legality), most moves are
- * proved legal without being made: when the side is not in check, a move of a piece that is
- * not pinned against its royal cannot expose it, and a royal move is safe when its target is
- * not attacked with the royal lifted off the board.  Everything else (en passant, castling,
- * a royal double step, which en passant may answer) is made and tested.
+ * leaps and slides (simple_legality), most moves are proved legal without being made: when
+ * the side is not in check, a move of a piece that is not pinned against its royal cannot
+ * expose it, and a royal move is safe when its target is not attacked with the royal lifted
+ * off the board.  Where a moved piece may be removed after its move (moved_piece_survives),
+ * a removed piece empties its from and to cells: that can expose the royal only when one of
+ * them holds one of the (at most two) pieces between the royal and an enemy slider aimed at
+ * it, and a removed royal makes the move illegal.  Everything else (en passant,
+ * castling, a royal double step, which en passant may answer) is made and tested.
  */
 #include "movegen.h"
 
@@ -188,42 +191,66 @@ bool move_is_legal(Position *pos, Move m)
     return ok;
 }
 
+/* The pieces between the royal and an enemy slider aimed at it. */
+typedef struct {
+    Cell pinned[MAX_PIECES]; /* ours, alone on the line: moving off it exposes the royal */
+    /* Either side's, one or two on the line: emptying their cells (a move whose piece is
+     * removed empties its from and to cells) may expose the royal. */
+    Cell screens[2 * MAX_PIECES];
+    int npinned, nscreens;
+} LineBlockers;
+
+/* The next occupied cell of a ray from `cells` on, or `end`. */
+static inline const uint8_t *next_piece(const Position *pos, const uint8_t *cells, const uint8_t *end)
+{
+    while (cells < end && !pos->board[*cells])
+        cells++;
+    return cells;
+}
+
 /*
  * One walk over the attack program at the royal's cell: is the royal attacked, and which
- * pieces of the side to move stand alone between it and an enemy slider (pinned)?
+ * pieces stand between it and an enemy slider (two deep only where moved pieces may be
+ * removed)?
  */
-static bool royal_attacked_and_pins(const Position *pos, Cell royal, Cell *pinned, int *npinned)
+static bool royal_attacked_and_pins(const Position *pos, Cell royal, LineBlockers *b)
 {
     const Variant *v = pos->v;
     int us = pos->side;
     const uint16_t(*mask_of)[MAX_CELLS] = v->side_mask[us ^ 1];
     const uint8_t *p = v->atk + v->atk_at[us ^ 1][royal];
     bool attacked = false;
-    *npinned = 0;
+    b->npinned = b->nscreens = 0;
     if (*p == A_LEAPS) {
         const uint8_t *e = p + 2, *end = e + 3 * p[1];
         for (; e < end && !attacked; e += 3)
             attacked = mask_of[pos->board[e[0]]][e[0]] & (e[1] | (unsigned)e[2] << 8);
         p = end;
     }
+    bool removals = v->def->moved_piece_survives != NULL;
     for (; *p; p += 4 + p[3]) {
         unsigned mask = p[1] | (unsigned)p[2] << 8;
-        const uint8_t *cells = p + 4, *end = cells + p[3];
-        while (cells < end && !pos->board[*cells])
-            cells++;
-        if (cells == end)
+        const uint8_t *end = p + 4 + p[3], *first = next_piece(pos, p + 4, end);
+        if (first == end)
             continue;
-        if (mask_of[pos->board[*cells]][*cells] & mask) {
+        if (mask_of[pos->board[*first]][*first] & mask) {
             attacked = true;
             continue;
         }
-        if (PIECE_COLOUR(pos->board[*cells]) != us)
+        const uint8_t *second = next_piece(pos, first + 1, end);
+        if (second == end)
             continue;
-        Cell blocker = *cells;
-        for (cells++; cells < end && !pos->board[*cells]; cells++)
-            ;
-        if (cells < end && (mask_of[pos->board[*cells]][*cells] & mask))
-            pinned[(*npinned)++] = blocker;
+        if (mask_of[pos->board[*second]][*second] & mask) {
+            if (PIECE_COLOUR(pos->board[*first]) == us)
+                b->pinned[b->npinned++] = *first;
+            b->screens[b->nscreens++] = *first;
+            continue;
+        }
+        const uint8_t *third = removals ? next_piece(pos, second + 1, end) : end;
+        if (third < end && (mask_of[pos->board[*third]][*third] & mask)) {
+            b->screens[b->nscreens++] = *first;
+            b->screens[b->nscreens++] = *second;
+        }
     }
     return attacked;
 }
@@ -237,14 +264,43 @@ static bool royal_target_safe(Position *pos, Cell royal, Cell to)
     return safe;
 }
 
+static bool listed(const Cell *cells, int n, Cell c)
+{
+    for (int k = 0; k < n; k++)
+        if (cells[k] == c)
+            return true;
+    return false;
+}
+
+/* A move of a piece other than the royal, in a position without check. */
+static bool piece_move_legal(Position *pos, Move m, const LineBlockers *b)
+{
+    Cell from = MOVE_FROM(m), to = MOVE_TO(m);
+    if (listed(b->pinned, b->npinned, from))
+        return move_is_legal(pos, m);
+    const VariantDef *d = pos->v->def;
+    if (d->moved_piece_survives && (listed(b->screens, b->nscreens, from) || listed(b->screens, b->nscreens, to)) &&
+        !d->moved_piece_survives(pos, m))
+        return move_is_legal(pos, m);
+    return true;
+}
+
+/* A royal move other than castling and a double step, in a position without check. */
+static bool royal_move_legal(Position *pos, Move m)
+{
+    const VariantDef *d = pos->v->def;
+    if (d->moved_piece_survives && !d->moved_piece_survives(pos, m))
+        return false; /* the royal would be removed */
+    return royal_target_safe(pos, MOVE_FROM(m), MOVE_TO(m));
+}
+
 int gen_legal(Position *pos, Move *out)
 {
     int n = gen_pseudo(pos, out), kept = 0;
     Cell royal = pos->royal[pos->side];
-    Cell pinned[MAX_PIECES];
-    int npinned = 0;
+    LineBlockers b;
     bool fast = pos->v->simple_legality && royal != NO_CELL && !pos->hand_total[pos->side] &&
-                !royal_attacked_and_pins(pos, royal, pinned, &npinned);
+                !royal_attacked_and_pins(pos, royal, &b);
     if (!fast) {
         for (int i = 0; i < n; i++)
             if (move_is_legal(pos, out[i]))
@@ -256,16 +312,12 @@ int gen_legal(Position *pos, Move *out)
         Cell from = MOVE_FROM(m);
         bool legal;
         MoveKind kind = MOVE_KIND(m);
-        if (kind == MK_EP || kind == MK_CASTLE || (from == royal && kind == MK_DOUBLE)) {
+        if (kind == MK_EP || kind == MK_CASTLE || (from == royal && kind == MK_DOUBLE))
             legal = move_is_legal(pos, m);
-        } else if (from == royal) {
-            legal = royal_target_safe(pos, royal, MOVE_TO(m));
-        } else {
-            legal = true;
-            for (int k = 0; k < npinned && legal; k++)
-                if (pinned[k] == from)
-                    legal = move_is_legal(pos, m);
-        }
+        else if (from == royal)
+            legal = royal_move_legal(pos, m);
+        else
+            legal = piece_move_legal(pos, m, &b);
         if (legal)
             out[kept++] = m;
     }

@@ -220,7 +220,7 @@ void pos_make(Position *pos, Move m, Undo *u)
     if (kind == MK_PLACE) {
         make_placement(pos, m);
     } else {
-        uint8_t moved = pos->board[MOVE_FROM(m)];
+        bool dies = v->def->moved_piece_survives && !v->def->moved_piece_survives(pos, m);
         if (kind == MK_CASTLE)
             make_castling(pos, m);
         else
@@ -231,7 +231,7 @@ void pos_make(Position *pos, Move m, Undo *u)
             pos->key ^= zobrist_castling[pos->castling] ^ zobrist_castling[pos->castling & keep];
             pos->castling &= keep;
         }
-        if (v->def->moved_piece_survives && !v->def->moved_piece_survives(pos, m, moved, u->captured)) {
+        if (dies) {
             Cell to = MOVE_TO(m);
             u->removed = pos->board[to];
             pos->key ^= zobrist_piece[u->removed][to];

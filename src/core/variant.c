@@ -447,7 +447,7 @@ static bool build(Variant *v, const VariantDef *def, char *err, size_t errlen)
         if (p->royal)
             v->royal_type = t;
     }
-    v->simple_legality = !def->moved_piece_survives;
+    v->simple_legality = true;
     for (int i = 0; i < def->npatterns; i++)
         if (def->patterns[i].kind == PAT_HOP)
             v->simple_legality = false;

@@ -108,8 +108,10 @@ typedef struct VariantDef {
     /* Hooks, all optional. */
     /* Patterns of a piece of `type` and colour on cell c (default: the piece's own). */
     uint32_t (*patterns_at)(const struct VariantDef *def, const Geometry *g, int type, int colour, Cell c);
-    /* After a move: does the moved piece stay on the board?  Judged on the board after it. */
-    bool (*moved_piece_survives)(const struct Position *after, Move m, int moved_code, int captured_code);
+    /* Does the piece a move moves stay on the board after it?  Judged on the board before the
+     * move (the mover on its from cell, a captured piece on its to cell), so that move
+     * generation can ask without making the move. */
+    bool (*moved_piece_survives)(const struct Position *before, Move m);
     /* The result when the side to move has no legal move and is not in check. */
     GameResult (*stalemate)(const struct Position *pos);
     /* Turns an orthodox drawn outcome (reason given) into this variant's result. */
@@ -186,7 +188,7 @@ typedef struct Variant {
         int nsafe;
     } castle[4];
     uint8_t castle_keep[MAX_CELLS]; /* castling rights kept when a move touches the cell */
-    /* Legality can be judged from pins alone (no removal event, no hopping attackers). */
+    /* Legality can be judged from pins and screens (no hopping attackers). */
     bool simple_legality;
 } Variant;
 

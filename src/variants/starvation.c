@@ -10,15 +10,17 @@
 #include "variants.h"
 
 /*
- * Judged on the board after the move.  That is the same as judging condition 2 ("moved
- * from a cell next to a pawn") on the board before it: the only pawn that can have left is
- * a captured one (condition 4 holds then) or the mover itself (condition 1).
+ * Judged on the board before the move, which gives the same answer as the board after it
+ * (where the rules judge): the only pawns that can differ are the mover (condition 1) and a
+ * captured one (condition 4), and neither is a neighbour of itself.  En passant moves a pawn;
+ * castling moves the king from and to MOVE_FROM and MOVE_TO.
  */
-static bool moved_piece_survives(const Position *after, Move m, int moved_code, int captured_code)
+static bool moved_piece_survives(const Position *before, Move m)
 {
-    const Variant *v = after->v;
-    return v->is_pawn[moved_code] || (captured_code && v->is_pawn[captured_code]) ||
-           pos_next_to_pawn(after, MOVE_FROM(m)) || pos_next_to_pawn(after, MOVE_TO(m));
+    const Variant *v = before->v;
+    uint8_t moved = before->board[MOVE_FROM(m)], captured = before->board[MOVE_TO(m)];
+    return v->is_pawn[moved] || (captured && v->is_pawn[captured]) || pos_next_to_pawn(before, MOVE_FROM(m)) ||
+           pos_next_to_pawn(before, MOVE_TO(m));
 }
 
 static GameResult stalemate(const Position *pos)

@@ -212,6 +212,62 @@ TEST(starv_removal_exposing_own_king_is_illegal)
 }
 
 /*
+ * A removed piece empties two cells.  King e1, White rook e2, Black knight e3, Black rook
+ * e8, no pawn anywhere: Rxe3 removes the rook and the knight, and the file opens: illegal.
+ * Sideways rook moves (removed too) leave the knight blocking: legal.  The king, next to no
+ * pawn, cannot move.  The same with the knight and rook swapped (knight e2, rook e4): Rxe2
+ * is illegal, every other rook move legal (e4e8 takes the attacker).
+ */
+TEST(starv_removal_of_two_blockers_exposes_king)
+{
+    CHECK_EQ_STR(moves_in("4r2k/8/8/8/8/4n3/4R3/4K3 w - - 0 1", NULL, buf, sizeof buf),
+                 "e2a2 e2b2 e2c2 e2d2 e2f2 e2g2 e2h2");
+    CHECK_EQ_STR(moves_in("4r2k/8/8/8/4R3/8/4n3/4K3 w - - 0 1", NULL, buf, sizeof buf),
+                 "e4a4 e4b4 e4c4 e4d4 e4e3 e4e5 e4e6 e4e7 e4e8 e4f4 e4g4 e4h4");
+}
+
+/*
+ * gen_legal proves most moves legal without making them (pins, screens, the removal rule
+ * judged before the move); on random playouts it must keep exactly the pseudo-legal moves
+ * that make-and-test keeps.
+ */
+TEST(starv_fast_legality_matches_make_and_test)
+{
+    static const char *const starts[] = {NULL, "r3k2r/8/8/3p4/4P3/8/8/R3K2R w KQkq - 0 1",
+                                         "4r2k/1q6/8/2b5/8/4n3/4R3/3QK3 w - - 0 1"};
+    uint64_t seed = 7;
+    int positions = 0;
+    for (int game = 0; game < 200; game++) {
+        Position pos;
+        if (!setup(&pos, STARVATION, starts[game % 3]))
+            return;
+        for (int ply = 0; ply < 80; ply++, positions++) {
+            Move fast[MAX_MOVES], pseudo[MAX_MOVES];
+            int n = gen_legal(&pos, fast), np = gen_pseudo(&pos, pseudo), slow = 0;
+            for (int i = 0; i < np; i++)
+                if (move_is_legal(&pos, pseudo[i])) {
+                    bool kept = false;
+                    for (int k = 0; k < n && !kept; k++)
+                        kept = fast[k] == pseudo[i];
+                    if (!kept)
+                        test_fail(__FILE__, __LINE__, "%s: a legal move is missing", fen_of(&pos));
+                    slow++;
+                }
+            if (slow != n) {
+                test_fail(__FILE__, __LINE__, "%s: %d legal moves, gen_legal kept %d", fen_of(&pos), slow, n);
+                return;
+            }
+            if (n == 0)
+                break;
+            seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+            Undo u;
+            pos_make(&pos, fast[(seed >> 33) % (uint64_t)n], &u);
+        }
+    }
+    CHECK(positions > 4000);
+}
+
+/*
  * A piece that gives check and is removed gives no check.  Queen b1, Black king e8, one Black
  * pawn h5.  Qb5 would check along b5-c6-d7-e8, but b1 and b5 are next to no pawn: the queen
  * is removed, Black is not in check, and Black's one legal move is h5h4 (the king e8, next to
