@@ -6,6 +6,9 @@ LDLIBS  += -lmicrohttpd -ljansson -lsqlite3 -lpthread
 
 LIB_SRC := $(wildcard src/geometry/*.c src/core/*.c src/variants/*.c src/engine/*.c src/server/*.c src/frontend/*.c src/tablebase/*.c)
 UNIT_SRC := $(wildcard tests/unit/*.c)
+# The derived tablebase rules, a binary image assembled into the program (.incbin).
+LIB_ASM := src/tablebase/derived_blob.S
+LIB_OBJ = $(patsubst %.c,$(1)/%.o,$(LIB_SRC)) $(1)/src/tablebase/derived_blob.o
 
 # Build with every core unless told otherwise (make -j1).
 MAKEFLAGS += -j$(shell nproc)
@@ -34,22 +37,26 @@ $(ASAN)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(filter-out -O3 -march=native,$(CFLAGS)) $(SANFLAGS) -c $< -o $@
 
-$(REL)/starfish: $(patsubst %.c,$(REL)/%.o,$(LIB_SRC) src/main.c)
+$(REL)/%.o $(ASAN)/%.o: %.S src/tablebase/derived_data.bin
+	@mkdir -p $(dir $@)
+	$(CC) -c $< -o $@
+
+$(REL)/starfish: $(call LIB_OBJ,$(REL)) $(REL)/src/main.o
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
 
-$(REL)/unit-tests: $(patsubst %.c,$(REL)/%.o,$(LIB_SRC) $(UNIT_SRC))
+$(REL)/unit-tests: $(call LIB_OBJ,$(REL)) $(patsubst %.c,$(REL)/%.o,$(UNIT_SRC))
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
 
-$(ASAN)/starfish: $(patsubst %.c,$(ASAN)/%.o,$(LIB_SRC) src/main.c)
+$(ASAN)/starfish: $(call LIB_OBJ,$(ASAN)) $(ASAN)/src/main.o
 	$(CC) $(SANFLAGS) $^ -o $@ $(LDLIBS)
 
-$(ASAN)/unit-tests: $(patsubst %.c,$(ASAN)/%.o,$(LIB_SRC) $(UNIT_SRC))
+$(ASAN)/unit-tests: $(call LIB_OBJ,$(ASAN)) $(patsubst %.c,$(ASAN)/%.o,$(UNIT_SRC))
 	$(CC) $(SANFLAGS) $^ -o $@ $(LDLIBS)
 
 # libFuzzer target over position text and move parsing (clang).
-build/fuzz/fuzz-parse: $(LIB_SRC) tests/fuzz/fuzz_parse.c
+build/fuzz/fuzz-parse: $(LIB_SRC) $(LIB_ASM) tests/fuzz/fuzz_parse.c src/tablebase/derived_data.bin
 	@mkdir -p build/fuzz
-	clang -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined $^ -o $@ $(LDLIBS)
+	clang -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined $(filter-out %.bin,$^) -o $@ $(LDLIBS)
 
 asan: $(ASAN)/starfish $(ASAN)/unit-tests
 

@@ -39,17 +39,17 @@ const char *tb_last_error(void);
 int tb_main(int argc, char **argv);
 
 /*
- * Rules derived from the tables (src/tablebase/derived_data.c, written by `tb stats
- * --write-c`), for the rules core to read.  Both need no table files.
+ * Rules derived from the tables (src/tablebase/derived_data.bin, written by `tb stats
+ * --write-data` and compiled in), for the rules core to read.  Both need no table files.
  *   tb_derived_dead: the position (movement phase) is dead: no sequence of legal moves
  *     reaches checkmate for either side.  Only positions of the signatures analysed (up to
- *     tb_derived_max_men men) are known; others return false.
+ *     tb_derived_max_men() men) are known; others return false.
  *   tb_derived_fifty_exception: the position's material is one whose longest forced win
  *     needs more than 100 plies without a capture or pawn move (a DTZ, of a win or of a
  *     loss, above 100).
  */
 bool tb_derived_dead(const Position *pos);
 bool tb_derived_fifty_exception(const Position *pos);
-extern const int tb_derived_max_men;
+int tb_derived_max_men(void);
 
 #endif

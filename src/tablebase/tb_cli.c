@@ -5,7 +5,8 @@
 #include "../core/notation.h"
 #include "tb_internal.h"
 
-int tb_stats_main(const char *dir, int max_men, int threads, const char *docs, const char *cfile);
+int tb_stats_main(const char *dir, int max_men, int threads, const TbSig *only, int nonly, const char *docs,
+                  const char *data);
 
 static int tb_usage(const char *msg, const char *arg)
 {
@@ -28,9 +29,10 @@ static int tb_help(void)
            "        check stored values against the rules core (all entries, or K random ones per table);\n"
            "        --derived: check the compiled derived data (dead positions, 50-move exceptions)\n"
            "        against the tables instead\n"
-           "  starfish tb stats [--dir DIR] [--max-pieces N] [--threads T] [--write-docs FILE] [--write-c FILE]\n"
-           "        per-signature results, dead positions and 50-move exceptions; optionally written as\n"
-           "        Markdown (between markers in FILE) and as the C data file of the derived rules\n"
+           "  starfish tb stats [--dir DIR] [--max-pieces N] [--threads T] [--write-docs FILE] [--write-data FILE] [SIG...]\n"
+           "        per-signature results, dead positions and 50-move exceptions (of the signatures\n"
+           "        named, or of all up to N men); optionally written as Markdown (between markers in\n"
+           "        FILE) and as the derived rules' data image (src/tablebase/derived_data.bin)\n"
            "  starfish tb dump SIG [--dir DIR]\n"
            "        every valid entry: side, index, value (DTM; -1 draw, -2 dead draw), DTZ, FEN\n",
            TB_MAX_MEN);
@@ -243,7 +245,7 @@ static int cmd_verify(int argc, char **argv)
         }
         double t1 = tb_now();
         TbEntryCheck check = derived ? tb_verify_derived_entry : tb_verify_entry;
-        int f = derived && t->L.men > tb_derived_max_men
+        int f = derived && t->L.men > tb_derived_max_men()
                     ? 0
                     : tb_check_table(t, check, (uint64_t)sample, 12345 + (uint64_t)i, threads);
         uint64_t total = 2 * t->L.per_side, checked = sample == 0 || (uint64_t)sample > total ? total : (uint64_t)sample;
@@ -258,27 +260,37 @@ static int cmd_verify(int argc, char **argv)
 
 static int cmd_stats(int argc, char **argv)
 {
-    const char *dir = "tb", *docs = NULL, *cfile = NULL;
-    int max_men = 4, threads = 2;
+    const char *dir = "tb", *docs = NULL, *data = NULL;
+    int max_men = 4, threads = 2, nsigs = 0;
+    static TbSig sigs[4096];
     for (int i = 3; i < argc; i++) {
         const char *a = argv[i];
         bool has = i + 1 < argc;
-        if (strcmp(a, "--dir") == 0 && has)
+        if (strcmp(a, "--dir") == 0 && has) {
             dir = argv[++i];
-        else if (strcmp(a, "--max-pieces") == 0 && has) {
+        } else if (strcmp(a, "--max-pieces") == 0 && has) {
             if (!read_int(argv[++i], 2, TB_MAX_MEN, &max_men))
                 return tb_usage("bad --max-pieces '%s'", argv[i]);
         } else if (strcmp(a, "--threads") == 0 && has) {
             if (!read_int(argv[++i], 1, 16, &threads))
                 return tb_usage("bad --threads '%s'", argv[i]);
-        } else if (strcmp(a, "--write-docs") == 0 && has)
+        } else if (strcmp(a, "--write-docs") == 0 && has) {
             docs = argv[++i];
-        else if (strcmp(a, "--write-c") == 0 && has)
-            cfile = argv[++i];
-        else
+        } else if (strcmp(a, "--write-data") == 0 && has) {
+            data = argv[++i];
+        } else if (a[0] != '-' && nsigs < 4096) {
+            if (!tb_sig_parse(a, &sigs[nsigs]))
+                return tb_usage("bad signature '%s'", a);
+            if (!tb_sig_canonical(&sigs[nsigs]))
+                sigs[nsigs] = tb_sig_flip(&sigs[nsigs]);
+            nsigs++;
+        } else {
             return tb_usage("tb stats: unknown option '%s'", a);
+        }
     }
-    return tb_stats_main(dir, max_men, threads, docs, cfile);
+    if (nsigs && (docs || data))
+        return tb_usage("tb stats: --write-docs and --write-data need every signature, not a list%s", "");
+    return tb_stats_main(dir, max_men, threads, sigs, nsigs, docs, data);
 }
 
 /* Every valid entry of a table as "side index value dtz fen" (value: DTM, -1 draw, -2 dead). */

@@ -2,14 +2,15 @@
  * Statistics of the tables and the rules derived from them: per signature and side to move,
  * the positions and their results, the longest win; the dead positions (as groups and
  * exceptions over * the index) and the signatures that need more than 100 plies without a zeroing move.
- * Written as a C data file (src/tablebase/derived_data.c) and as Markdown (between markers
- * in docs/tablebases.md).
+ * Written as the data image the program compiles in (src/tablebase/derived_data.bin, format in
+ * tb_derived.h) and as Markdown (between markers in docs/tablebases.md).
  */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "tb_derived.h"
 #include "tb_internal.h"
 
 void tb_table_stats(const TbTable *t, TbStats *st)
@@ -231,65 +232,151 @@ static bool replace_section(const char *path, const char *section, char *err, si
     return true;
 }
 
-static bool write_c(const char *path, SigInfo *info, int n, int max_men, char *err, size_t errlen)
+/* A growing byte buffer for the derived-data image. */
+typedef struct {
+    uint8_t *b;
+    size_t n, cap;
+    bool failed;
+} Bytes;
+
+static void put(Bytes *o, const void *data, size_t n)
 {
-    FILE *f = fopen(path, "w");
-    if (!f) {
+    if (o->n + n > o->cap) {
+        size_t cap = o->cap ? o->cap : 1 << 16;
+        while (cap < o->n + n)
+            cap *= 2;
+        uint8_t *b = realloc(o->b, cap);
+        if (!b) {
+            o->failed = true;
+            return;
+        }
+        o->b = b;
+        o->cap = cap;
+    }
+    memcpy(o->b + o->n, data, n);
+    o->n += n;
+}
+
+static void put_u32(Bytes *o, uint32_t v)
+{
+    uint8_t b[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
+    put(o, b, 4);
+}
+
+static void put_u64(Bytes *o, uint64_t v)
+{
+    put_u32(o, (uint32_t)v);
+    put_u32(o, (uint32_t)(v >> 32));
+}
+
+static void set_u32(Bytes *o, size_t at, uint32_t v)
+{
+    if (!o->failed)
+        for (int i = 0; i < 4; i++)
+            o->b[at + (size_t)i] = (uint8_t)(v >> (8 * i));
+}
+
+static void put_name(Bytes *o, const char *name)
+{
+    char buf[TB_DERIVED_NAME] = {0};
+    memcpy(buf, name, strnlen(name, TB_DERIVED_NAME - 1));
+    put(o, buf, TB_DERIVED_NAME);
+}
+
+/* A sorted set (format in tb_derived.h); returns its offset. */
+static uint32_t put_set(Bytes *o, const uint32_t *v, uint32_t count)
+{
+    uint32_t at = (uint32_t)o->n, nblocks = (count + TB_SET_BLOCK - 1) / TB_SET_BLOCK;
+    put_u32(o, count);
+    put_u32(o, nblocks);
+    size_t heads = o->n;
+    for (uint32_t b = 0; b < nblocks; b++) {
+        put_u32(o, v[b * TB_SET_BLOCK]);
+        put_u32(o, 0); /* the stream offset, filled in below */
+    }
+    size_t stream = o->n;
+    for (uint32_t b = 0; b < nblocks; b++) {
+        set_u32(o, heads + 8 * (size_t)b + 4, (uint32_t)(o->n - stream));
+        uint32_t end = (b + 1) * TB_SET_BLOCK < count ? (b + 1) * TB_SET_BLOCK : count;
+        for (uint32_t i = b * TB_SET_BLOCK + 1; i < end; i++) {
+            uint32_t d = v[i] - v[i - 1];
+            do {
+                uint8_t byte = (uint8_t)(d & 0x7f);
+                d >>= 7;
+                if (d)
+                    byte |= 0x80;
+                put(o, &byte, 1);
+            } while (d);
+        }
+    }
+    return at;
+}
+
+static int longest_dtz(const SigInfo *s)
+{
+    return s->st.longest_dtz[0] > s->st.longest_dtz[1] ? s->st.longest_dtz[0] : s->st.longest_dtz[1];
+}
+
+static int cmp_code(const void *a, const void *b)
+{
+    uint32_t x = tb_sig_code(&(*(SigInfo *const *)a)->sig), y = tb_sig_code(&(*(SigInfo *const *)b)->sig);
+    return x < y ? -1 : x > y;
+}
+
+/* The derived rules as the image the program compiles in (tb_derived.h). */
+static bool write_data(const char *path, SigInfo *info, int n, int max_men, char *err, size_t errlen)
+{
+    SigInfo **dead = malloc((size_t)n * sizeof *dead);
+    int ndead = 0, nfifty = 0;
+    for (int i = 0; i < n; i++) {
+        if (info[i].ngroups || info[i].nexceptions)
+            dead[ndead++] = &info[i];
+        nfifty += longest_dtz(&info[i]) > 100;
+    }
+    qsort(dead, (size_t)ndead, sizeof *dead, cmp_code);
+    Bytes o = {0};
+    put(&o, TB_DERIVED_MAGIC, 8);
+    put_u32(&o, (uint32_t)max_men);
+    put_u32(&o, (uint32_t)ndead);
+    put_u32(&o, (uint32_t)nfifty);
+    for (int k = 0; k < 3; k++)
+        put_u32(&o, 0); /* size, checksum, reserved: filled in below */
+    for (int i = 0; i < n; i++)
+        if (longest_dtz(&info[i]) > 100)
+            put_name(&o, info[i].name);
+    size_t records = o.n;
+    for (int i = 0; i < ndead; i++) {
+        put_name(&o, dead[i]->name);
+        put_u32(&o, tb_sig_code(&dead[i]->sig));
+        put_u32(&o, 0);
+        put_u64(&o, dead[i]->per_side);
+        put_u64(&o, dead[i]->rest);
+        put_u32(&o, 0); /* the sets' offsets, filled in below */
+        put_u32(&o, 0);
+    }
+    for (int i = 0; i < ndead; i++) {
+        size_t r = records + (size_t)i * TB_DERIVED_RECORD;
+        set_u32(&o, r + 40, put_set(&o, dead[i]->groups, dead[i]->ngroups));
+        set_u32(&o, r + 44, put_set(&o, dead[i]->exceptions, dead[i]->nexceptions));
+    }
+    free(dead);
+    set_u32(&o, 20, (uint32_t)o.n);
+    if (!o.failed)
+        set_u32(&o, 24, tb_crc32(0, o.b + TB_DERIVED_HEADER, o.n - TB_DERIVED_HEADER));
+    bool ok = !o.failed && tb_derived_check(o.b, o.n, err, errlen);
+    FILE *f = ok ? fopen(path, "wb") : NULL;
+    if (ok && (!f || fwrite(o.b, 1, o.n, f) != o.n)) {
         snprintf(err, errlen, "cannot write %s", path);
-        return false;
+        ok = false;
     }
-    fprintf(f, "/*\n * Generated by `starfish tb stats --max-pieces %d --write-c %s`\n"
-               " * from the Starchess tablebases: do not edit.  The dead positions and the 50-move rule's\n"
-               " * exceptions up to %d men, read by tb_derived_dead() and tb_derived_fifty_exception()\n"
-               " * (tb_derived.c; the format is described in tb_derived.h).\n */\n",
-            max_men, path, max_men);
-    fprintf(f, "#include \"tb_derived.h\"\n\nconst int tb_derived_max_men = %d;\n\n", max_men);
-    int ndead = 0;
-    for (int i = 0; i < n; i++) {
-        SigInfo *s = &info[i];
-        if (!(s->st.dead[0] + s->st.dead[1]))
-            continue;
-        const char *what[2] = {"groups", "exceptions"};
-        uint32_t *arr[2] = {s->groups, s->exceptions}, cnt[2] = {s->ngroups, s->nexceptions};
-        for (int a = 0; a < 2; a++) {
-            if (!cnt[a])
-                continue;
-            fprintf(f, "static const uint32_t %s_%s[%u] = {", what[a], s->name, cnt[a]);
-            for (uint32_t k = 0; k < cnt[a]; k++)
-                fprintf(f, "%s%u,", k % 12 == 0 ? "\n    " : " ", arr[a][k]);
-            fprintf(f, "\n};\n\n");
-        }
+    if (f && fclose(f) != 0 && ok) {
+        snprintf(err, errlen, "cannot write %s", path);
+        ok = false;
     }
-    fprintf(f, "const TbDerivedDead tb_derived_dead_sigs[] = {\n");
-    for (int i = 0; i < n; i++) {
-        SigInfo *s = &info[i];
-        if (!s->ngroups && !s->nexceptions) /* no dead position but stalemates */
-            continue;
-        char g[64] = "0", e[64] = "0";
-        if (s->ngroups)
-            snprintf(g, sizeof g, "groups_%s", s->name);
-        if (s->nexceptions)
-            snprintf(e, sizeof e, "exceptions_%s", s->name);
-        fprintf(f, "    {\"%s\", %lluu, %lluu, %u, %s, %u, %s},\n", s->name, (unsigned long long)s->per_side,
-                (unsigned long long)s->rest, s->ngroups, g, s->nexceptions, e);
-        ndead++;
-    }
-    if (!ndead)
-        fprintf(f, "    {0, 0, 0, 0, 0, 0, 0},\n");
-    fprintf(f, "};\nconst int tb_derived_ndead = %d;\n\n", ndead);
-    int nf = 0;
-    fprintf(f, "const char *const tb_derived_fifty[] = {");
-    for (int i = 0; i < n; i++) {
-        SigInfo *s = &info[i];
-        int z = s->st.longest_dtz[0] > s->st.longest_dtz[1] ? s->st.longest_dtz[0] : s->st.longest_dtz[1];
-        if (z > 100) {
-            fprintf(f, "\"%s\", ", s->name);
-            nf++;
-        }
-    }
-    fprintf(f, "0};\nconst int tb_derived_nfifty = %d;\n", nf);
-    fclose(f);
-    return true;
+    if (o.failed)
+        snprintf(err, errlen, "out of memory");
+    free(o.b);
+    return ok;
 }
 
 /* Signatures are summarised in parallel, each thread reading its own table from its file. */
@@ -341,10 +428,13 @@ static void print_stats(const SigInfo *s)
         printf("%-10s dead: %u mostly-dead groups, %u exceptions\n", "", s->ngroups, s->nexceptions);
 }
 
-int tb_stats_main(const char *dir, int max_men, int threads, const char *docs, const char *cfile)
+int tb_stats_main(const char *dir, int max_men, int threads, const TbSig *only, int nonly, const char *docs,
+                  const char *data)
 {
     TbSig list[4096];
-    int n = tb_sig_list(max_men, list, 4096);
+    int n = nonly ? nonly : tb_sig_list(max_men, list, 4096);
+    if (nonly)
+        memcpy(list, only, (size_t)nonly * sizeof *only);
     SigInfo *info = calloc((size_t)n, sizeof *info);
     for (int i = 0; i < n; i++) {
         info[i].sig = list[i];
@@ -383,12 +473,12 @@ int tb_stats_main(const char *dir, int max_men, int threads, const char *docs, c
         }
         free(buf);
     }
-    if (!rc && cfile) {
-        if (!write_c(cfile, info, n, max_men, err, sizeof err)) {
+    if (!rc && data) {
+        if (!write_data(data, info, n, max_men, err, sizeof err)) {
             fprintf(stderr, "starfish: %s\n", err);
             rc = 1;
         } else {
-            printf("wrote %s\n", cfile);
+            printf("wrote %s\n", data);
         }
     }
     for (int i = 0; i < n; i++) {

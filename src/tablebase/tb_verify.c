@@ -123,7 +123,7 @@ bool tb_verify_entry(const TbTable *t, int side, uint64_t idx, char *err, size_t
     return true;
 }
 
-/* The compiled derived data (derived_data.c) against a table's entry. */
+/* The compiled derived data (derived_data.bin) against a table's entry. */
 bool tb_verify_derived_entry(const TbTable *t, int side, uint64_t idx, char *err, size_t errlen)
 {
     int v = tb_table_value(t, side, idx);

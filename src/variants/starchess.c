@@ -46,7 +46,7 @@ static const PieceDef pieces[] = {
 
 /*
  * Dead positions: king against king, and every position the tablebases' reachability
- * analysis proved dead (src/tablebase/derived_data.c, up to tb_derived_max_men men).
+ * analysis proved dead (src/tablebase/derived_data.bin, up to tb_derived_max_men() men).
  */
 static bool dead_position(const Position *pos)
 {

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "../../src/engine/search.h"
+#include "../../src/tablebase/tb_derived.h"
 #include "../../src/tablebase/tb_internal.h"
 #include "helpers.h"
 #include "test.h"
@@ -738,35 +739,11 @@ TEST(tb_derived_rules_match_tables)
 {
     if (!tables())
         return;
-    /* The derived data (derived_data.c) against the tables built here. */
+    /* The compiled derived data against the tables built here: a random sample of each. */
     for (size_t k = 0; k < sizeof sample_tables / sizeof *sample_tables; k++) {
         const TbTable *t = table(sample_tables[k]);
-        if (!t || t->L.men > tb_derived_max_men)
-            continue;
-        int bad = 0;
-        for (int i = 0; i < 2000 && bad < 3; i++) {
-            uint64_t e = next_rand() % (2 * t->L.per_side);
-            int side = e >= t->L.per_side;
-            uint64_t idx = side ? e - t->L.per_side : e;
-            int v = tb_table_value(t, side, idx);
-            if (v == TBV_INVALID)
-                continue;
-            TbPos p;
-            Position pos;
-            tb_unindex(&t->L, idx, &p);
-            p.side = side;
-            tb_to_position(&t->L, &p, &pos);
-            Move moves[MAX_MOVES];
-            if (gen_legal(&pos, moves) == 0)
-                continue; /* stalemates and mates are decided before deadness is asked */
-            if (tb_derived_dead(&pos) != (v == TBV_DEAD)) {
-                char fen[FEN_MAX];
-                pos_fen(&pos, fen, sizeof fen);
-                test_fail(__FILE__, __LINE__, "%s: derived data says %sdead, table %d", fen,
-                          tb_derived_dead(&pos) ? "" : "not ", v);
-                bad++;
-            }
-        }
+        if (t && t->L.men <= tb_derived_max_men())
+            CHECK_EQ_INT(tb_check_table(t, tb_verify_derived_entry, 4000, 99 + k, 2), 0);
     }
     Position pos;
     if (setup(&pos, "starchess", star("K19 k1", 'w')))
@@ -777,6 +754,25 @@ TEST(tb_derived_rules_match_tables)
         CHECK(!tb_derived_dead(&pos));
     if (setup(&pos, "starchess", star("K19 Q18 k1", 'b')))
         CHECK(!tb_derived_fifty_exception(&pos));
+}
+
+/* The compiled image passes its own check; one changed byte or a cut is refused. */
+TEST(tb_derived_data_checksum_rejects_corruption)
+{
+    extern const uint8_t tb_derived_blob[], tb_derived_blob_end[];
+    size_t size = (size_t)(tb_derived_blob_end - tb_derived_blob);
+    char err[128];
+    CHECK(tb_derived_check(tb_derived_blob, size, err, sizeof err));
+    CHECK(tb_derived_max_men() >= 4);
+    uint8_t *copy = malloc(size);
+    memcpy(copy, tb_derived_blob, size);
+    copy[size / 2] ^= 0x21;
+    CHECK(!tb_derived_check(copy, size, err, sizeof err));
+    CHECK_EQ_STR(err, "checksum mismatch (the data is corrupted)");
+    copy[size / 2] ^= 0x21;
+    CHECK(!tb_derived_check(copy, size - 1, err, sizeof err));
+    CHECK(strstr(err, "size") != NULL);
+    free(copy);
 }
 
 /* Last (names sort after the others only by registration order): remove the folder. */
