@@ -78,6 +78,7 @@ static struct {
     int max_men;
     uint32_t nsigs, nfifty;
     const uint8_t *fifty, *records;
+    const Variant *starchess; /* the variant the tables are of */
 } D;
 
 static void load(void)
@@ -89,6 +90,7 @@ static void load(void)
         fprintf(stderr, "starfish: the compiled tablebase rules are unusable: %s\n", err);
         return;
     }
+    D.starchess = variant_by_name("starchess");
     D.data = data;
     D.size = size;
     D.max_men = (int)rd32(data + 8);
@@ -147,9 +149,13 @@ static const uint8_t *record_of(const TbSig *sig)
     uint32_t code = tb_sig_code(sig), lo = 0, hi = D.nsigs;
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
-        uint32_t c = rd32(D.records + (size_t)mid * TB_DERIVED_RECORD + 16);
-        if (c == code)
-            return D.records + (size_t)mid * TB_DERIVED_RECORD;
+        const uint8_t *r = D.records + (size_t)mid * TB_DERIVED_RECORD;
+        uint32_t c = rd32(r + 16);
+        if (c == code) {
+            char name[32];
+            tb_sig_name(sig, name);
+            return strncmp((const char *)r, name, TB_DERIVED_NAME) == 0 ? r : NULL;
+        }
         if (c < code)
             lo = mid + 1;
         else
@@ -161,35 +167,56 @@ static const uint8_t *record_of(const TbSig *sig)
 /* The position's signature and men in its stored orientation, if the data covers it. */
 static bool covered(const Position *pos, TbSig *sig, TbPos *p)
 {
-    return strcmp(pos->v->def->name, "starchess") == 0 && !pos->hand_total[0] && !pos->hand_total[1] &&
-           pos->pcount[0] + pos->pcount[1] <= tb_derived_max_men() && tb_encode(pos, sig, p, NULL);
+    return pos->v == D.starchess && !pos->hand_total[0] && !pos->hand_total[1] &&
+           pos->pcount[0] + pos->pcount[1] <= D.max_men && tb_encode(pos, sig, p, NULL);
+}
+
+/*
+ * The search asks at every node of an ending, nearly always about the signature it asked
+ * before: each thread keeps the last signature's record and index layout.
+ */
+typedef struct {
+    bool valid;
+    TbSig sig;
+    const uint8_t *record; /* NULL: no dead position in this signature */
+    TbLayout L;
+} LastSignature;
+
+static const LastSignature *signature_data(const TbSig *sig)
+{
+    static _Thread_local LastSignature last;
+    if (last.valid && tb_sig_equal(&last.sig, sig))
+        return &last;
+    last.valid = true;
+    last.sig = *sig;
+    last.record = record_of(sig);
+    tb_layout_init(&last.L, sig);
+    if (last.record && (last.L.per_side != rd64(last.record + 24) || last.L.rest != rd64(last.record + 32)))
+        last.record = NULL; /* made for another index: unusable */
+    return &last;
 }
 
 bool tb_derived_dead(const Position *pos)
 {
+    ensure_loaded();
     TbSig sig;
     TbPos p;
     if (!covered(pos, &sig, &p))
         return false;
-    const uint8_t *r = record_of(&sig);
-    char name[32];
-    tb_sig_name(&sig, name);
-    if (!r || strncmp((const char *)r, name, TB_DERIVED_NAME) != 0)
+    const LastSignature *s = signature_data(&sig);
+    if (!s->record || !tb_canon(&s->L, &p))
         return false;
-    TbLayout L;
-    tb_layout_init(&L, &sig);
-    if (L.per_side != rd64(r + 24) || L.rest != rd64(r + 32) || !tb_canon(&L, &p))
-        return false;
-    uint64_t idx = tb_index(&L, &p);
+    uint64_t idx = tb_index(&s->L, &p);
     if (idx == UINT64_MAX)
         return false;
-    uint32_t group = (uint32_t)((uint64_t)p.side * L.rest + idx % L.rest);
-    uint32_t entry = (uint32_t)((uint64_t)p.side * L.per_side + idx);
-    return set_contains(rd32(r + 40), group) != set_contains(rd32(r + 44), entry);
+    uint32_t group = (uint32_t)((uint64_t)p.side * s->L.rest + idx % s->L.rest);
+    uint32_t entry = (uint32_t)((uint64_t)p.side * s->L.per_side + idx);
+    return set_contains(rd32(s->record + 40), group) != set_contains(rd32(s->record + 44), entry);
 }
 
 bool tb_derived_fifty_exception(const Position *pos)
 {
+    ensure_loaded();
     TbSig sig;
     TbPos p;
     if (!covered(pos, &sig, &p))
