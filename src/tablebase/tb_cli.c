@@ -49,6 +49,16 @@ static bool read_int(const char *s, int lo, int hi, int *out)
     return true;
 }
 
+/* A signature named on the command line, in its stored orientation. */
+static bool parse_signature(const char *text, TbSig *sig)
+{
+    if (!tb_sig_parse(text, sig))
+        return false;
+    if (!tb_sig_canonical(sig))
+        *sig = tb_sig_flip(sig);
+    return true;
+}
+
 static int cmd_generate(int argc, char **argv)
 {
     TbGenOptions o = {.max_men = 4, .threads = 2, .dir = "tb"};
@@ -220,11 +230,8 @@ static int cmd_verify(int argc, char **argv)
         } else if (strcmp(a, "--derived") == 0) {
             derived = true;
         } else if (a[0] != '-' && nsigs < 4096) {
-            if (!tb_sig_parse(a, &sigs[nsigs]))
+            if (!parse_signature(a, &sigs[nsigs++]))
                 return tb_usage("bad signature '%s'", a);
-            if (!tb_sig_canonical(&sigs[nsigs]))
-                sigs[nsigs] = tb_sig_flip(&sigs[nsigs]);
-            nsigs++;
         } else {
             return tb_usage("tb verify: unknown option '%s'", a);
         }
@@ -279,11 +286,8 @@ static int cmd_stats(int argc, char **argv)
         } else if (strcmp(a, "--write-data") == 0 && has) {
             data = argv[++i];
         } else if (a[0] != '-' && nsigs < 4096) {
-            if (!tb_sig_parse(a, &sigs[nsigs]))
+            if (!parse_signature(a, &sigs[nsigs++]))
                 return tb_usage("bad signature '%s'", a);
-            if (!tb_sig_canonical(&sigs[nsigs]))
-                sigs[nsigs] = tb_sig_flip(&sigs[nsigs]);
-            nsigs++;
         } else {
             return tb_usage("tb stats: unknown option '%s'", a);
         }
@@ -310,15 +314,13 @@ static int cmd_dump(int argc, char **argv)
     for (int i = 3; i < argc; i++) {
         if (strcmp(argv[i], "--dir") == 0 && i + 1 < argc)
             dir = argv[++i];
-        else if (!have && tb_sig_parse(argv[i], &sig))
+        else if (!have && parse_signature(argv[i], &sig))
             have = true;
         else
             return tb_usage("tb dump: bad argument '%s'", argv[i]);
     }
     if (!have)
         return tb_usage("tb dump needs a signature%s", "");
-    if (!tb_sig_canonical(&sig))
-        sig = tb_sig_flip(&sig);
     tb_set_dir(dir);
     const TbTable *t = tb_get_table(&sig);
     if (!t) {

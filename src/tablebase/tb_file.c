@@ -129,9 +129,7 @@ void tb_each_entry(const TbTable *t, TbEntryFn fn, void *ctx)
                 continue;
             TbPos p;
             Position pos;
-            tb_unindex(&t->L, i, &p);
-            p.side = s;
-            tb_to_position(&t->L, &p, &pos);
+            tb_entry_position(&t->L, s, i, &p, &pos);
             fn(t, s, i, v, &pos, ctx);
         }
 }

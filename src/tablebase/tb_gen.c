@@ -441,9 +441,7 @@ static void level_entry(Gen *g, int side, uint64_t idx, Position *pos, void *ctx
         return;
     }
     TbPos p;
-    tb_unindex(g->L, idx, &p);
-    p.side = side;
-    tb_to_position(g->L, &p, pos);
+    tb_entry_position(g->L, side, idx, &p, pos);
     predecessors(g, &p, pos, g->pass == PASS_DTM, IS_LOSS(v) ? pred_win : pred_count, NULL);
 }
 
@@ -511,9 +509,7 @@ static void alive_entry(Gen *g, int side, uint64_t idx, Position *pos, void *ctx
     g->alive[side][idx] = 2;
     atomic_fetch_add(&g->found, 1);
     TbPos p;
-    tb_unindex(g->L, idx, &p);
-    p.side = side;
-    tb_to_position(g->L, &p, pos);
+    tb_entry_position(g->L, side, idx, &p, pos);
     predecessors(g, &p, pos, true, pred_alive, NULL);
 }
 

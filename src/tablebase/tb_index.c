@@ -396,6 +396,15 @@ uint64_t tb_index(const TbLayout *L, const TbPos *p)
     return idx;
 }
 
+bool tb_entry_position(const TbLayout *L, int side, uint64_t idx, TbPos *p, Position *pos)
+{
+    if (!tb_unindex(L, idx, p))
+        return false;
+    p->side = side;
+    tb_to_position(L, p, pos);
+    return true;
+}
+
 bool tb_unindex(const TbLayout *L, uint64_t idx, TbPos *p)
 {
     const TbGeo *G = tb_geo();

@@ -102,6 +102,9 @@ uint64_t tb_index(const TbLayout *L, const TbPos *p);
 bool tb_unindex(const TbLayout *L, uint64_t idx, TbPos *p);
 /* Sets up a core position. */
 void tb_to_position(const TbLayout *L, const TbPos *p, Position *pos);
+/* The position of an entry (side to move, index): false (pos untouched) when the index
+ * names no position. */
+bool tb_entry_position(const TbLayout *L, int side, uint64_t idx, TbPos *p, Position *pos);
 /*
  * Reads a core position's material and men: sig is the stored orientation, and p the position
  * in it (colours swapped and the board turned top to bottom when the material was the other

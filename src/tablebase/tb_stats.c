@@ -80,9 +80,7 @@ static bool dont_care(const TbTable *t, int side, uint64_t idx, int v)
         return false;
     TbPos p;
     Position pos;
-    tb_unindex(&t->L, idx, &p);
-    p.side = side;
-    tb_to_position(&t->L, &p, &pos);
+    tb_entry_position(&t->L, side, idx, &p, &pos);
     Move moves[MAX_MOVES];
     return gen_legal(&pos, moves) == 0;
 }

@@ -28,13 +28,8 @@ bool tb_verify_entry(const TbTable *t, int side, uint64_t idx, char *err, size_t
     int v = tb_table_value(t, side, idx);
     int z = tb_table_dtz(t, side, idx);
     TbPos p;
-    bool valid = tb_unindex(L, idx, &p);
     Position pos;
-    if (valid) {
-        p.side = side;
-        tb_to_position(L, &p, &pos);
-        valid = !pos_attacked(&pos, pos.royal[side ^ 1], side);
-    }
+    bool valid = tb_entry_position(L, side, idx, &p, &pos) && !pos_attacked(&pos, pos.royal[side ^ 1], side);
     if (!valid) {
         if (v != TBV_INVALID) {
             snprintf(err, errlen, "%s side %d entry %llu: no position, but stored as valid", L->name, side,
@@ -131,9 +126,7 @@ bool tb_verify_derived_entry(const TbTable *t, int side, uint64_t idx, char *err
         return true;
     TbPos p;
     Position pos;
-    tb_unindex(&t->L, idx, &p);
-    p.side = side;
-    tb_to_position(&t->L, &p, &pos);
+    tb_entry_position(&t->L, side, idx, &p, &pos);
     char fen[FEN_MAX];
     if (tb_derived_fifty_exception(&pos) != (t->max_dtz > 100)) {
         snprintf(err, errlen, "%s: the derived 50-move exception list disagrees with the table", t->L.name);

@@ -478,9 +478,7 @@ TEST(tb_symmetric_positions_probe_alike)
                 continue;
             TbPos p;
             Position pos, m;
-            tb_unindex(&t->L, idx, &p);
-            p.side = side;
-            tb_to_position(&t->L, &p, &pos);
+            tb_entry_position(&t->L, side, idx, &p, &pos);
             TbResult r0, r1, r2;
             CHECK(tb_probe(&pos, &r0));
             mirror(&pos, &m, XF_LR, false);
@@ -556,9 +554,7 @@ TEST(tb_agrees_with_exhaustive_mate_search)
             done++;
             TbPos p;
             Position pos;
-            tb_unindex(&t->L, idx, &p);
-            p.side = side;
-            tb_to_position(&t->L, &p, &pos);
+            tb_entry_position(&t->L, side, idx, &p, &pos);
             char fen[FEN_MAX];
             pos_fen(&pos, fen, sizeof fen);
             /* Mate in 1 or 2 (plies 1, 3) for the side to move; mated in 0, 1 (plies 0, 2). */
@@ -626,9 +622,7 @@ TEST(tb_engine_wins_within_the_fifty_move_rule)
             continue;
         TbPos p;
         Position pos;
-        tb_unindex(&t->L, idx, &p);
-        p.side = WHITE;
-        tb_to_position(&t->L, &p, &pos);
+        tb_entry_position(&t->L, WHITE, idx, &p, &pos);
         Move moves[MAX_MOVES];
         int n = gen_legal(&pos, moves), zmin = 1000, zfast = 1000;
         for (int i = 0; i < n; i++) {
