@@ -41,6 +41,18 @@
 #define VERSION 1
 static const char MAGIC[8] = {'S', 'F', 'T', 'B', 'S', 'T', 'A', 'R'};
 
+void tb_parallel(int threads, void *(*fn)(void *), void *arg)
+{
+    pthread_t th[16];
+    int started = 0;
+    for (int i = 1; i < threads && started < 16; i++)
+        if (pthread_create(&th[started], NULL, fn, arg) == 0)
+            started++;
+    fn(arg);
+    for (int i = 0; i < started; i++)
+        pthread_join(th[i], NULL);
+}
+
 double tb_now(void)
 {
     struct timespec ts;

@@ -77,6 +77,7 @@ typedef struct Gen {
     int level;
     atomic_int failed;
     /* parallel loops */
+    pthread_t main_thread; /* the one that reports progress */
     atomic_ullong next_chunk;
     atomic_ullong done;
     uint64_t nchunks;
@@ -104,8 +105,11 @@ static void progress(Gen *g, bool final)
     fflush(stderr);
 }
 
-static void work(Gen *g, bool main_thread)
+/* Hands out chunks of entries to the calling threads; the first one reports progress. */
+static void *work(void *arg)
 {
+    Gen *g = arg;
+    bool main_thread = pthread_equal(pthread_self(), g->main_thread);
     Position *scratch = malloc(sizeof *scratch);
     uint64_t per_side_chunks = (g->n + CHUNK - 1) / CHUNK;
     for (;;) {
@@ -136,13 +140,9 @@ static void work(Gen *g, bool main_thread)
             progress(g, false);
     }
     free(scratch);
-}
-
-static void *worker(void *arg)
-{
-    work(arg, false);
     return NULL;
 }
+
 
 static void par_for(Gen *g, const char *phase, void (*fn)(Gen *, int, uint64_t, Position *, void *), void *ctx)
 {
@@ -154,14 +154,8 @@ static void par_for(Gen *g, const char *phase, void (*fn)(Gen *, int, uint64_t, 
     g->nchunks = 2 * ((g->n + CHUNK - 1) / CHUNK);
     g->t_start = tb_now();
     g->t_print = g->t_start;
-    pthread_t th[16];
-    int extra = g->threads - 1, started = 0;
-    for (int i = 0; i < extra && i < 16; i++)
-        if (pthread_create(&th[started], NULL, worker, g) == 0)
-            started++;
-    work(g, true);
-    for (int i = 0; i < started; i++)
-        pthread_join(th[i], NULL);
+    g->main_thread = pthread_self();
+    tb_parallel(g->threads, work, g);
 }
 
 static void bump_max(Gen *g, int d)

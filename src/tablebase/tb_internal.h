@@ -189,6 +189,10 @@ typedef struct TbStats {
 } TbStats;
 void tb_table_stats(const TbTable *t, TbStats *st);
 
+/* Runs fn(arg) on `threads` threads (this one and threads - 1 new ones, at most 16) and
+ * waits for them all. */
+void tb_parallel(int threads, void *(*fn)(void *), void *arg);
+
 /* Timing and memory. */
 double tb_now(void);
 long tb_peak_rss_kb(void);

@@ -440,14 +440,7 @@ int tb_stats_main(const char *dir, int max_men, int threads, const TbSig *only, 
     }
     StatsJob j = {.dir = dir, .info = info, .n = n};
     pthread_mutex_init(&j.lock, NULL);
-    pthread_t th[16];
-    int started = 0;
-    for (int i = 1; i < threads && i < 16; i++)
-        if (pthread_create(&th[started], NULL, stats_worker, &j) == 0)
-            started++;
-    stats_worker(&j);
-    for (int i = 0; i < started; i++)
-        pthread_join(th[i], NULL);
+    tb_parallel(threads, stats_worker, &j);
     pthread_mutex_destroy(&j.lock);
     int rc = atomic_load(&j.failed);
     if (!rc) {

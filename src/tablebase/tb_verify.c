@@ -192,14 +192,7 @@ int tb_check_table(const TbTable *t, TbEntryCheck check, uint64_t sample, uint64
     j.count = sample == 0 || sample >= total ? total : sample;
     j.seed = seed;
     pthread_mutex_init(&j.lock, NULL);
-    pthread_t th[16];
-    int started = 0;
-    for (int i = 1; i < threads && i < 16; i++)
-        if (pthread_create(&th[started], NULL, check_worker, &j) == 0)
-            started++;
-    check_worker(&j);
-    for (int i = 0; i < started; i++)
-        pthread_join(th[i], NULL);
+    tb_parallel(threads, check_worker, &j);
     pthread_mutex_destroy(&j.lock);
     return atomic_load(&j.failures);
 }
