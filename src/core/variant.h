@@ -120,9 +120,10 @@ typedef struct VariantDef {
     bool (*insufficient_material)(const struct Position *pos);
     /* True when this material is exempt from the 50-move rule (a proven longer win). */
     bool (*fifty_move_exception)(const struct Position *pos);
-    /* The engine and the game's display: the perfect-play verdict from endgame tables;
-     * false when the position is not covered. */
-    bool (*probe_endgame)(const struct Position *pos, EndgameVerdict *out);
+    /* The engine: the perfect-play verdict from endgame tables; false when the position is
+     * not covered.  Without `wait` only what is in memory already (a search under a clock
+     * must not stop to read a file). */
+    bool (*probe_endgame)(const struct Position *pos, bool wait, EndgameVerdict *out);
     /* The engine: an evaluation term of the variant's own, in centipawns for White. */
     int (*eval_bonus)(const struct Position *pos);
     /* The engine: zugzwang is common here, so null-move pruning would be unsound. */

@@ -288,7 +288,7 @@ static int negamax(Search *s, int alpha, int beta, int depth, int ply, bool allo
     }
     /* Endgame tables give the exact result: a win's score counts the plies to mate. */
     EndgameVerdict tb;
-    if (ply > 0 && pos->v->def->probe_endgame && pos->v->def->probe_endgame(pos, &tb))
+    if (ply > 0 && pos->v->def->probe_endgame && pos->v->def->probe_endgame(pos, false, &tb))
         return endgame_score(&tb, ply);
     bool check = pos_in_check(pos);
     if (check)
@@ -532,7 +532,7 @@ static Move endgame_root_move(Search *s, const Move *moves, int n, int *score)
     Position *pos = &s->pos;
     const VariantDef *d = pos->v->def;
     EndgameVerdict root, child;
-    if (!d->probe_endgame || !d->probe_endgame(pos, &root) || root.wdl <= 0)
+    if (!d->probe_endgame || !d->probe_endgame(pos, true, &root) || root.wdl <= 0)
         return MOVE_NONE;
     bool clock_counts = !(d->fifty_move_exception && d->fifty_move_exception(pos));
     Move best = MOVE_NONE;
@@ -541,7 +541,7 @@ static Move endgame_root_move(Search *s, const Move *moves, int n, int *score)
         bool zeroing = pos_is_capture(pos, moves[i]) || pos->v->is_pawn[pos->board[MOVE_FROM(moves[i])]];
         Undo u;
         pos_make(pos, moves[i], &u);
-        bool covered = d->probe_endgame(pos, &child);
+        bool covered = d->probe_endgame(pos, true, &child);
         bool repeats = seen_before(s, search_key(pos));
         pos_unmake(pos, moves[i], &u);
         if (!covered)

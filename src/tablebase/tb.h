@@ -32,6 +32,9 @@ void tb_set_dir(const char *dir);
  * more men than any table, or the table's file missing or rejected (tb_last_error() says why).
  */
 bool tb_probe(const Position *pos, TbResult *out);
+/* tb_probe without waiting for a file: false while the table is not in memory yet (the first
+ * such call starts loading it on a thread of its own).  For searches under a clock. */
+bool tb_probe_loaded(const Position *pos, TbResult *out);
 /* Why the last failed probe of this thread failed ("" when the table simply is not there). */
 const char *tb_last_error(void);
 

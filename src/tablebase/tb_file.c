@@ -319,16 +319,24 @@ void tb_table_free(TbTable *t)
 
 /* ---- the registry ---- */
 
+/*
+ * Tables in memory, by signature: open addressing over REG_SLOTS entries.  A table is read
+ * (and its checksums verified) outside the lock, by the first thread that wants it or, for
+ * tb_find_table, by a background thread, so that a search never waits for a file.  A folder
+ * change bumps the generation: a load begun before it is thrown away when it ends.
+ */
 #define REG_SLOTS 2048
 
 typedef struct {
-    bool used;
+    bool used, loading;
     TbSig sig;
-    TbTable *table; /* NULL: tried and missing or rejected */
+    TbTable *table; /* NULL once loaded: missing or rejected */
 } RegEntry;
 
 static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t reg_loaded = PTHREAD_COND_INITIALIZER;
 static RegEntry reg[REG_SLOTS];
+static unsigned reg_generation;
 static char tb_dir[4096] = "tb";
 static _Thread_local char last_error[512];
 static _Thread_local bool last_error_printed;
@@ -364,7 +372,7 @@ static void reg_clear(void)
             tb_table_free(reg[i].table);
             free(reg[i].table);
         }
-        reg[i].used = false;
+        reg[i].used = reg[i].loading = false;
         reg[i].table = NULL;
     }
 }
@@ -374,6 +382,8 @@ void tb_set_dir(const char *dir)
     pthread_mutex_lock(&reg_lock);
     snprintf(tb_dir, sizeof tb_dir, "%s", dir);
     reg_clear();
+    reg_generation++;
+    pthread_cond_broadcast(&reg_loaded);
     pthread_mutex_unlock(&reg_lock);
 }
 
@@ -388,42 +398,122 @@ static RegEntry *reg_find(const TbSig *sig)
     return NULL;
 }
 
-const TbTable *tb_get_table(const TbSig *sig)
+/* What one load needs, copied under the lock. */
+typedef struct {
+    TbSig sig;
+    unsigned generation;
+    char path[4200];
+} LoadJob;
+
+/* Reads a table file (no lock held): the table, or NULL with the error set. */
+static TbTable *read_table(const LoadJob *job)
+{
+    FILE *f = fopen(job->path, "rb");
+    if (!f) {
+        tb_set_error("no table %s", job->path);
+        return NULL;
+    }
+    fclose(f);
+    char err[512];
+    TbTable *t = malloc(sizeof *t);
+    if (!t || !tb_read_table(job->path, &job->sig, t, err, sizeof err)) {
+        fprintf(stderr, "tablebase: rejected %s\n", t ? err : "(out of memory)");
+        tb_set_error("%s", t ? err : "out of memory");
+        last_error_printed = true;
+        free(t);
+        return NULL;
+    }
+    return t;
+}
+
+/* Files a finished load; false (the table freed) when the folder changed meanwhile. */
+static bool file_load(const LoadJob *job, TbTable *t)
+{
+    pthread_mutex_lock(&reg_lock);
+    RegEntry *e = job->generation == reg_generation ? reg_find(&job->sig) : NULL;
+    bool kept = e && e->used && e->loading;
+    if (kept) {
+        e->loading = false;
+        e->table = t;
+    } else if (t) {
+        tb_table_free(t);
+        free(t);
+    }
+    pthread_cond_broadcast(&reg_loaded);
+    pthread_mutex_unlock(&reg_lock);
+    return kept;
+}
+
+static void *background_load(void *arg)
+{
+    LoadJob *job = arg;
+    file_load(job, read_table(job));
+    free(job);
+    return NULL;
+}
+
+static void start_background_load(const LoadJob *job)
+{
+    LoadJob *copy = malloc(sizeof *copy);
+    pthread_t th;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    if (copy) {
+        *copy = *job;
+        if (pthread_create(&th, &attr, background_load, copy) != 0) {
+            file_load(copy, NULL); /* no thread: the table counts as missing */
+            free(copy);
+        }
+    }
+    pthread_attr_destroy(&attr);
+}
+
+/* The table of a signature; with wait false, only one already in memory (a first request
+ * starts loading it in the background). */
+static const TbTable *get_table(const TbSig *sig, bool wait)
 {
     pthread_mutex_lock(&reg_lock);
     RegEntry *e = reg_find(sig);
-    TbTable *t = NULL;
+    while (wait && e && e->used && e->loading) {
+        pthread_cond_wait(&reg_loaded, &reg_lock);
+        e = reg_find(sig);
+    }
+    const TbTable *t = NULL;
+    LoadJob job;
+    bool load = false;
     if (!tb_dir[0]) {
         tb_set_error("the tables are turned off (no folder set)");
-    } else if (e && e->used) {
+    } else if (!e) {
+        tb_set_error("too many tables");
+    } else if (e->used && e->loading) {
+        tb_set_error("the table is being loaded");
+    } else if (e->used) {
         t = e->table;
         if (!t)
-            tb_set_error("no table for this material in %s", tb_dir);
-    } else if (e) {
-        char path[4200], err[512];
-        tb_file_name(tb_dir, sig, path, sizeof path);
-        t = malloc(sizeof *t);
-        FILE *f = fopen(path, "rb");
-        if (!f) {
-            free(t);
-            t = NULL;
-            tb_set_error("no table %s", path);
-        } else {
-            fclose(f);
-            if (!t || !tb_read_table(path, sig, t, err, sizeof err)) {
-                fprintf(stderr, "tablebase: rejected %s\n", err);
-                tb_set_error("%s", err);
-                last_error_printed = true;
-                free(t);
-                t = NULL;
-            }
-        }
-        e->used = true;
+            tb_set_error("no usable table for this material in %s", tb_dir);
+    } else {
+        e->used = e->loading = true;
         e->sig = *sig;
-        e->table = t;
+        job.sig = *sig;
+        job.generation = reg_generation;
+        tb_file_name(tb_dir, sig, job.path, sizeof job.path);
+        load = true;
     }
     pthread_mutex_unlock(&reg_lock);
+    if (load && !wait) {
+        start_background_load(&job);
+        tb_set_error("the table is being loaded");
+    } else if (load) {
+        TbTable *read = read_table(&job);
+        t = file_load(&job, read) ? read : NULL;
+    }
     return t;
+}
+
+const TbTable *tb_get_table(const TbSig *sig)
+{
+    return get_table(sig, true);
 }
 
 void tb_registry_add(TbTable *t)
@@ -436,6 +526,7 @@ void tb_registry_add(TbTable *t)
             free(e->table);
         }
         e->used = true;
+        e->loading = false;
         e->sig = t->L.sig;
         e->table = t;
     }
@@ -466,7 +557,7 @@ void tb_registry_evict(bool (*keep)(const TbSig *sig, void *ctx), void *ctx)
 
 /* ---- probing ---- */
 
-int tb_probe_value(const Position *pos, int *dtz, bool *ok)
+static int probe_value(const Position *pos, bool wait, int *dtz, bool *ok)
 {
     TbSig sig;
     TbPos p;
@@ -475,7 +566,7 @@ int tb_probe_value(const Position *pos, int *dtz, bool *ok)
         tb_set_error("more than %d men", TB_MAX_MEN);
         return TBV_INVALID;
     }
-    const TbTable *t = tb_get_table(&sig);
+    const TbTable *t = get_table(&sig, wait);
     if (!t)
         return TBV_INVALID;
     if (!tb_canon(&t->L, &p)) {
@@ -498,7 +589,12 @@ int tb_probe_value(const Position *pos, int *dtz, bool *ok)
     return v;
 }
 
-bool tb_probe(const Position *pos, TbResult *out)
+int tb_probe_value(const Position *pos, int *dtz, bool *ok)
+{
+    return probe_value(pos, true, dtz, ok);
+}
+
+static bool probe(const Position *pos, bool wait, TbResult *out)
 {
     tb_set_error("%s", "");
     if (strcmp(pos->v->def->name, "starchess") != 0) {
@@ -515,7 +611,7 @@ bool tb_probe(const Position *pos, TbResult *out)
     }
     bool ok;
     int dtz = 0;
-    int v = tb_probe_value(pos, &dtz, &ok);
+    int v = probe_value(pos, wait, &dtz, &ok);
     if (!ok)
         return false;
     memset(out, 0, sizeof *out);
@@ -528,4 +624,14 @@ bool tb_probe(const Position *pos, TbResult *out)
         out->dead = v == TBV_DEAD;
     }
     return true;
+}
+
+bool tb_probe(const Position *pos, TbResult *out)
+{
+    return probe(pos, true, out);
+}
+
+bool tb_probe_loaded(const Position *pos, TbResult *out)
+{
+    return probe(pos, false, out);
 }

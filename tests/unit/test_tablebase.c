@@ -570,6 +570,31 @@ TEST(tb_agrees_with_exhaustive_mate_search)
     CHECK(checked_short > 100);
 }
 
+/* A search never waits for a file: the first probe starts a background load and says so,
+ * later ones answer once the table is in memory; a folder change meanwhile loses nothing. */
+TEST(tb_probe_loaded_does_not_wait_for_files)
+{
+    if (!tables())
+        return;
+    Position pos;
+    TbResult r;
+    if (!setup(&pos, "starchess", star("K7 Q9 k37", 'w')))
+        return;
+    tb_set_dir(tb_folder); /* forget what is loaded */
+    CHECK(!tb_probe_loaded(&pos, &r));
+    CHECK_EQ_STR(tb_last_error(), "the table is being loaded");
+    tb_set_dir(tb_folder); /* the load under way is thrown away when it ends */
+    bool answered = false;
+    for (int i = 0; i < 500 && !answered; i++) {
+        answered = tb_probe_loaded(&pos, &r);
+        if (!answered)
+            usleep(10000);
+    }
+    CHECK(answered);
+    CHECK(answered && r.wdl == TB_WIN && r.dtm == 11);
+    CHECK(tb_probe(&pos, &r) && r.dtm == 11);
+}
+
 /* ---- the engine at the root ---- */
 
 /* A winning move's plies to the next zeroing move or mate, under DTZ-optimal play. */
