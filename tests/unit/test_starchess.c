@@ -424,6 +424,12 @@ TEST(starchess_fifty_moves)
                       RESULT_NONE, "(none)");
     CHECK_RESULT(status_after("starchess-ludii", "1/2/NP3pr/BP2pq/KP1pk/QP2pb/RP3pn/2/1[] w - 99 60", "4-2"),
                       RESULT_DRAW, "fifty-move");
+    /* The tables' exceptions: K+R+B v K+N needs up to 136 plies without a zeroing move, so
+     * the rule does not end it; K+R v K+N (at most 34) is drawn at 100. */
+    CHECK_RESULT(status_after("starchess", star_fen("K17 R6 B19 k21 n30", "", "w 100 90"), ""), RESULT_NONE,
+                 "(none)");
+    CHECK_RESULT(status_after("starchess", star_fen("K17 R6 k21 n30", "", "w 100 90"), ""), RESULT_DRAW,
+                 "fifty-move");
     /* A pawn move resets the count. */
     CHECK_RESULT(status_after("starchess", "1/2/NP3pr/BP2pq/KP1pk/QP2pb/RP3pn/2/1[] w 99 60", "5-6"),
                       RESULT_NONE, "(none)");
