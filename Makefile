@@ -37,7 +37,11 @@ $(ASAN)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(filter-out -O3 -march=native,$(CFLAGS)) $(SANFLAGS) -c $< -o $@
 
-$(REL)/%.o $(ASAN)/%.o: %.S src/tablebase/derived_data.bin
+$(REL)/%.o: %.S src/tablebase/derived_data.bin
+	@mkdir -p $(dir $@)
+	$(CC) -c $< -o $@
+
+$(ASAN)/%.o: %.S src/tablebase/derived_data.bin
 	@mkdir -p $(dir $@)
 	$(CC) -c $< -o $@
 
