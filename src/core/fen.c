@@ -214,7 +214,8 @@ bool pos_set_fen(Position *pos, const Variant *v, const char *fen, char *err, si
         return false;
     }
     strcpy(copy, fen);
-    for (char *t = strtok(copy, " \t\r\n"); t && n < 16; t = strtok(NULL, " \t\r\n"))
+    char *save = NULL;
+    for (char *t = strtok_r(copy, " \t\r\n", &save); t && n < 16; t = strtok_r(NULL, " \t\r\n", &save))
         field[n++] = t;
     int core = 2 + v->def->fen_castling + v->def->fen_ep;
     if (n != core && n != core + 2) {

@@ -314,7 +314,8 @@ static void cmd_pgn(Session *s)
 static int tokenize(char *line, char **tok)
 {
     int n = 0;
-    for (char *t = strtok(line, " \t\r\n"); t && n < MAX_TOKENS; t = strtok(NULL, " \t\r\n"))
+    char *save = NULL;
+    for (char *t = strtok_r(line, " \t\r\n", &save); t && n < MAX_TOKENS; t = strtok_r(NULL, " \t\r\n", &save))
         tok[n++] = t;
     return n;
 }

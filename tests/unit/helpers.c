@@ -47,7 +47,8 @@ bool play_moves(Game *g, const char *moves)
 {
     char copy[4096], err[200];
     snprintf(copy, sizeof copy, "%s", moves);
-    for (char *t = strtok(copy, " "); t; t = strtok(NULL, " ")) {
+    char *save = NULL;
+    for (char *t = strtok_r(copy, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
         Move m = parse_move(&g->pos, t, err, sizeof err);
         if (m == MOVE_NONE) {
             test_fail(__FILE__, __LINE__, "%s", err);

@@ -1,3 +1,4 @@
+#include <pthread.h>
 /* The rules core through orthodox chess: position text, notation, make/unmake, game ends. */
 #include "helpers.h"
 #include "test.h"
@@ -57,6 +58,35 @@ TEST(fen_errors_name_the_problem)
     CHECK_EQ_STR(fen_error("chess", "4k3/8/8/8/8/8/8/4K3[] w - - 0 1"), "this variant has no pieces in hand ('[' in the board)");
     /* A valid en-passant cell is accepted whether or not a capture is possible. */
     CHECK_EQ_STR(fen_error("chess", "4k3/8/8/8/4P3/8/8/4K3 b - e3 0 1"), "(accepted)");
+}
+
+/* Position text is read by many threads at once (the server's connections, the match
+ * runner's games): two threads reading different variants' texts must never disturb each
+ * other (a non-reentrant tokenizer once did). */
+static void *read_fens(void *arg)
+{
+    const char *variant = arg;
+    const Variant *v = variant_by_name(variant);
+    const char *fen = strcmp(variant, "chess") == 0 ? "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+                                                    : "1/2/NP3pr/BP2pq/KP1pk/QP2pb/RP3pn/2/1[] w 0 1";
+    long failures = 0;
+    for (int i = 0; i < 20000; i++) {
+        Position pos;
+        char err[160];
+        failures += !pos_set_fen(&pos, v, fen, err, sizeof err);
+    }
+    return (void *)failures;
+}
+
+TEST(fen_reading_is_thread_safe)
+{
+    pthread_t th;
+    void *other = NULL;
+    CHECK(pthread_create(&th, NULL, read_fens, "starchess") == 0);
+    long mine = (long)read_fens("chess");
+    pthread_join(th, &other);
+    CHECK_EQ_INT(mine, 0);
+    CHECK_EQ_INT((long)other, 0);
 }
 
 TEST(make_unmake_restores_everything)

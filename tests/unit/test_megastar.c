@@ -30,7 +30,8 @@ static const char *ms_fen(const char *pieces, const char *rest)
     char board[MAX_CELLS] = {0};
     char copy[1024];
     snprintf(copy, sizeof copy, "%s", pieces);
-    for (char *t = strtok(copy, " "); t; t = strtok(NULL, " ")) {
+    char *save = NULL;
+    for (char *t = strtok_r(copy, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
         int len;
         Cell c = geo_parse_cell(g, t + 1, &len);
         if (c == NO_CELL || t[1 + len]) {
@@ -76,7 +77,8 @@ static const char *moves_from(const char *from, const char *dests)
     char *words[MAX_MOVES];
     int n = 0;
     snprintf(copy, sizeof copy, "%s", dests);
-    for (char *t = strtok(copy, " "); t && n < MAX_MOVES; t = strtok(NULL, " "))
+    char *save = NULL;
+    for (char *t = strtok_r(copy, " ", &save); t && n < MAX_MOVES; t = strtok_r(NULL, " ", &save))
         words[n++] = t;
     qsort(words, (size_t)n, sizeof words[0], compare_words);
     out[0] = 0;
