@@ -10,6 +10,15 @@
 
 #define MAX_HISTORY_KEYS 8192
 
+/* Pruning margins, centipawns. */
+#define QS_DELTA_MARGIN 200
+#define RFP_MAX_DEPTH 5
+#define RFP_MARGIN 100 /* per ply of depth */
+#define FUTILITY_MAX_DEPTH 2
+#define FUTILITY_MARGIN 100 /* plus this per ply of depth */
+#define LMP_MAX_DEPTH 3
+#define ASPIRATION_DELTA 25
+
 typedef struct Search {
     Engine *engine;
     Position pos;
@@ -105,6 +114,32 @@ static int piece_value(const Search *s, uint8_t code)
     return code ? s->eval->value[code] : 0;
 }
 
+/* Neither a capture nor a promotion (a placement from the hand counts as quiet). */
+static bool is_quiet(const Position *pos, Move m)
+{
+    return !pos_is_capture(pos, m) && !(MOVE_PIECE(m) && MOVE_KIND(m) != MK_PLACE);
+}
+
+static int victim_value(const Search *s, Move m)
+{
+    const Position *pos = &s->pos;
+    return piece_value(s, MOVE_KIND(m) == MK_EP ? pos->board[pos->ep_victim] : pos->board[MOVE_TO(m)]);
+}
+
+/* Quiescence skips a capture that cannot lift the score near alpha even if the victim is won
+ * for free (delta pruning), and one by a piece worth more than its victim onto a defended cell
+ * (a cheap stand-in for exchange evaluation).  Promotions are always searched. */
+static bool qsearch_skips(const Search *s, Move m, int stand_pat, int alpha)
+{
+    const Position *pos = &s->pos;
+    if (MOVE_PIECE(m) && MOVE_KIND(m) != MK_PLACE)
+        return false;
+    int victim = victim_value(s, m);
+    if (stand_pat + victim + QS_DELTA_MARGIN <= alpha)
+        return true;
+    return piece_value(s, pos->board[MOVE_FROM(m)]) > victim && pos_attacked(pos, MOVE_TO(m), !pos->side);
+}
+
 /* Orders moves best-first by a score: table move, captures (most valuable victim, least
  * valuable attacker), promotions, killers, then history. */
 static void order_moves(Search *s, Move *moves, int n, Move tt_move, int ply)
@@ -117,8 +152,7 @@ static void order_moves(Search *s, Move *moves, int n, Move tt_move, int ply)
         if (m == tt_move)
             sc = 1 << 30;
         else if (pos_is_capture(pos, m)) {
-            uint8_t victim = MOVE_KIND(m) == MK_EP ? pos->board[pos->ep_victim] : pos->board[MOVE_TO(m)];
-            sc = (1 << 24) + piece_value(s, victim) * 16 - piece_value(s, pos->board[MOVE_FROM(m)]) / 16;
+            sc = (1 << 24) + victim_value(s, m) * 16 - piece_value(s, pos->board[MOVE_FROM(m)]) / 16;
         } else if (MOVE_PIECE(m) && MOVE_KIND(m) != MK_PLACE)
             sc = (1 << 23) + MOVE_PIECE(m);
         else if (m == s->killers[ply][0])
@@ -215,7 +249,7 @@ static int quiescence(Search *s, int alpha, int beta, int ply)
             alpha = best;
         int k = 0; /* captures and promotions only */
         for (int i = 0; i < n; i++)
-            if (pos_is_capture(pos, moves[i]) || (MOVE_PIECE(moves[i]) && MOVE_KIND(moves[i]) != MK_PLACE))
+            if (!is_quiet(pos, moves[i]) && !qsearch_skips(s, moves[i], best, alpha))
                 moves[k++] = moves[i];
         n = k;
     }
@@ -269,6 +303,16 @@ static void update_quiet_stats(Search *s, Move m, int depth, int ply)
     }
 }
 
+/* A late or hopeless quiet move at shallow depth is not searched: late move pruning skips
+ * those after the first 3 + depth^2, futility pruning those that would need a large swing of
+ * the static evaluation to reach alpha. */
+static bool prune_quiet(int static_eval, int alpha, int depth, int legal)
+{
+    if (depth <= LMP_MAX_DEPTH && legal > 3 + depth * depth)
+        return true;
+    return depth <= FUTILITY_MAX_DEPTH && static_eval + FUTILITY_MARGIN * (depth + 1) <= alpha;
+}
+
 static int negamax(Search *s, int alpha, int beta, int depth, int ply, bool allow_null)
 {
     Position *pos = &s->pos;
@@ -316,10 +360,21 @@ static int negamax(Search *s, int alpha, int beta, int depth, int ply, bool allo
         return legal || !check ? drawn_score(pos, "fifty-move", ply) : no_moves_score(pos, true, ply);
     }
 
+    /* Shallow pruning trusts the static evaluation: not in check, not at the root or in the
+     * principal variation, not during a setup phase, not near mate scores. */
+    bool prunable = !pv_node && !check && ply > 0 && !pos->hand_total[pos->side] && abs(alpha) < SCORE_MATE_BOUND &&
+                    abs(beta) < SCORE_MATE_BOUND;
+    int static_eval = prunable ? evaluate(pos, s->eval) : 0;
+    bool zugzwang = pos->v->def->zugzwang_prone;
+
+    /* Reverse futility: far enough above beta that a move is assumed to keep it there (like the
+     * null move, not where zugzwang is common). */
+    if (prunable && !zugzwang && depth <= RFP_MAX_DEPTH && static_eval - RFP_MARGIN * depth >= beta)
+        return static_eval;
+
     /* Null move: if passing still beats beta, a real move will too (not where zugzwang is
      * common, not in check, not during a setup phase, not without pieces). */
-    if (allow_null && !pv_node && !check && depth >= 3 && !pos->v->def->zugzwang_prone && !pos->hand_total[pos->side] &&
-        has_pieces(pos) && evaluate(pos, s->eval) >= beta) {
+    if (allow_null && prunable && depth >= 3 && !zugzwang && has_pieces(pos) && static_eval >= beta) {
         Undo u;
         pos_make_null(pos, &u);
         s->keys[s->nkeys++] = search_key(pos);
@@ -337,12 +392,17 @@ static int negamax(Search *s, int alpha, int beta, int depth, int ply, bool allo
     Move best_move = MOVE_NONE;
     for (int i = 0; i < n; i++) {
         Move m = moves[i];
-        bool quiet = !pos_is_capture(pos, m) && !(MOVE_PIECE(m) && MOVE_KIND(m) != MK_PLACE);
+        bool quiet = is_quiet(pos, m);
         Undo u;
         if (!make_if_legal(s, m, &u))
             continue;
         legal++;
         bool gives_check = pos_in_check(pos);
+        if (prunable && quiet && !gives_check && legal > 1 && best > -SCORE_MATE_BOUND &&
+            prune_quiet(static_eval, alpha, depth, legal)) {
+            unmake(s, m, &u);
+            continue;
+        }
         int score;
         if (legal == 1) {
             score = -negamax(s, -beta, -alpha, depth - 1, ply + 1, true);
@@ -561,6 +621,25 @@ static Move endgame_root_move(Search *s, const Move *moves, int n, int *score)
     return best;
 }
 
+/* One iteration at the root: a narrow window around the last score, widened on the side that
+ * fails until the score falls inside (a full window for shallow depths and mate scores). */
+static int root_search(Search *s, int depth, int last)
+{
+    int delta = ASPIRATION_DELTA;
+    bool narrow = depth >= 4 && abs(last) < SCORE_MATE_BOUND;
+    int alpha = narrow ? last - delta : -SCORE_INF, beta = narrow ? last + delta : SCORE_INF;
+    for (;;) {
+        int score = negamax(s, alpha, beta, depth, 0, false);
+        if (s->stopped || (score > alpha && score < beta))
+            return score;
+        delta *= 2;
+        if (score <= alpha)
+            alpha = score - delta > -SCORE_INF ? score - delta : -SCORE_INF;
+        else
+            beta = score + delta < SCORE_INF ? score + delta : SCORE_INF;
+    }
+}
+
 SearchResult search_run(Engine *e, Game *game, const SearchLimits *limits, FILE *out)
 {
     SearchResult r = {0};
@@ -604,7 +683,7 @@ SearchResult search_run(Engine *e, Game *game, const SearchLimits *limits, FILE 
     }
     for (int depth = 1; depth <= max_depth && n > 0; depth++) {
         s->seldepth = 0;
-        int score = negamax(s, -SCORE_INF, SCORE_INF, depth, 0, false);
+        int score = root_search(s, depth, r.score);
         if (s->stopped && depth > 1)
             break;
         if (s->pv_len[0] > 0) {

@@ -1,8 +1,10 @@
 /*
- * The search: iterative deepening, principal-variation alpha-beta with a transposition
- * table, quiescence, move ordering (table move, captures by value, killers, history), check
- * extensions, null-move pruning (off where zugzwang is common) and late-move reductions,
- * mate scores and every variant's own game ends (a "draw" in square-says is a win).
+ * The search: iterative deepening with aspiration windows, principal-variation alpha-beta
+ * with a transposition table, quiescence (delta pruning, no captures of defended pieces by
+ * more valuable ones), move ordering (table move, captures by value, killers, history), check
+ * extensions, null-move and reverse futility pruning (both off where zugzwang is common),
+ * futility and late-move pruning of quiet moves near the leaves, late-move reductions, mate
+ * scores and every variant's own game ends (a "draw" in square-says is a win).
  */
 #ifndef STARFISH_SEARCH_H
 #define STARFISH_SEARCH_H
