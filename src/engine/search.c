@@ -584,8 +584,9 @@ static bool seen_before(const Search *s, uint64_t key)
  * again (its DTZ shrinks as the clock grows), so the win is never lost to the clock; among safe
  * moves the shortest mate is taken, avoiding positions already seen.  Materials exempt from
  * the 50-move rule play the shortest mate.  With no safe move (a position set up with a high
- * clock) the soonest zeroing is tried, scored as the draw best defence gets.  Returns MOVE_NONE (the search decides) elsewhere:
- * draws and losses are scored exactly by the search's own probes one ply down.
+ * clock) the soonest zeroing is tried, scored as the draw best defence gets.  Returns
+ * MOVE_NONE (the search decides) elsewhere: draws and losses are scored exactly by the
+ * search's own probes one ply down.
  */
 static Move endgame_root_move(Search *s, const Move *moves, int n, int *score)
 {
