@@ -206,39 +206,60 @@ static int cmd_probe(int argc, char **argv)
     return 0;
 }
 
+/* The options verify and stats share: which tables (--dir, --max-pieces or signatures named)
+ * and how many threads. */
+typedef struct {
+    const char *dir;
+    int max_men, threads, nsigs;
+    TbSig sigs[4096];
+} TableSet;
+
+/* Reads argv[*i] (and its value) if it is one of TableSet's options: 1 read, 0 not one of
+ * them, -1 a bad value (reported). */
+static int table_set_option(TableSet *t, int argc, char **argv, int *i)
+{
+    const char *a = argv[*i];
+    bool has = *i + 1 < argc;
+    if (strcmp(a, "--dir") == 0 && has) {
+        t->dir = argv[++*i];
+    } else if (strcmp(a, "--max-pieces") == 0 && has) {
+        if (!read_int(argv[++*i], 2, TB_MAX_MEN, &t->max_men))
+            return tb_usage("bad --max-pieces '%s'", argv[*i]), -1;
+    } else if (strcmp(a, "--threads") == 0 && has) {
+        if (!read_int(argv[++*i], 1, 16, &t->threads))
+            return tb_usage("bad --threads '%s'", argv[*i]), -1;
+    } else if (a[0] != '-' && t->nsigs < 4096) {
+        if (!parse_signature(a, &t->sigs[t->nsigs++]))
+            return tb_usage("bad signature '%s'", a), -1;
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
 static int cmd_verify(int argc, char **argv)
 {
-    const char *dir = "tb";
+    static TableSet set = {.dir = "tb", .max_men = 4, .threads = 2};
     bool derived = false;
-    int max_men = 4, threads = 2, sample = 0;
-    TbSig sigs[4096];
-    int nsigs = 0;
+    int sample = 0;
     for (int i = 3; i < argc; i++) {
-        const char *a = argv[i];
-        bool has = i + 1 < argc;
-        if (strcmp(a, "--dir") == 0 && has) {
-            dir = argv[++i];
-        } else if (strcmp(a, "--max-pieces") == 0 && has) {
-            if (!read_int(argv[++i], 2, TB_MAX_MEN, &max_men))
-                return tb_usage("bad --max-pieces '%s'", argv[i]);
-        } else if (strcmp(a, "--threads") == 0 && has) {
-            if (!read_int(argv[++i], 1, 16, &threads))
-                return tb_usage("bad --threads '%s'", argv[i]);
-        } else if (strcmp(a, "--sample") == 0 && has) {
+        int read = table_set_option(&set, argc, argv, &i);
+        if (read < 0)
+            return 2;
+        if (read)
+            continue;
+        if (strcmp(argv[i], "--sample") == 0 && i + 1 < argc) {
             if (!read_int(argv[++i], 0, 1000000000, &sample))
                 return tb_usage("bad --sample '%s'", argv[i]);
-        } else if (strcmp(a, "--derived") == 0) {
+        } else if (strcmp(argv[i], "--derived") == 0) {
             derived = true;
-        } else if (a[0] != '-' && nsigs < 4096) {
-            if (!parse_signature(a, &sigs[nsigs++]))
-                return tb_usage("bad signature '%s'", a);
         } else {
-            return tb_usage("tb verify: unknown option '%s'", a);
+            return tb_usage("tb verify: unknown option '%s'", argv[i]);
         }
     }
-    if (!nsigs)
-        nsigs = tb_sig_list(max_men, sigs, 4096);
-    tb_set_dir(dir);
+    TbSig *sigs = set.sigs;
+    int nsigs = set.nsigs ? set.nsigs : tb_sig_list(set.max_men, sigs, 4096);
+    tb_set_dir(set.dir);
     int bad = 0;
     double t0 = tb_now();
     for (int i = 0; i < nsigs; i++) {
@@ -254,7 +275,7 @@ static int cmd_verify(int argc, char **argv)
         TbEntryCheck check = derived ? tb_verify_derived_entry : tb_verify_entry;
         int f = derived && t->L.men > tb_derived_max_men()
                     ? 0
-                    : tb_check_table(t, check, (uint64_t)sample, 12345 + (uint64_t)i, threads);
+                    : tb_check_table(t, check, (uint64_t)sample, 12345 + (uint64_t)i, set.threads);
         uint64_t total = 2 * t->L.per_side, checked = sample == 0 || (uint64_t)sample > total ? total : (uint64_t)sample;
         printf("%-10s %s  %llu entries checked  %.2f s\n", name, f ? "FAILED" : "ok", (unsigned long long)checked,
                tb_now() - t1);
@@ -267,34 +288,24 @@ static int cmd_verify(int argc, char **argv)
 
 static int cmd_stats(int argc, char **argv)
 {
-    const char *dir = "tb", *docs = NULL, *data = NULL;
-    int max_men = 4, threads = 2, nsigs = 0;
-    static TbSig sigs[4096];
+    static TableSet set = {.dir = "tb", .max_men = 4, .threads = 2};
+    const char *docs = NULL, *data = NULL;
     for (int i = 3; i < argc; i++) {
-        const char *a = argv[i];
-        bool has = i + 1 < argc;
-        if (strcmp(a, "--dir") == 0 && has) {
-            dir = argv[++i];
-        } else if (strcmp(a, "--max-pieces") == 0 && has) {
-            if (!read_int(argv[++i], 2, TB_MAX_MEN, &max_men))
-                return tb_usage("bad --max-pieces '%s'", argv[i]);
-        } else if (strcmp(a, "--threads") == 0 && has) {
-            if (!read_int(argv[++i], 1, 16, &threads))
-                return tb_usage("bad --threads '%s'", argv[i]);
-        } else if (strcmp(a, "--write-docs") == 0 && has) {
+        int read = table_set_option(&set, argc, argv, &i);
+        if (read < 0)
+            return 2;
+        if (read)
+            continue;
+        if (strcmp(argv[i], "--write-docs") == 0 && i + 1 < argc)
             docs = argv[++i];
-        } else if (strcmp(a, "--write-data") == 0 && has) {
+        else if (strcmp(argv[i], "--write-data") == 0 && i + 1 < argc)
             data = argv[++i];
-        } else if (a[0] != '-' && nsigs < 4096) {
-            if (!parse_signature(a, &sigs[nsigs++]))
-                return tb_usage("bad signature '%s'", a);
-        } else {
-            return tb_usage("tb stats: unknown option '%s'", a);
-        }
+        else
+            return tb_usage("tb stats: unknown option '%s'", argv[i]);
     }
-    if (nsigs && (docs || data))
+    if (set.nsigs && (docs || data))
         return tb_usage("tb stats: --write-docs and --write-data need every signature, not a list%s", "");
-    return tb_stats_main(dir, max_men, threads, sigs, nsigs, docs, data);
+    return tb_stats_main(set.dir, set.max_men, set.threads, set.sigs, set.nsigs, docs, data);
 }
 
 /* Every valid entry of a table as "side index value dtz fen" (value: DTM, -1 draw, -2 dead). */
