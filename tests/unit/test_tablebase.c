@@ -201,8 +201,11 @@ TEST(tb_mates_in_one_with_each_piece)
         CHECK(!move_mates(&pos, "20-21r")); /* a rook on 21 checks only along its column */
 }
 
+/* A table of the test folder (built on first use); NULL, with a failure recorded, if absent. */
 static const TbTable *table(const char *name)
 {
+    if (!tables())
+        return NULL;
     TbSig sig;
     if (!tb_sig_parse(name, &sig)) {
         test_fail(__FILE__, __LINE__, "bad signature %s", name);
@@ -226,8 +229,6 @@ static void count_kvk(const TbTable *t, int side, uint64_t idx, int v, Position 
 
 TEST(tb_king_against_king_all_dead_draws)
 {
-    if (!tables())
-        return;
     const TbTable *t = table("KvK");
     if (!t)
         return;
@@ -274,8 +275,6 @@ static void count_kqk(const TbTable *t, int side, uint64_t idx, int v, Position 
 
 TEST(tb_queen_wins_against_king)
 {
-    if (!tables())
-        return;
     const TbTable *t = table("KQvK");
     if (!t)
         return;
@@ -322,8 +321,6 @@ static void count_krk(const TbTable *t, int side, uint64_t idx, int v, Position 
 
 TEST(tb_rook_on_middle_columns_is_dead)
 {
-    if (!tables())
-        return;
     const TbTable *t = table("KRvK");
     if (!t)
         return;
@@ -364,8 +361,6 @@ static void count_kbk(const TbTable *t, int side, uint64_t idx, int v, Position 
 
 TEST(tb_bishop_forces_mate)
 {
-    if (!tables())
-        return;
     const TbTable *t = table("KBvK");
     if (!t)
         return;
@@ -426,8 +421,6 @@ static const char *const sample_tables[] = {"KvK", "KQvK", "KRvK", "KBvK", "KNvK
 
 TEST(tb_values_agree_with_successors)
 {
-    if (!tables())
-        return;
     for (size_t k = 0; k < sizeof sample_tables / sizeof *sample_tables; k++) {
         const TbTable *t = table(sample_tables[k]);
         if (!t)
@@ -464,8 +457,6 @@ static void mirror(const Position *src, Position *dst, int xf, bool swap)
 
 TEST(tb_symmetric_positions_probe_alike)
 {
-    if (!tables())
-        return;
     for (size_t k = 0; k < sizeof sample_tables / sizeof *sample_tables; k++) {
         const TbTable *t = table(sample_tables[k]);
         if (!t)
@@ -633,7 +624,7 @@ static Move engine_move(Engine *e, const Position *pos, int halfmove)
  */
 TEST(tb_engine_wins_within_the_fifty_move_rule)
 {
-    const TbTable *t = tables() ? table("KQvKR") : NULL;
+    const TbTable *t = table("KQvKR");
     if (!t)
         return;
     Engine e;
