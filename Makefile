@@ -4,7 +4,7 @@ CFLAGS  ?= -O3 -march=native
 CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -MMD -MP
 LDLIBS  += -lmicrohttpd -ljansson -lsqlite3 -lpthread
 
-LIB_SRC := $(wildcard src/geometry/*.c src/core/*.c src/variants/*.c src/engine/*.c src/server/*.c src/frontend/*.c src/tablebase/*.c)
+LIB_SRC := $(wildcard src/util/*.c src/geometry/*.c src/core/*.c src/variants/*.c src/engine/*.c src/server/*.c src/frontend/*.c src/tablebase/*.c)
 UNIT_SRC := $(wildcard tests/unit/*.c)
 # The derived tablebase rules, a binary image assembled into the program (.incbin).
 LIB_ASM := src/tablebase/derived_blob.S

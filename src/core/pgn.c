@@ -8,25 +8,34 @@
 #include "notation.h"
 
 typedef struct {
-    char *buf;
-    size_t len, used;
+    Text *text;
     int column; /* for wrapping movetext at 80 columns */
+    bool ok;    /* false once memory ran out */
 } Out;
 
-static void put(Out *o, const char *fmt, ...)
+static void __attribute__((format(printf, 2, 3))) put(Out *o, const char *fmt, ...)
 {
-    char tmp[256];
+    size_t before = o->text->len;
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    o->ok = o->ok && text_vaddf(o->text, fmt, ap);
     va_end(ap);
-    if (n < 0)
+    if (!o->ok)
         return;
-    if (o->used + (size_t)n < o->len)
-        memcpy(o->buf + o->used, tmp, (size_t)n + 1);
-    o->used += (size_t)n;
-    const char *nl = strrchr(tmp, '\n');
-    o->column = nl ? (int)strlen(nl + 1) : o->column + n;
+    const char *added = o->text->s + before, *nl = strrchr(added, '\n');
+    o->column = nl ? (int)strlen(nl + 1) : o->column + (int)(o->text->len - before);
+}
+
+/* A tag line, its value escaped ('"' and '\\' behind a backslash, control characters as spaces);
+ * none for a NULL value unless `unknown` stands in for it. */
+static void tag(Out *o, const char *name, const char *value, const char *unknown)
+{
+    if (!value && !(value = unknown))
+        return;
+    put(o, "[%s \"", name);
+    for (const char *c = value; *c; c++)
+        put(o, *c == '"' || *c == '\\' ? "\\%c" : "%c", (unsigned char)*c < 32 ? ' ' : *c);
+    put(o, "\"]\n");
 }
 
 /* A movetext token, with a line break before it when the line would pass 79 columns. */
@@ -52,24 +61,31 @@ static void roman(int n, char *out)
             strcat(out, digits[i].text);
 }
 
-size_t game_pgn(Game *g, const char *event, char *buf, size_t len)
+bool game_pgn(Game *g, const PgnTags *tags, Text *out)
 {
-    Out o = {buf, len, 0, 0};
-    if (len)
-        buf[0] = 0;
+    static const PgnTags none;
+    const PgnTags *t = tags ? tags : &none;
+    Out o = {out, 0, true};
     GameResult r = game_status(g);
     const char *result = result_text(r.kind);
-    put(&o, "[Event \"%s\"]\n[Site \"starfish\"]\n[White \"?\"]\n[Black \"?\"]\n[Result \"%s\"]\n",
-        event ? event : "?", result);
-    put(&o, "[Variant \"%s\"]\n", g->v->def->name);
+    tag(&o, "Event", t->event, "?");
+    tag(&o, "Site", "starfish", NULL);
+    tag(&o, "Date", t->date, NULL);
+    tag(&o, "Round", t->round, NULL);
+    tag(&o, "White", t->white, "?");
+    tag(&o, "Black", t->black, "?");
+    tag(&o, "Result", result, NULL);
+    tag(&o, "Variant", g->v->def->name, NULL);
     Position initial;
     char err[160], initial_fen[FEN_MAX] = "";
     if (pos_set_fen(&initial, g->v, g->v->def->start_fen, err, sizeof err))
         pos_fen(&initial, initial_fen, sizeof initial_fen);
-    if (strcmp(g->start_fen, initial_fen) != 0)
-        put(&o, "[SetUp \"1\"]\n[FEN \"%s\"]\n", g->start_fen);
-    if (r.kind != RESULT_NONE)
-        put(&o, "[Termination \"%s\"]\n", r.reason);
+    if (strcmp(g->start_fen, initial_fen) != 0) {
+        tag(&o, "SetUp", "1", NULL);
+        tag(&o, "FEN", g->start_fen, NULL);
+    }
+    tag(&o, "Termination", r.kind != RESULT_NONE ? r.reason : NULL, NULL);
+    tag(&o, "TimeControl", t->time_control, NULL);
     put(&o, "\n");
     /* Replay from the start to print each move in the position it was played in. */
     int played = g->n;
@@ -100,7 +116,7 @@ size_t game_pgn(Game *g, const char *event, char *buf, size_t len)
     }
     token(&o, result);
     put(&o, "\n");
-    return o.used;
+    return o.ok;
 }
 
 bool pgn_tag_value(const char *pgn, const char *name, char *out, size_t len)

@@ -2,14 +2,22 @@
 #ifndef STARFISH_PGN_H
 #define STARFISH_PGN_H
 
+#include "../util/text.h"
 #include "game.h"
 
+/* What a caller knows of a game beyond its moves.  A NULL Event, White or Black is written
+ * "?"; a NULL Date, Round or TimeControl is left out. */
+typedef struct PgnTags {
+    const char *event, *date, *round, *white, *black, *time_control;
+} PgnTags;
+
 /*
- * Writes the game as PGN into buf (len bytes; the text is cut short if it does not fit and
- * the return value is the length it needed).  Movement moves are numbered 1., 2., ...;
- * placements of a setup phase are numbered with Roman numerals I., II., ...
+ * Appends the game as PGN to out: the seven-tag roster, Variant, FEN (for a non-initial
+ * start), Termination, TimeControl, then the movetext.  Movement moves are numbered 1., 2.,
+ * ...; placements of a setup phase are numbered with Roman numerals I., II., ...  Tag values
+ * are escaped.  False when memory runs out.
  */
-size_t game_pgn(Game *g, const char *event, char *buf, size_t len);
+bool game_pgn(Game *g, const PgnTags *tags, Text *out);
 
 /*
  * Reads the first game of a PGN text into g (zeroed or an earlier game): the variant from the

@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <string.h>
 
+#include "../util/rng.h"
 #include "movegen.h"
 
 uint64_t zobrist_piece[MAX_CODES][MAX_CELLS];
@@ -13,31 +14,23 @@ uint64_t zobrist_castling[16];
 uint64_t zobrist_hand[MAX_CODES][MAX_PIECES];
 uint64_t zobrist_side;
 
-/* splitmix64: a fixed seed makes keys, and so search node counts, reproducible. */
-static uint64_t next_random(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
+/* A fixed seed makes keys, and so search node counts, reproducible. */
 static void zobrist_build(void)
 {
     uint64_t s = 0x5354415246495348ULL; /* "STARFISH" */
     for (int p = 0; p < MAX_CODES; p++)
         for (int c = 0; c < MAX_CELLS; c++)
-            zobrist_piece[p][c] = next_random(&s);
+            zobrist_piece[p][c] = rng_next(&s);
     for (int c = 0; c < MAX_CELLS; c++) {
-        zobrist_ep[c] = next_random(&s);
-        zobrist_limp[c] = next_random(&s);
+        zobrist_ep[c] = rng_next(&s);
+        zobrist_limp[c] = rng_next(&s);
     }
     for (int i = 0; i < 16; i++)
-        zobrist_castling[i] = next_random(&s);
+        zobrist_castling[i] = rng_next(&s);
     for (int p = 0; p < MAX_CODES; p++)
         for (int n = 0; n < MAX_PIECES; n++)
-            zobrist_hand[p][n] = next_random(&s);
-    zobrist_side = next_random(&s);
+            zobrist_hand[p][n] = rng_next(&s);
+    zobrist_side = rng_next(&s);
 }
 
 void zobrist_init(void)

@@ -2,10 +2,11 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "../core/movegen.h"
 #include "../core/pgn.h"
+#include "../util/parse.h"
+#include "../util/rng.h"
 #include "search.h"
 
 /* ---------------------------------------------------------------- the labelled positions */
@@ -360,14 +361,6 @@ double tune_optimise(const TuneSet *s, const TuneSet *holdout, EvalParams *p, do
 
 /* ---------------------------------------------------------------- self-play games */
 
-static uint64_t next_random(uint64_t *state)
-{
-    *state ^= *state << 13;
-    *state ^= *state >> 7;
-    *state ^= *state << 17;
-    return *state;
-}
-
 /*
  * Plays `games` games of the engine against itself at `nodes` nodes a move, each from a
  * random opening (a random setup where the variant has one, then `plies` random movement
@@ -379,11 +372,10 @@ static int self_play(const Variant *v, int games, uint64_t nodes, int plies, uin
     Engine e;
     if (!engine_init(&e, 16))
         return 1;
-    uint64_t rng = seed ? seed : 0x9e3779b97f4a7c15ull;
-    size_t cap = 1 << 20;
-    char *buf = malloc(cap);
+    uint64_t rng = seed;
+    Text pgn = {0};
     int counts[4] = {0};
-    for (int gi = 0; gi < games && buf; gi++) {
+    for (int gi = 0; gi < games; gi++) {
         Game g = {0};
         char err[200];
         if (!game_init(&g, v, NULL, err, sizeof err)) {
@@ -398,7 +390,7 @@ static int self_play(const Variant *v, int games, uint64_t nodes, int plies, uin
                 break;
             if (!g.pos.hand_total[g.pos.side])
                 random_moves++;
-            game_play(&g, moves[next_random(&rng) % (uint64_t)n]);
+            game_play(&g, moves[rng_below(&rng, (uint64_t)n)]);
         }
         engine_new_game(&e);
         SearchLimits limits = {.nodes = nodes};
@@ -413,23 +405,20 @@ static int self_play(const Variant *v, int games, uint64_t nodes, int plies, uin
             game_play(&g, r.best);
         }
         counts[game_status(&g).kind]++;
-        size_t need = game_pgn(&g, "starfish tune self-play", buf, cap);
-        if (need >= cap) {
-            char *bigger = realloc(buf, need + 1);
-            if (bigger) {
-                buf = bigger;
-                cap = need + 1;
-                game_pgn(&g, "starfish tune self-play", buf, cap);
-            }
+        text_clear(&pgn);
+        if (!game_pgn(&g, &(PgnTags){.event = "starfish tune self-play"}, &pgn)) {
+            fprintf(stderr, "starfish: out of memory\n");
+            game_free(&g);
+            break;
         }
-        fprintf(out, "%s\n", buf);
+        fprintf(out, "%s\n", pgn.s);
         fflush(out);
         fprintf(stderr, "\rgame %d/%d: +%d =%d -%d", gi + 1, games, counts[RESULT_WHITE_WINS], counts[RESULT_DRAW],
                 counts[RESULT_BLACK_WINS]);
         game_free(&g);
     }
     fprintf(stderr, "\n");
-    free(buf);
+    text_free(&pgn);
     engine_free(&e);
     return 0;
 }
@@ -576,26 +565,6 @@ static void tune_usage(FILE *f)
             "  --seed S           seed of the random openings (default: from the time)\n");
 }
 
-static bool read_double(const char *text, double lo, double hi, double *out)
-{
-    char *end;
-    double x = strtod(text, &end);
-    if (!*text || *end || x < lo || x > hi)
-        return false;
-    *out = x;
-    return true;
-}
-
-static bool read_long(const char *text, long lo, long hi, long *out)
-{
-    char *end;
-    long x = strtol(text, &end, 10);
-    if (!*text || *end || x < lo || x > hi)
-        return false;
-    *out = x;
-    return true;
-}
-
 int tune_main(int argc, char **argv)
 {
     if (argc >= 3 && (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0)) {
@@ -627,23 +596,23 @@ int tune_main(int argc, char **argv)
         else if (strcmp(a, "--out") == 0 && has)
             out = argv[++i];
         else if (strcmp(a, "--iterations") == 0 && has)
-            ok = read_long(argv[++i], 0, 100000, &iterations);
+            ok = parse_long(argv[++i], 0, 100000, &iterations);
         else if (strcmp(a, "--ridge") == 0 && has)
-            ok = read_double(argv[++i], 0, 1, &ridge_weight);
+            ok = parse_double(argv[++i], 0, 1, &ridge_weight);
         else if (strcmp(a, "--holdout") == 0 && has)
-            ok = read_long(argv[++i], 0, 1000000, &every);
+            ok = parse_long(argv[++i], 0, 1000000, &every);
         else if (strcmp(a, "--skip") == 0 && has)
-            ok = read_long(argv[++i], 0, 10000, &skip);
+            ok = parse_long(argv[++i], 0, 10000, &skip);
         else if (strcmp(a, "--generate") == 0 && has)
-            ok = read_long(argv[++i], 1, 10000000, &generate);
+            ok = parse_long(argv[++i], 1, 10000000, &generate);
         else if (strcmp(a, "--nodes") == 0 && has)
-            ok = read_long(argv[++i], 1, 1000000000, &nodes);
+            ok = parse_long(argv[++i], 1, 1000000000, &nodes);
         else if (strcmp(a, "--random-plies") == 0 && has)
-            ok = read_long(argv[++i], 0, 1000, &plies);
+            ok = parse_long(argv[++i], 0, 1000, &plies);
         else if (strcmp(a, "--max-plies") == 0 && has)
-            ok = read_long(argv[++i], 1, 100000, &max_plies);
+            ok = parse_long(argv[++i], 1, 100000, &max_plies);
         else if (strcmp(a, "--seed") == 0 && has)
-            ok = read_long(argv[++i], 1, 0x7fffffffL, &seed);
+            ok = parse_long(argv[++i], 1, 0x7fffffffL, &seed);
         else {
             fprintf(stderr, "starfish: tune: bad option '%s' (see 'starfish tune --help')\n", a);
             return 2;
@@ -660,7 +629,7 @@ int tune_main(int argc, char **argv)
             fprintf(stderr, "starfish: cannot write '%s'\n", file);
             return 2;
         }
-        uint64_t s = seed ? (uint64_t)seed : (uint64_t)time(NULL) ^ (uint64_t)clock() << 20;
+        uint64_t s = seed ? (uint64_t)seed : rng_fresh_seed();
         printf("self-play: %ld games of %s at %ld nodes a move, %ld random plies, seed %llu\n", generate,
                v->def->name, nodes, plies, (unsigned long long)s);
         int rc = self_play(v, (int)generate, (uint64_t)nodes, (int)plies, s, (int)max_plies, f);

@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "../core/fen.h"
 #include "../core/movegen.h"
@@ -14,15 +13,10 @@
 #include "../engine/tune.h"
 #include "../server/server.h"
 #include "../tablebase/tb.h"
+#include "../util/clock.h"
+#include "../util/parse.h"
 #include "match.h"
 #include "uci.h"
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -53,16 +47,6 @@ static int cmd_help(void)
     return 0;
 }
 
-static bool read_depth(const char *text, int *depth)
-{
-    char *end;
-    long d = strtol(text, &end, 10);
-    if (*end || d < 1 || d > 64)
-        return false;
-    *depth = (int)d;
-    return true;
-}
-
 static int cmd_perft(int argc, char **argv)
 {
     if (argc < 4 || argc > 5)
@@ -71,29 +55,16 @@ static int cmd_perft(int argc, char **argv)
     if (!v)
         return usage_error("unknown variant '%s'", argv[2]);
     int depth;
-    if (!read_depth(argv[3], &depth))
+    if (!parse_int(argv[3], 1, 64, &depth))
         return usage_error("bad depth '%s' (1..64)", argv[3]);
     Position pos;
     char err[200];
     if (!pos_set_fen(&pos, v, argc == 5 ? argv[4] : v->def->start_fen, err, sizeof err))
         return usage_error("bad position: %s", err);
-    double start = now_seconds();
-    Move moves[MAX_MOVES];
-    int n = gen_legal(&pos, moves);
-    uint64_t total = 0;
-    for (int i = 0; i < n; i++) {
-        Undo u;
-        char text[MOVE_TEXT_MAX];
-        pos_make(&pos, moves[i], &u);
-        uint64_t count = depth > 1 ? perft(&pos, depth - 1) : 1;
-        pos_unmake(&pos, moves[i], &u);
-        move_to_text(&pos, moves[i], text);
-        printf("%s: %llu\n", text, (unsigned long long)count);
-        total += count;
-    }
-    double secs = now_seconds() - start;
-    printf("\nNodes searched: %llu\nTime: %.3f s\nNodes per second: %.0f\n", (unsigned long long)total, secs,
-           secs > 0 ? (double)total / secs : 0.0);
+    double start = clock_seconds();
+    uint64_t total = perft_divide(&pos, depth, stdout);
+    double secs = clock_seconds() - start;
+    printf("Time: %.3f s\nNodes per second: %.0f\n", secs, secs > 0 ? (double)total / secs : 0.0);
     return 0;
 }
 
@@ -178,9 +149,9 @@ static int cmd_bench(int argc, char **argv)
         const char *fen = bench_positions[i].fen ? bench_positions[i].fen : v->def->start_fen;
         if (!pos_set_fen(&pos, v, fen, err, sizeof err))
             return usage_error("bench position: %s", err);
-        double start = now_seconds();
+        double start = clock_seconds();
         uint64_t nodes = perft(&pos, bench_positions[i].depth);
-        double secs = now_seconds() - start;
+        double secs = clock_seconds() - start;
         printf("%-10s %-9s depth %d  nodes %12llu  time %7.3f s  nps %11.0f\n", bench_positions[i].variant,
                bench_positions[i].name, bench_positions[i].depth, (unsigned long long)nodes, secs,
                secs > 0 ? (double)nodes / secs : 0.0);

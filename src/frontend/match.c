@@ -24,6 +24,11 @@
 #include "../core/movegen.h"
 #include "../core/notation.h"
 #include "../core/pgn.h"
+#include "../util/clock.h"
+#include "../util/error.h"
+#include "../util/parse.h"
+#include "../util/rng.h"
+#include "../util/text.h"
 #include "match_engine.h"
 #include "match_stats.h"
 
@@ -136,30 +141,6 @@ static int bad_args(const char *fmt, const char *arg)
     return 2;
 }
 
-static bool read_long(const char *text, long min, long max, long *out)
-{
-    char *end;
-    if (!text || !*text)
-        return false;
-    long n = strtol(text, &end, 10);
-    if (*end || n < min || n > max)
-        return false;
-    *out = n;
-    return true;
-}
-
-static bool read_double(const char *text, double *out)
-{
-    char *end;
-    if (!text || !*text)
-        return false;
-    double x = strtod(text, &end);
-    if (*end || !isfinite(x))
-        return false;
-    *out = x;
-    return true;
-}
-
 static bool read_tc(const char *text, double *base, double *inc)
 {
     char copy[64];
@@ -170,10 +151,10 @@ static bool read_tc(const char *text, double *base, double *inc)
     *inc = 0;
     if (plus) {
         *plus = 0;
-        if (!read_double(plus + 1, inc) || *inc < 0 || *inc > 3600)
+        if (!parse_double(plus + 1, 0, 3600, inc))
             return false;
     }
-    return read_double(copy, base) && *base > 0 && *base <= 86400;
+    return parse_double(copy, 0, 86400, base) && *base > 0;
 }
 
 static bool add_option(EngineSpec *e, const char *text)
@@ -198,7 +179,7 @@ static int parse_args(int argc, char **argv, Config *c)
     c->base = 1;
     c->inc = 0.01;
     c->alpha = c->beta = 0.05;
-    c->seed = (uint64_t)time(NULL) * 1000003u ^ (uint64_t)getpid();
+    c->seed = rng_fresh_seed();
     const char *variant = "chess", *tc = NULL;
     bool have_movetime = false;
     for (int i = 2; i < argc; i++) {
@@ -234,7 +215,7 @@ static int parse_args(int argc, char **argv, Config *c)
         } else if (strcmp(a, "--variant") == 0) {
             variant = val;
         } else if (strcmp(a, "--games") == 0) {
-            if (!read_long(val, 1, 1000000, &n))
+            if (!parse_long(val, 1, 1000000, &n))
                 return bad_args("bad number of games '%s' (1..1000000)", val);
             c->games = (int)n;
         } else if (strcmp(a, "--tc") == 0) {
@@ -242,28 +223,27 @@ static int parse_args(int argc, char **argv, Config *c)
             if (!read_tc(val, &c->base, &c->inc))
                 return bad_args("bad time control '%s' (expected BASE+INC in seconds, e.g. 1+0.01)", val);
         } else if (strcmp(a, "--movetime") == 0) {
-            if (!read_long(val, 1, 100000000, &n))
+            if (!parse_long(val, 1, 100000000, &n))
                 return bad_args("bad movetime '%s' (milliseconds, at least 1)", val);
             c->movetime_ms = (int)n;
             have_movetime = true;
         } else if (strcmp(a, "--concurrency") == 0) {
-            if (!read_long(val, 1, MAX_WORKERS, &n))
+            if (!parse_long(val, 1, MAX_WORKERS, &n))
                 return bad_args("bad concurrency '%s' (1..64)", val);
             c->concurrency = (int)n;
         } else if (strcmp(a, "--openings") == 0) {
-            if (!read_long(val, 0, 200, &n))
+            if (!parse_long(val, 0, 200, &n))
                 return bad_args("bad number of opening plies '%s' (0..200)", val);
             c->opening_plies = (int)n;
         } else if (strcmp(a, "--seed") == 0) {
-            char *end;
-            if (!*val || *val == '-' || (c->seed = strtoull(val, &end, 10), *end))
+            if (!parse_u64(val, &c->seed))
                 return bad_args("bad seed '%s' (a non-negative integer)", val);
         } else if (strcmp(a, "--pgn") == 0) {
             if (!*val)
                 return bad_args("%s needs a file name", a);
             c->pgn_path = val;
         } else if (strcmp(a, "--sprt") == 0) {
-            if (!read_double(val, &c->elo0) || !read_double(argv[i + 1], &c->elo1))
+            if (!parse_double(val, -HUGE_VAL, HUGE_VAL, &c->elo0) || !parse_double(argv[i + 1], -HUGE_VAL, HUGE_VAL, &c->elo1))
                 return bad_args("--sprt needs two Elo values, not '%s ...'", val);
             i++;
             if (c->elo1 <= c->elo0)
@@ -271,11 +251,11 @@ static int parse_args(int argc, char **argv, Config *c)
             c->sprt = true;
         } else if (strcmp(a, "--alpha") == 0 || strcmp(a, "--beta") == 0) {
             double x;
-            if (!read_double(val, &x) || x <= 0 || x >= 0.5)
+            if (!parse_double(val, 0, 0.5, &x) || x <= 0 || x >= 0.5)
                 return bad_args("bad error rate '%s' (between 0 and 0.5)", val);
             *(a[2] == 'a' ? &c->alpha : &c->beta) = x;
         } else if (strcmp(a, "--max-plies") == 0) {
-            if (!read_long(val, 1, 1000000, &n))
+            if (!parse_long(val, 1, 1000000, &n))
                 return bad_args("bad --max-plies '%s' (at least 1)", val);
             c->max_plies = (int)n;
         }
@@ -312,17 +292,13 @@ static int parse_args(int argc, char **argv, Config *c)
 static bool wait_for(UciProc *p, const char *want, double seconds, char *why, size_t whylen)
 {
     char line[ENGINE_LINE_MAX];
-    double deadline = mono_now() + seconds;
+    double deadline = clock_seconds() + seconds;
     for (;;) {
         LineStatus st = uciproc_read_line(p, line, sizeof line, deadline);
-        if (st == LINE_EOF) {
-            snprintf(why, whylen, "exited while the runner waited for '%s'", want);
-            return false;
-        }
-        if (st == LINE_TIMEOUT) {
-            snprintf(why, whylen, "sent no '%s' within %.0f s", want, seconds);
-            return false;
-        }
+        if (st == LINE_EOF)
+            return error_set(why, whylen, "exited while the runner waited for '%s'", want);
+        if (st == LINE_TIMEOUT)
+            return error_set(why, whylen, "sent no '%s' within %.0f s", want, seconds);
         char *t = line + strspn(line, " \t");
         size_t n = strlen(want);
         if (strncmp(t, want, n) == 0 && (t[n] == 0 || t[n] == ' ' || t[n] == '\t'))
@@ -334,31 +310,24 @@ static bool send_line(UciProc *p, const char *line, char *why, size_t whylen)
 {
     if (uciproc_send(p, line))
         return true;
-    snprintf(why, whylen, "exited (or stopped reading its input)");
-    return false;
+    return error_set(why, whylen, "exited (or stopped reading its input)");
 }
 
 /* Starts the engine and does the uci handshake; options and the variant are set here. */
 static bool start_engine(UciProc *p, const EngineSpec *spec, const Variant *v, char *why, size_t whylen)
 {
     char err[200], line[ENGINE_LINE_MAX];
-    if (!uciproc_start(p, spec->cmd, err, sizeof err)) {
-        snprintf(why, whylen, "could not be started: %.150s", err);
-        return false;
-    }
+    if (!uciproc_start(p, spec->cmd, err, sizeof err))
+        return error_set(why, whylen, "could not be started: %.150s", err);
     if (!send_line(p, "uci", why, whylen))
         return false;
-    double deadline = mono_now() + HANDSHAKE_SECONDS;
+    double deadline = clock_seconds() + HANDSHAKE_SECONDS;
     for (;;) {
         LineStatus st = uciproc_read_line(p, line, sizeof line, deadline);
-        if (st == LINE_EOF) {
-            snprintf(why, whylen, "exited during the uci handshake");
-            return false;
-        }
-        if (st == LINE_TIMEOUT) {
-            snprintf(why, whylen, "sent no 'uciok' within %.0f s", HANDSHAKE_SECONDS);
-            return false;
-        }
+        if (st == LINE_EOF)
+            return error_set(why, whylen, "exited during the uci handshake");
+        if (st == LINE_TIMEOUT)
+            return error_set(why, whylen, "sent no 'uciok' within %.0f s", HANDSHAKE_SECONDS);
         if (strncmp(line, "id name ", 8) == 0) {
             snprintf(p->id_name, sizeof p->id_name, "%.120s", line + 8);
         } else if (strncmp(line, "option name UCI_Variant ", 24) == 0) {
@@ -410,44 +379,16 @@ static void recover_late_engine(UciProc *p)
 /* ------------------------------------------------------------------------------------ */
 /* Games */
 
-typedef struct {
-    char *s;
-    size_t len, cap;
-} Text;
-
-static void text_add(Text *t, const char *s)
-{
-    size_t n = strlen(s);
-    if (t->len + n + 1 > t->cap) {
-        size_t cap = t->cap ? t->cap : 1024;
-        while (t->len + n + 1 > cap)
-            cap *= 2;
-        char *grown = realloc(t->s, cap);
-        if (!grown)
-            abort();
-        t->s = grown;
-        t->cap = cap;
-    }
-    memcpy(t->s + t->len, s, n + 1);
-    t->len += n;
-}
-
-/* Plays a move, adding its coordinate notation to the list the engines are sent. */
-static void play(Game *g, Move m, Text *moves)
+/* Plays a move, adding its coordinate notation to the list the engines are sent; false
+ * (and nothing played) when memory runs out. */
+static bool play(Game *g, Move m, Text *moves)
 {
     char text[MOVE_TEXT_MAX];
     move_to_text(&g->pos, m, text);
-    text_add(moves, " ");
-    text_add(moves, text);
+    if (!text_addf(moves, " %s", text))
+        return false;
     game_play(g, m);
-}
-
-static uint64_t splitmix64(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
+    return true;
 }
 
 /* Can the side to move end the game at once (mate, or any other end)? */
@@ -483,14 +424,14 @@ static bool try_opening(Game *g, const Config *cfg, uint64_t state, Text *moves)
         int n = gen_legal(&g->pos, list);
         bool played = false;
         while (n > 0 && !played) {
-            int i = (int)(splitmix64(&state) % (uint64_t)n);
+            int i = (int)rng_below(&state, (uint64_t)n);
             Move m = list[i];
             game_play(g, m);
             played = game_status(g).kind == RESULT_NONE && !can_end_at_once(g);
             game_undo(g);
-            if (played)
-                play(g, m, moves);
-            else
+            if (played && !play(g, m, moves))
+                return false;
+            if (!played)
                 list[i] = list[--n];
         }
         if (!played)
@@ -504,13 +445,12 @@ static void play_opening(Game *g, const Config *cfg, int k, Text *moves)
 {
     uint64_t state = cfg->seed ^ (0xD1B54A32D192ED03ull * (uint64_t)(k + 1));
     for (int attempt = 0; attempt < 100; attempt++) {
-        splitmix64(&state);
+        rng_next(&state);
         if (try_opening(g, cfg, state, moves))
             return;
         while (game_undo(g)) /* start again from the start position */
             ;
-        moves->len = 0;
-        moves->s[0] = 0;
+        text_clear(moves);
     }
 }
 
@@ -525,64 +465,27 @@ static void lose(Game *g, Outcome *o, int side, const char *what)
     g->ended = (GameResult){side == WHITE ? RESULT_BLACK_WINS : RESULT_WHITE_WINS, o->detail};
 }
 
-/* PGN text with a '"' or '\' escaped. */
-static void pgn_escape(const char *in, char *out, size_t len)
-{
-    size_t n = 0;
-    for (; *in && n + 3 < len; in++) {
-        if (*in == '"' || *in == '\\')
-            out[n++] = '\\';
-        out[n++] = (unsigned char)*in < 32 ? ' ' : *in;
-    }
-    out[n] = 0;
-}
-
-/* The game's PGN, with the players' names, the round and the time control. */
+/* The game's PGN, with the players' names, the round and the time control; NULL when memory
+ * runs out. */
 static char *game_record(Game *g, const Config *cfg, const Outcome *o)
 {
-    size_t cap = 1 << 16;
-    char *buf = malloc(cap);
-    if (!buf)
-        abort();
-    size_t need = game_pgn(g, "starfish match", buf, cap);
-    if (need >= cap) {
-        cap = need + 1;
-        free(buf);
-        buf = malloc(cap);
-        if (!buf)
-            abort();
-        game_pgn(g, "starfish match", buf, cap);
-    }
-    char white[300], black[300], tags[900];
-    pgn_escape(cfg->eng[o->engine_white].name, white, sizeof white);
-    pgn_escape(cfg->eng[1 - o->engine_white].name, black, sizeof black);
     time_t now = time(NULL);
     struct tm tm;
     localtime_r(&now, &tm);
-    snprintf(tags, sizeof tags, "[Date \"%04d.%02d.%02d\"]\n[Round \"%d\"]\n[White \"%s\"]\n[Black \"%s\"]\n",
-             tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, o->index + 1, white, black);
-    const char *names = strstr(buf, "[White \"?\"]\n[Black \"?\"]\n");
-    const char *end_of_tags = strstr(buf, "\n\n");
-    char extra[100] = "";
-    if (!cfg->use_movetime)
-        snprintf(extra, sizeof extra, "[TimeControl \"%g+%g\"]\n", cfg->base, cfg->inc);
-    if (!names || !end_of_tags || end_of_tags < names)
-        return buf; /* not the shape game_pgn writes: leave it as it is */
-    size_t skip = strlen("[White \"?\"]\n[Black \"?\"]\n");
-    char *out = malloc(strlen(buf) + strlen(tags) + strlen(extra) + 1);
-    if (!out)
-        abort();
-    size_t a = (size_t)(names - buf), b = (size_t)(end_of_tags + 1 - buf);
-    /* [Event] [Site] + Date Round White Black + the tags between + extra + the rest */
-    memcpy(out, buf, a);
-    strcpy(out + a, tags);
-    size_t at = a + strlen(tags);
-    memcpy(out + at, buf + a + skip, b - a - skip);
-    at += b - a - skip;
-    strcpy(out + at, extra);
-    strcat(out + at, buf + b);
-    free(buf);
-    return out;
+    char date[32], round[16], tc[80];
+    snprintf(date, sizeof date, "%04d.%02d.%02d", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday);
+    snprintf(round, sizeof round, "%d", o->index + 1);
+    snprintf(tc, sizeof tc, "%g+%g", cfg->base, cfg->inc);
+    PgnTags tags = {.event = "starfish match",
+                    .date = date,
+                    .round = round,
+                    .white = cfg->eng[o->engine_white].name,
+                    .black = cfg->eng[1 - o->engine_white].name,
+                    .time_control = cfg->use_movetime ? NULL : tc};
+    Text pgn = {0};
+    if (!game_pgn(g, &tags, &pgn))
+        text_free(&pgn);
+    return text_take(&pgn);
 }
 
 /* Leaves a move text fit for a one-line report. */
@@ -594,6 +497,16 @@ static void sanitize(const char *in, char *out, size_t len)
     out[n] = 0;
 }
 
+/* Stops the match: a game that cannot go on for want of memory is abandoned. */
+static void out_of_memory(Match *m, Outcome *o)
+{
+    pthread_mutex_lock(&m->lock);
+    snprintf(m->fatal, sizeof m->fatal, "out of memory");
+    pthread_mutex_unlock(&m->lock);
+    atomic_store(&m->stop, true);
+    o->abandoned = true;
+}
+
 static void play_game(Worker *wk, int index, Outcome *o)
 {
     const Config *cfg = wk->m->cfg;
@@ -603,9 +516,8 @@ static void play_game(Worker *wk, int index, Outcome *o)
     int engine_of[2] = {o->engine_white, 1 - o->engine_white}; /* per colour */
     const char *colour_name[2] = {"White", "Black"};
     Game g = {0};
-    Text moves = {0};
+    Text moves = {0}, command = {0};
     char err[200], why[2][200];
-    text_add(&moves, "");
     if (!game_init(&g, cfg->v, NULL, err, sizeof err)) {
         snprintf(wk->m->fatal, sizeof wk->m->fatal, "the start position does not load: %s", err);
         atomic_store(&wk->m->stop, true);
@@ -636,7 +548,6 @@ static void play_game(Worker *wk, int index, Outcome *o)
         }
 
     double clock[2] = {cfg->base, cfg->base};
-    char *command = NULL;
     while (g.ended.kind == RESULT_NONE && game_status(&g).kind == RESULT_NONE) {
         if (atomic_load(&wk->m->stop)) {
             o->abandoned = true;
@@ -655,11 +566,11 @@ static void play_game(Worker *wk, int index, Outcome *o)
         UciProc *p = &wk->proc[e];
         const char *name = cfg->eng[e].name;
         /* position ... moves ...; then go */
-        free(command);
-        command = malloc(moves.len + strlen(g.start_fen) + 64);
-        if (!command)
-            abort();
-        sprintf(command, "position startpos%s%s", g.n ? " moves" : "", moves.s);
+        text_clear(&command);
+        if (!text_addf(&command, "position startpos%s%s", g.n ? " moves" : "", text_str(&moves))) {
+            out_of_memory(wk->m, o);
+            break;
+        }
         char go[160];
         if (cfg->use_movetime)
             snprintf(go, sizeof go, "go movetime %d", cfg->movetime_ms);
@@ -668,8 +579,8 @@ static void play_game(Worker *wk, int index, Outcome *o)
                      (long long)(clock[WHITE] * 1000), (long long)(clock[BLACK] * 1000),
                      (long long)(cfg->inc * 1000), (long long)(cfg->inc * 1000));
         double allowed = cfg->use_movetime ? cfg->movetime_ms / 1000.0 : clock[side];
-        bool sent = uciproc_send(p, command);
-        double start = mono_now();
+        bool sent = uciproc_send(p, command.s);
+        double start = clock_seconds();
         sent = sent && uciproc_send(p, go);
         LineStatus st = sent ? LINE_OK : LINE_EOF;
         char line[ENGINE_LINE_MAX], best[ENGINE_LINE_MAX] = "";
@@ -688,7 +599,7 @@ static void play_game(Worker *wk, int index, Outcome *o)
                 best[n] = 0;
             }
         }
-        double elapsed = mono_now() - start;
+        double elapsed = clock_seconds() - start;
         if (!got && st == LINE_EOF) {
             snprintf(o->detail, sizeof o->detail, "%s (%s) crashed: its process ended at ply %d", name,
                      colour_name[side], g.n + 1);
@@ -725,9 +636,12 @@ static void play_game(Worker *wk, int index, Outcome *o)
             lose(&g, o, side, "illegal move");
             break;
         }
-        play(&g, m, &moves);
+        if (!play(&g, m, &moves)) {
+            out_of_memory(wk->m, o);
+            break;
+        }
     }
-    free(command);
+    text_free(&command);
     if (!o->abandoned) {
         GameResult r = game_status(&g);
         o->kind = r.kind;
@@ -737,9 +651,11 @@ static void play_game(Worker *wk, int index, Outcome *o)
             snprintf(o->detail, sizeof o->detail, "%s", r.reason);
         o->plies = g.n;
         o->pgn = game_record(&g, cfg, o);
+        if (!o->pgn)
+            out_of_memory(wk->m, o);
     }
 done:
-    free(moves.s);
+    text_free(&moves);
     game_free(&g);
 }
 

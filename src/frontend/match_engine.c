@@ -12,17 +12,13 @@
 #include <time.h>
 #include <unistd.h>
 
-double mono_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
+#include "../util/clock.h"
+#include "../util/error.h"
 
 /* Milliseconds from now until deadline, for poll(), rounded up and at least 0. */
 static int ms_until(double deadline)
 {
-    double left = deadline - mono_now();
+    double left = deadline - clock_seconds();
     if (left <= 0)
         return 0;
     return left > 1e6 ? 1000000000 : (int)(left * 1000.0) + 1;
@@ -35,10 +31,8 @@ bool uciproc_start(UciProc *p, const char *cmd, char *err, size_t errlen)
     p->to_fd = p->from_fd = -1;
     /* Close-on-exec everywhere, so that no other engine inherits these pipes (an inherited
      * write end would hide this engine's end of file). */
-    if (pipe2(to, O_CLOEXEC) != 0) {
-        snprintf(err, errlen, "pipe: %s", strerror(errno));
-        return false;
-    }
+    if (pipe2(to, O_CLOEXEC) != 0)
+        return error_set(err, errlen, "pipe: %s", strerror(errno));
     if (pipe2(from, O_CLOEXEC) != 0) {
         snprintf(err, errlen, "pipe: %s", strerror(errno));
         close(to[0]), close(to[1]);
@@ -98,7 +92,7 @@ bool uciproc_send(UciProc *p, const char *line)
     }
     memcpy(text, line, n);
     text[n++] = '\n';
-    double deadline = mono_now() + 10.0; /* an engine that reads nothing for 10 s is hung */
+    double deadline = clock_seconds() + 10.0; /* an engine that reads nothing for 10 s is hung */
     size_t done = 0;
     bool ok = true;
     while (done < n) {
@@ -170,10 +164,10 @@ void uciproc_stop(UciProc *p, double grace)
     uciproc_send(p, "quit");
     close(p->to_fd);
     p->to_fd = -1;
-    double deadline = mono_now() + grace;
+    double deadline = clock_seconds() + grace;
     int status;
     pid_t r;
-    while ((r = waitpid(p->pid, &status, WNOHANG)) == 0 && mono_now() < deadline) {
+    while ((r = waitpid(p->pid, &status, WNOHANG)) == 0 && clock_seconds() < deadline) {
         struct timespec nap = {0, 5 * 1000 * 1000};
         nanosleep(&nap, NULL);
     }

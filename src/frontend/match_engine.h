@@ -23,14 +23,11 @@ typedef struct UciProc {
 
 typedef enum { LINE_OK, LINE_EOF, LINE_TIMEOUT } LineStatus;
 
-/* Seconds on the monotonic clock. */
-double mono_now(void);
-
 /* Starts `/bin/sh -c cmd` (in its own process group, stderr to /dev/null).  False with err. */
 bool uciproc_start(UciProc *p, const char *cmd, char *err, size_t errlen);
 /* Sends one line (a newline is added).  False when the engine is gone or does not read. */
 bool uciproc_send(UciProc *p, const char *line);
-/* Reads one line (without its newline) before `deadline` (mono_now() seconds). */
+/* Reads one line (without its newline) before `deadline` (clock_seconds()). */
 LineStatus uciproc_read_line(UciProc *p, char *line, size_t len, double deadline);
 /* Ends the process: `quit`, up to `grace` seconds to exit, then SIGKILL; reaps it. */
 void uciproc_stop(UciProc *p, double grace);

@@ -7,6 +7,7 @@
 #include "uci.h"
 
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -18,6 +19,7 @@
 #include "../core/pgn.h"
 #include "../engine/search.h"
 #include "../tablebase/tb.h"
+#include "../util/parse.h"
 #include "display.h"
 
 #define LINE_MAX_BYTES 65536
@@ -47,11 +49,15 @@ static void stop_search(Session *s)
     s->searching = false;
 }
 
-static void error(Session *s, const char *fmt, const char *arg)
+/* Reports bad input: one line, `info string error: ...`. */
+static void __attribute__((format(printf, 2, 3))) error(Session *s, const char *fmt, ...)
 {
+    va_list ap;
+    va_start(ap, fmt);
     fprintf(s->out, "info string error: ");
-    fprintf(s->out, fmt, arg);
+    vfprintf(s->out, fmt, ap);
     fprintf(s->out, "\n");
+    va_end(ap);
 }
 
 static void reset_game(Session *s)
@@ -143,7 +149,7 @@ static void cmd_setoption(Session *s, char **tok, int n)
             continue;
         }
         if (!dst || strlen(dst) + strlen(tok[i]) + 2 > sizeof name) {
-            error(s, "malformed setoption: expected 'setoption name NAME value VALUE'%s", "");
+            error(s, "malformed setoption: expected 'setoption name NAME value VALUE'");
             return;
         }
         if (*dst)
@@ -174,7 +180,7 @@ static void cmd_position(Session *s, char **tok, int n)
         from_fen = true;
         for (i++; i < n && strcmp(tok[i], "moves") != 0; i++) {
             if (strlen(fen) + strlen(tok[i]) + 2 > sizeof fen) {
-                error(s, "position text is too long%s", "");
+                error(s, "position text is too long");
                 return;
             }
             if (*fen)
@@ -182,7 +188,7 @@ static void cmd_position(Session *s, char **tok, int n)
             strcat(fen, tok[i]);
         }
     } else {
-        error(s, "malformed position: expected 'position startpos|fen FEN [moves ...]'%s", "");
+        error(s, "malformed position: expected 'position startpos|fen FEN [moves ...]'");
         return;
     }
     if (i < n && strcmp(tok[i], "moves") != 0) {
@@ -252,7 +258,7 @@ static void start_search(Session *s, char **tok, int n)
             i++;
         } else if (strcmp(k, "nodes") == 0) {
             if (i + 1 >= n || !read_int(tok[i + 1], 1, 2000000000, &nodes)) {
-                error(s, "go: 'nodes' needs a positive number%s", "");
+                error(s, "go: 'nodes' needs a positive number");
                 return;
             }
             l.nodes = (uint64_t)nodes;
@@ -267,7 +273,7 @@ static void start_search(Session *s, char **tok, int n)
     s->limits = l;
     atomic_store(&s->engine.stop, false);
     if (pthread_create(&s->thread, NULL, search_thread, s) != 0) {
-        error(s, "cannot start the search thread%s", "");
+        error(s, "cannot start the search thread");
         return;
     }
     s->searching = true;
@@ -276,27 +282,11 @@ static void start_search(Session *s, char **tok, int n)
 static void cmd_go(Session *s, char **tok, int n)
 {
     if (n >= 3 && strcmp(tok[1], "perft") == 0) {
-        char *end;
-        long depth = strtol(tok[2], &end, 10);
-        if (*end || depth < 1 || depth > 64) {
+        int depth;
+        if (!parse_int(tok[2], 1, 64, &depth))
             error(s, "bad perft depth '%s'", tok[2]);
-            return;
-        }
-        Position *pos = &s->game.pos;
-        Move moves[MAX_MOVES];
-        int nm = gen_legal(pos, moves);
-        uint64_t total = 0;
-        for (int k = 0; k < nm; k++) {
-            Undo u;
-            char text[MOVE_TEXT_MAX];
-            pos_make(pos, moves[k], &u);
-            uint64_t count = depth > 1 ? perft(pos, (int)depth - 1) : 1;
-            pos_unmake(pos, moves[k], &u);
-            move_to_text(pos, moves[k], text);
-            fprintf(s->out, "%s: %llu\n", text, (unsigned long long)count);
-            total += count;
-        }
-        fprintf(s->out, "\nNodes searched: %llu\n", (unsigned long long)total);
+        else
+            perft_divide(&s->game.pos, depth, s->out);
         return;
     }
     start_search(s, tok, n);
@@ -305,9 +295,12 @@ static void cmd_go(Session *s, char **tok, int n)
 /* An extension: the game so far (from the last `position`) as PGN. */
 static void cmd_pgn(Session *s)
 {
-    static char buf[1 << 20];
-    game_pgn(&s->game, NULL, buf, sizeof buf);
-    fputs(buf, s->out);
+    Text pgn = {0};
+    if (game_pgn(&s->game, NULL, &pgn))
+        fputs(pgn.s, s->out);
+    else
+        error(s, "out of memory for the PGN");
+    text_free(&pgn);
 }
 
 /* Splits line into whitespace-separated tokens in place. */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../core/pgn.h"
+#include "../util/parse.h"
 #include "engine_worker.h"
 #include "events.h"
 #include "games.h"
@@ -287,9 +288,7 @@ static enum MHD_Result list_games(struct MHD_Connection *c)
     const char *text = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "limit");
     long limit = 20;
     if (text) {
-        char *end;
-        limit = strtol(text, &end, 10);
-        if (!*text || *end || limit < 1 || limit > 100)
+        if (!parse_long(text, 1, 100, &limit))
             return http_error(c, 400, "limit must be an integer from 1 to 100");
     }
     ListRow *rows;

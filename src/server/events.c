@@ -73,7 +73,7 @@ Subscriber *events_subscribe(LiveGame *g, int sock, const char *first)
     s->sock = sock;
     s->game = g;
     games_hold(g); /* the stream outlives the request that opened it */
-    s->next_keepalive = util_mono_ms() + EVENTS_KEEPALIVE_MS;
+    s->next_keepalive = clock_ms() + EVENTS_KEEPALIVE_MS;
     push(s, msg);
     s->next = g->subs;
     g->subs = s;
@@ -155,7 +155,7 @@ static ssize_t on_read(void *cls, uint64_t pos, char *buf, size_t max)
                 free(s->cur);
                 s->cur = NULL;
             }
-            s->next_keepalive = util_mono_ms() + EVENTS_KEEPALIVE_MS;
+            s->next_keepalive = clock_ms() + EVENTS_KEEPALIVE_MS;
             pthread_mutex_unlock(&s->lock);
             return (ssize_t)n;
         }
@@ -163,10 +163,10 @@ static ssize_t on_read(void *cls, uint64_t pos, char *buf, size_t max)
         pthread_mutex_unlock(&s->lock);
         if (closed)
             return MHD_CONTENT_READER_END_OF_STREAM;
-        int64_t wait = s->next_keepalive - util_mono_ms();
+        int64_t wait = s->next_keepalive - clock_ms();
         if (wait <= 0 && max >= sizeof keepalive - 1) {
             memcpy(buf, keepalive, sizeof keepalive - 1);
-            s->next_keepalive = util_mono_ms() + EVENTS_KEEPALIVE_MS;
+            s->next_keepalive = clock_ms() + EVENTS_KEEPALIVE_MS;
             return (ssize_t)(sizeof keepalive - 1);
         }
         struct pollfd fds[2] = {{.fd = s->efd, .events = POLLIN}, {.fd = s->sock, .events = POLLRDHUP}};

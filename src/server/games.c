@@ -253,7 +253,7 @@ void games_hold(LiveGame *g)
 void games_release(LiveGame *g)
 {
     /* Stamped before the reference goes, so that an evictor seeing no reference sees it. */
-    atomic_store(&g->used_ms, util_mono_ms());
+    atomic_store(&g->used_ms, clock_ms());
     atomic_fetch_sub(&g->refs, 1);
 }
 
@@ -328,7 +328,7 @@ static bool evictable(LiveGame *g, int64_t now, int64_t idle_ms)
 
 int games_evict(int64_t idle_ms)
 {
-    int64_t now = util_mono_ms();
+    int64_t now = clock_ms();
     int evicted = 0;
     pthread_mutex_lock(&registry_lock);
     for (LiveGame **p = &registry; *p;) {
@@ -642,7 +642,7 @@ static bool flag_fell(LiveGame *g, int64_t now)
     if (finish_by(g, game_timeout, NULL, side, g->turn_start_ms + g->left[side], err, sizeof err) != 0)
         fprintf(stderr, "starfish: game %s: %s\n", g->id, err);
     /* The clock thread may end a game that nobody holds: its idle time starts at its end. */
-    atomic_store(&g->used_ms, util_mono_ms());
+    atomic_store(&g->used_ms, clock_ms());
     return true;
 }
 
@@ -769,17 +769,10 @@ char *games_pgn(LiveGame *g)
 {
     char event[64];
     snprintf(event, sizeof event, "starfish game %s", g->id);
-    size_t len = 4096;
-    for (;;) {
-        char *buf = malloc(len);
-        if (!buf)
-            return NULL;
-        size_t need = game_pgn(&g->game, event, buf, len);
-        if (need < len)
-            return buf;
-        free(buf);
-        len = need + 1;
-    }
+    Text pgn = {0};
+    if (!game_pgn(&g->game, &(PgnTags){.event = event}, &pgn))
+        text_free(&pgn);
+    return text_take(&pgn);
 }
 
 /* ---- Threads ---------------------------------------------------------------------------- */

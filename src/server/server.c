@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "../core/variant.h"
+#include "../util/parse.h"
 #include "engine_worker.h"
 #include "games.h"
 #include "http.h"
@@ -34,7 +35,7 @@ static bool clock_quit;
  * arg: the idle time in ms. */
 static void *clock_thread(void *arg)
 {
-    int64_t idle_ms = *(const int64_t *)arg, next_eviction = util_mono_ms() + EVICT_EVERY_MS;
+    int64_t idle_ms = *(const int64_t *)arg, next_eviction = clock_ms() + EVICT_EVERY_MS;
     pthread_mutex_lock(&clock_lock);
     while (!clock_quit) {
         struct timespec until;
@@ -49,9 +50,9 @@ static void *clock_thread(void *arg)
             break;
         pthread_mutex_unlock(&clock_lock);
         games_check_flags();
-        if (util_mono_ms() >= next_eviction) {
+        if (clock_ms() >= next_eviction) {
             games_evict(idle_ms);
-            next_eviction = util_mono_ms() + EVICT_EVERY_MS;
+            next_eviction = clock_ms() + EVICT_EVERY_MS;
         }
         pthread_mutex_lock(&clock_lock);
     }
@@ -68,14 +69,6 @@ static int usage(const char *message, const char *arg)
     return 2;
 }
 
-/* A whole number in [min, max] written in decimal and nothing else. */
-static bool read_number(const char *text, long min, long max, long *out)
-{
-    char *end;
-    *out = strtol(text, &end, 10);
-    return *text && !*end && *out >= min && *out <= max;
-}
-
 int server_main(int argc, char **argv)
 {
     long port = 8080, evict_after = EVICT_AFTER_DEFAULT_S;
@@ -89,10 +82,10 @@ int server_main(int argc, char **argv)
             return usage("%s needs a value", opt);
         const char *value = argv[++i];
         if (strcmp(opt, "--port") == 0) {
-            if (!read_number(value, 0, 65535, &port))
+            if (!parse_long(value, 0, 65535, &port))
                 return usage("bad port '%s' (0..65535; 0 picks a free port)", value);
         } else if (strcmp(opt, "--evict-after") == 0) {
-            if (!read_number(value, 0, EVICT_AFTER_MAX_S, &evict_after))
+            if (!parse_long(value, 0, EVICT_AFTER_MAX_S, &evict_after))
                 return usage("bad --evict-after '%s' (seconds, 0..31536000)", value);
         } else if (strcmp(opt, "--db") == 0) {
             db = value;

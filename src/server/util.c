@@ -13,13 +13,6 @@ int64_t util_now_ms(void)
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-int64_t util_mono_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 bool util_random(void *buf, size_t n)
 {
     int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);

@@ -6,10 +6,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../util/clock.h" /* clock_ms(): monotonic milliseconds, for timeouts */
+
 /* Wall-clock milliseconds since the epoch (stored in the database, survives restarts). */
 int64_t util_now_ms(void);
-/* Monotonic milliseconds (timeouts inside one run). */
-int64_t util_mono_ms(void);
 /* n random bytes from /dev/urandom; false if it cannot be read. */
 bool util_random(void *buf, size_t n);
 /* A random string of len characters from `alphabet` (NUL-terminated: out holds len + 1). */

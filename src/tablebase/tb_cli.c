@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "../core/notation.h"
+#include "../util/parse.h"
 #include "tb_internal.h"
 
 int tb_stats_main(const char *dir, int max_men, int threads, const TbSig *only, int nonly, const char *docs,
@@ -39,16 +40,6 @@ static int tb_help(void)
     return 0;
 }
 
-static bool read_int(const char *s, int lo, int hi, int *out)
-{
-    char *end;
-    long v = strtol(s, &end, 10);
-    if (!*s || *end || v < lo || v > hi)
-        return false;
-    *out = (int)v;
-    return true;
-}
-
 /* A signature named on the command line, in its stored orientation. */
 static bool parse_signature(const char *text, TbSig *sig)
 {
@@ -66,10 +57,10 @@ static int cmd_generate(int argc, char **argv)
         const char *a = argv[i];
         bool has = i + 1 < argc;
         if (strcmp(a, "--max-pieces") == 0 && has) {
-            if (!read_int(argv[++i], 2, TB_MAX_MEN, &o.max_men))
+            if (!parse_int(argv[++i], 2, TB_MAX_MEN, &o.max_men))
                 return tb_usage("bad --max-pieces '%s' (2..6)", argv[i]);
         } else if (strcmp(a, "--threads") == 0 && has) {
-            if (!read_int(argv[++i], 1, 16, &o.threads))
+            if (!parse_int(argv[++i], 1, 16, &o.threads))
                 return tb_usage("bad --threads '%s' (1..16)", argv[i]);
         } else if (strcmp(a, "--dir") == 0 && has) {
             o.dir = argv[++i];
@@ -223,10 +214,10 @@ static int table_set_option(TableSet *t, int argc, char **argv, int *i)
     if (strcmp(a, "--dir") == 0 && has) {
         t->dir = argv[++*i];
     } else if (strcmp(a, "--max-pieces") == 0 && has) {
-        if (!read_int(argv[++*i], 2, TB_MAX_MEN, &t->max_men))
+        if (!parse_int(argv[++*i], 2, TB_MAX_MEN, &t->max_men))
             return tb_usage("bad --max-pieces '%s'", argv[*i]), -1;
     } else if (strcmp(a, "--threads") == 0 && has) {
-        if (!read_int(argv[++*i], 1, 16, &t->threads))
+        if (!parse_int(argv[++*i], 1, 16, &t->threads))
             return tb_usage("bad --threads '%s'", argv[*i]), -1;
     } else if (a[0] != '-' && t->nsigs < 4096) {
         if (!parse_signature(a, &t->sigs[t->nsigs++]))
@@ -249,7 +240,7 @@ static int cmd_verify(int argc, char **argv)
         if (read)
             continue;
         if (strcmp(argv[i], "--sample") == 0 && i + 1 < argc) {
-            if (!read_int(argv[++i], 0, 1000000000, &sample))
+            if (!parse_int(argv[++i], 0, 1000000000, &sample))
                 return tb_usage("bad --sample '%s'", argv[i]);
         } else if (strcmp(argv[i], "--derived") == 0) {
             derived = true;
@@ -261,7 +252,7 @@ static int cmd_verify(int argc, char **argv)
     int nsigs = set.nsigs ? set.nsigs : tb_sig_list(set.max_men, sigs, 4096);
     tb_set_dir(set.dir);
     int bad = 0;
-    double t0 = tb_now();
+    double t0 = clock_seconds();
     for (int i = 0; i < nsigs; i++) {
         char name[32];
         tb_sig_name(&sigs[i], name);
@@ -271,18 +262,18 @@ static int cmd_verify(int argc, char **argv)
             bad++;
             continue;
         }
-        double t1 = tb_now();
+        double t1 = clock_seconds();
         TbEntryCheck check = derived ? tb_verify_derived_entry : tb_verify_entry;
         int f = derived && t->L.men > tb_derived_max_men()
                     ? 0
                     : tb_check_table(t, check, (uint64_t)sample, 12345 + (uint64_t)i, set.threads);
         uint64_t total = 2 * t->L.per_side, checked = sample == 0 || (uint64_t)sample > total ? total : (uint64_t)sample;
         printf("%-10s %s  %llu entries checked  %.2f s\n", name, f ? "FAILED" : "ok", (unsigned long long)checked,
-               tb_now() - t1);
+               clock_seconds() - t1);
         fflush(stdout);
         bad += f != 0;
     }
-    printf("%d table%s failed; %.1f s\n", bad, bad == 1 ? "" : "s", tb_now() - t0);
+    printf("%d table%s failed; %.1f s\n", bad, bad == 1 ? "" : "s", clock_seconds() - t0);
     return bad ? 1 : 0;
 }
 

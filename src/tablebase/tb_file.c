@@ -53,13 +53,6 @@ void tb_parallel(int threads, void *(*fn)(void *), void *arg)
         pthread_join(th[i], NULL);
 }
 
-double tb_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 long tb_peak_rss_kb(void)
 {
     struct rusage ru;

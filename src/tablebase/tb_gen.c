@@ -94,7 +94,7 @@ static void progress(Gen *g, bool final)
 {
     if (g->quiet)
         return;
-    double now = tb_now();
+    double now = clock_seconds();
     if (!final && now - g->t_print < 0.5)
         return;
     g->t_print = now;
@@ -152,7 +152,7 @@ static void par_for(Gen *g, const char *phase, void (*fn)(Gen *, int, uint64_t, 
     atomic_store(&g->next_chunk, 0);
     atomic_store(&g->done, 0);
     g->nchunks = 2 * ((g->n + CHUNK - 1) / CHUNK);
-    g->t_start = tb_now();
+    g->t_start = clock_seconds();
     g->t_print = g->t_start;
     g->main_thread = pthread_self();
     tb_parallel(g->threads, work, g);
@@ -583,7 +583,7 @@ static void list_children(const TbSig *sig, TbSig *out, int *n, int cap)
 
 static TbTable *build_table(const TbSig *sig, const TbGenOptions *o, double *seconds)
 {
-    double t0 = tb_now();
+    double t0 = clock_seconds();
     TbLayout *L = malloc(sizeof *L);
     tb_layout_init(L, sig);
     Gen *g = calloc(1, sizeof *g);
@@ -725,7 +725,7 @@ done:
     }
     free(g);
     free(L);
-    *seconds = tb_now() - t0;
+    *seconds = clock_seconds() - t0;
     return t;
 }
 
@@ -808,7 +808,7 @@ int tb_generate(const TbGenOptions *o)
     }
     mkdir(o->dir, 0777);
     tb_set_dir(o->dir);
-    double t0 = tb_now();
+    double t0 = clock_seconds();
     uint64_t total_bytes = 0, total_entries = 0;
     int built = 0;
     for (int i = 0; i < n; i++) {
@@ -856,7 +856,7 @@ int tb_generate(const TbGenOptions *o)
     }
     if (!o->quiet)
         printf("built %d table%s (%llu entries, %.1f MB) in %.2f s; peak memory %.1f MB\n", built,
-               built == 1 ? "" : "s", (unsigned long long)total_entries, (double)total_bytes / 1e6, tb_now() - t0,
+               built == 1 ? "" : "s", (unsigned long long)total_entries, (double)total_bytes / 1e6, clock_seconds() - t0,
                (double)tb_peak_rss_kb() / 1024.0);
     return 0;
 }

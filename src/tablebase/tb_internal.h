@@ -7,6 +7,7 @@
 
 #include "../core/fen.h"
 #include "../core/movegen.h"
+#include "../util/clock.h"
 #include "tb.h"
 
 #define TB_NCELLS 37
@@ -193,8 +194,7 @@ void tb_table_stats(const TbTable *t, TbStats *st);
  * waits for them all. */
 void tb_parallel(int threads, void *(*fn)(void *), void *arg);
 
-/* Timing and memory. */
-double tb_now(void);
+/* Memory (time: clock_seconds() of util/clock.h). */
 long tb_peak_rss_kb(void);
 
 #endif

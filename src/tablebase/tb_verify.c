@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/rng.h"
 #include "tb_derived.h"
 #include "tb_internal.h"
 
@@ -153,14 +154,6 @@ typedef struct {
     pthread_mutex_t lock;
 } CheckJob;
 
-static uint64_t mix(uint64_t x)
-{
-    x += 0x9e3779b97f4a7c15ULL;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
-}
-
 static void *check_worker(void *arg)
 {
     CheckJob *j = arg;
@@ -169,7 +162,7 @@ static void *check_worker(void *arg)
         uint64_t k = atomic_fetch_add(&j->next, 1);
         if (k >= j->count)
             break;
-        uint64_t e = j->count >= total ? k : mix(j->seed ^ k) % total;
+        uint64_t e = j->count >= total ? k : rng_mix(j->seed ^ k) % total;
         int side = e >= j->t->L.per_side;
         uint64_t idx = side ? e - j->t->L.per_side : e;
         char err[1024];

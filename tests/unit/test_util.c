@@ -1,0 +1,122 @@
+/*
+ * The shared utilities of src/util/ (numbers, the generator, the text buffer, the error
+ * helper) and two pieces of the rules core that serve several callers: the perft divide and
+ * the PGN writer's tags.
+ */
+#include <stdlib.h>
+
+#include "../../src/core/pgn.h"
+#include "../../src/util/error.h"
+#include "../../src/util/parse.h"
+#include "../../src/util/rng.h"
+#include "../../src/util/text.h"
+#include "helpers.h"
+#include "test.h"
+
+TEST(util_parse_long_is_strict)
+{
+    long n = 7;
+    CHECK(parse_long("42", 0, 100, &n) && n == 42);
+    CHECK(parse_long("-5", -10, 10, &n) && n == -5);
+    n = 7;
+    const char *bad[] = {"", " 5", "5 ", "5x", "1.5", "x", "101", "-11", "99999999999999999999", "0x10"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        CHECK(!parse_long(bad[i], -10, 100, &n));
+    CHECK_EQ_INT(n, 7); /* left alone */
+    int k;
+    CHECK(parse_int("64", 1, 64, &k) && k == 64);
+    CHECK(!parse_int("65", 1, 64, &k) && !parse_int("0", 1, 64, &k));
+}
+
+TEST(util_parse_u64_and_double)
+{
+    uint64_t u;
+    CHECK(parse_u64("18446744073709551615", &u) && u == UINT64_MAX);
+    CHECK(!parse_u64("18446744073709551616", &u));
+    CHECK(!parse_u64("-1", &u) && !parse_u64("", &u) && !parse_u64("1e3", &u));
+    double x;
+    CHECK(parse_double("0.25", 0, 1, &x) && x == 0.25);
+    CHECK(parse_double("-3", -5, 5, &x) && x == -3);
+    CHECK(!parse_double("1.5", 0, 1, &x) && !parse_double("nan", -1e9, 1e9, &x));
+    CHECK(!parse_double("inf", -1e300, 1e300, &x) && !parse_double("2,5", 0, 9, &x));
+}
+
+TEST(util_rng_is_splitmix64)
+{
+    /* The published splitmix64 sequence from state 0. */
+    uint64_t s = 0;
+    CHECK(rng_next(&s) == 0xe220a8397b1dcdafULL);
+    CHECK(rng_next(&s) == 0x6e789e6aa1b965f4ULL);
+    CHECK(rng_next(&s) == 0x06c45d188009454fULL);
+    CHECK(rng_mix(0) == 0xe220a8397b1dcdafULL);
+    uint64_t a = 99, b = 99;
+    bool seen[10] = {false};
+    for (int i = 0; i < 1000; i++) {
+        uint64_t x = rng_below(&a, 10);
+        CHECK(x < 10 && x == rng_below(&b, 10));
+        seen[x] = true;
+    }
+    for (int i = 0; i < 10; i++)
+        CHECK(seen[i]);
+}
+
+TEST(util_text_grows_and_hands_over)
+{
+    Text t = {0};
+    CHECK_EQ_STR(text_str(&t), "");
+    for (int i = 0; i < 1000; i++)
+        CHECK(text_addf(&t, "%d,", i % 10));
+    CHECK_EQ_INT(t.len, 2000);
+    CHECK(strlen(t.s) == 2000 && strncmp(t.s, "0,1,2,", 6) == 0);
+    text_clear(&t);
+    CHECK(text_add(&t, "ab") && text_add(&t, "cd"));
+    CHECK_EQ_STR(text_str(&t), "abcd");
+    char *s = text_take(&t);
+    CHECK_EQ_STR(s, "abcd");
+    CHECK(t.s == NULL && t.len == 0);
+    free(s);
+    text_free(&t);
+}
+
+TEST(util_error_set_formats_and_cuts)
+{
+    char err[8];
+    CHECK(!error_set(err, sizeof err, "bad %s '%d'", "depth", 12345));
+    CHECK_EQ_STR(err, "bad dep");
+    CHECK(!error_set(NULL, 0, "nothing %d", 1));
+}
+
+TEST(util_perft_divide_prints_each_move_and_the_total)
+{
+    Position pos;
+    if (!setup(&pos, "chess", "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1"))
+        return;
+    char *out = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&out, &len);
+    uint64_t total = perft_divide(&pos, 2, f);
+    fclose(f);
+    CHECK_EQ_INT(total, perft(&pos, 2));
+    CHECK(strstr(out, "e1c1: ") != NULL && strstr(out, "a1a8: 3\n") != NULL);
+    char tail[64];
+    snprintf(tail, sizeof tail, "\nNodes searched: %llu\n", (unsigned long long)total);
+    CHECK(len > strlen(tail) && strcmp(out + len - strlen(tail), tail) == 0);
+    free(out);
+}
+
+TEST(util_pgn_tags_are_escaped_and_optional)
+{
+    Game g = {0};
+    if (!start_game(&g, "chess", NULL) || !play_moves(&g, "e4 e5"))
+        return;
+    Text t = {0};
+    CHECK(game_pgn(&g, &(PgnTags){.event = "a \"test\"", .white = "back\\slash", .round = "3"}, &t));
+    CHECK(strncmp(t.s, "[Event \"a \\\"test\\\"\"]\n[Site \"starfish\"]\n[Round \"3\"]\n[White \"back\\\\slash\"]\n"
+                       "[Black \"?\"]\n[Result \"*\"]\n[Variant \"chess\"]\n\n1. e4 e5 *\n",
+                  t.len) == 0);
+    text_clear(&t);
+    CHECK(game_pgn(&g, NULL, &t));
+    CHECK(strstr(t.s, "[Event \"?\"]") && !strstr(t.s, "[Date") && !strstr(t.s, "[TimeControl"));
+    text_free(&t);
+    game_free(&g);
+}
