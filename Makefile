@@ -2,7 +2,7 @@
 CC      ?= gcc
 CFLAGS  ?= -O3 -march=native
 CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -MMD -MP
-LDLIBS  += -lmicrohttpd -ljansson -lsqlite3 -lpthread
+LDLIBS  += -lmicrohttpd -ljansson -lsqlite3 -lpthread -lm
 
 LIB_SRC := $(wildcard src/util/*.c src/geometry/*.c src/core/*.c src/variants/*.c src/engine/*.c src/server/*.c src/frontend/*.c src/tablebase/*.c)
 UNIT_SRC := $(wildcard tests/unit/*.c)

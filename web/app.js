@@ -2,7 +2,7 @@
 
 import { api } from './api.js';
 import { HomeView } from './home.js';
-import { GameView } from './game.js';
+import { GameView } from './game/page.js';
 import { notify } from './ui.js';
 
 let variantsPromise = null;

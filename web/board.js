@@ -1,304 +1,330 @@
-// The board: an SVG drawing of any of the three geometries from the server's board data
-// (cells with q, r, level, x, y), its pieces, highlights and the player's input (click a piece
-// then a destination, or drag and drop; Starchess placements from the hand).  Which moves are
-// possible comes only from the server's `legal` list.
+// The board: one SVG drawing routine for every geometry, from the server's board description
+// (docs/api.md, BOARD: cell centres and colours in one coordinate space, the outline every
+// cell shares, labels, level layouts), its pieces and highlights, and the player's input:
+// click or drag a piece (or a piece in hand) to a destination, the keyboard (arrow keys move a
+// cursor between cells, Enter picks and drops), and premoves while the opponent is to move.
+// Which moves are possible comes only from the server's `legal` list.
 
-import { el, pieceNode, pieceStyle, pieceIcon } from './pieces.js';
+import { el, pieceNode, pieceIcon, pieceNames } from './pieces.js';
+import { openChooser } from './chooser.js';
 
-const SQ = 100; // square size in SVG units
-const HEX = 52; // hex radius (centre to corner) in SVG units
-const SQRT3 = Math.sqrt(3);
-
-function hexPoints(cx, cy, r) {
-  const pts = [];
-  for (let i = 0; i < 6; i++) {
-    const a = (Math.PI / 3) * i;
-    pts.push(`${(cx + r * Math.cos(a)).toFixed(2)},${(cy + r * Math.sin(a)).toFixed(2)}`);
-  }
-  return pts.join(' ');
-}
-
-const mod = (a, n) => ((a % n) + n) % n;
+const DRAG_THRESHOLD = 5; // px a pointer moves before a press becomes a drag
 
 export class Board {
-  constructor(host, { onMove, onError } = {}) {
+  // Callbacks: onMove(uci), onPremove(premove | null), onSelection(selection | null),
+  // onLayout(aspect), onCursor(cell); sizeOf() -> { width, height } the board may fill.
+  constructor(host, callbacks = {}) {
     this.host = host;
-    this.onMove = onMove || (() => {});
-    this.onError = onError || (() => {});
+    this.on = { onMove() {}, onPremove() {}, onSelection() {}, onLayout() {}, onCursor() {}, ...callbacks };
+    this.sizeOf = callbacks.sizeOf || (() => ({ width: host.clientWidth, height: window.innerHeight }));
     this.variant = null;
     this.flipped = false;
-    this.state = { pieces: new Map(), legal: [], last: null, check: null, interactive: false, hand: null };
+    this.state = { pieces: new Map(), legal: [], last: null, check: null, interactive: false, premoveSide: null, premove: null, arrows: [] };
     this.selected = null; // { from: cell } or { place: letter }
     this.drag = null;
+    this.cursor = null; // the keyboard's cell
+    this.chooser = null;
     this.wrap = document.createElement('div');
     this.wrap.className = 'board';
+    this.wrap.tabIndex = 0;
+    this.wrap.setAttribute('role', 'application');
+    this.wrap.setAttribute('aria-roledescription', 'board');
     host.appendChild(this.wrap);
-    this.svg = el('svg', { class: 'board-svg', role: 'img' });
+    this.svg = el('svg', { class: 'board-svg', role: 'presentation' });
     this.wrap.appendChild(this.svg);
-    this.chooser = null;
     this.svg.addEventListener('pointerdown', (e) => this.pointerDown(e));
-    this.info = document.createElement('div');
-    this.info.className = 'cell-info';
-    this.info.hidden = true;
-    this.wrap.appendChild(this.info);
-    this.svg.addEventListener('pointermove', (e) => {
-      const c = e.target.closest && e.target.closest('[data-cell]');
-      const name = c && c.getAttribute('data-cell');
-      if (!name || this.kind === 'square') {
-        this.info.hidden = true;
-        return;
-      }
-      const cell = this.pos.get(name).cell;
-      this.info.hidden = false;
-      this.info.textContent = `${name}${cell.drum ? ' \u00B7 Drum' : ''}`;
-    });
-    this.svg.addEventListener('pointerleave', () => { this.info.hidden = true; });
+    this.svg.addEventListener('contextmenu', (e) => this.cancelPremove(e));
+    this.svg.addEventListener('pointermove', (e) => this.hover(e));
+    this.svg.addEventListener('pointerleave', () => this.hover(null));
+    this.wrap.addEventListener('keydown', (e) => this.key(e));
+    this.wrap.addEventListener('focus', () => this.showCursor());
     this.onDocMove = (e) => this.pointerMove(e);
     this.onDocUp = (e) => this.pointerUp(e);
+    this.resizer = new ResizeObserver(() => this.relayout());
+    this.resizer.observe(host);
+  }
+
+  destroy() {
+    this.resizer.disconnect();
+    this.closeChooser();
   }
 
   setVariant(variant) {
     this.variant = variant;
-    this.style = pieceStyle(variant);
+    this.board = variant.board;
+    this.view = variant.board.view;
+    this.names = pieceNames(variant);
+    this.cells = new Map(this.board.cells.map((c) => [c.name, c]));
     this.selected = null;
-    this.layout();
-    this.draw();
+    this.layout = null;
+    this.relayout(true);
   }
 
   setFlipped(f) {
     this.flipped = !!f;
-    this.layout();
+    this.drawStatic();
     this.draw();
   }
 
-  // pieces: Map; legal: [...]; last: {from,to}|null; check: cell|null; interactive: bool.
+  // pieces: Map; legal: [...]; last: {from,to}|null; check: cell|null; interactive: bool;
+  // premoveSide: the side that may premove now, or null; premove: {from|place, to}|null;
+  // arrows: [{ from, to, kind }].
   update(state) {
-    const keepSel = this.selected && state.interactive && this.selectionMoves(state.legal, this.selected).length > 0;
+    const keepSel = this.selected && (state.interactive ? this.selectionMoves(state.legal, this.selected).length > 0 : state.premoveSide);
     this.state = { ...this.state, ...state };
     if (!keepSel || state.resetSelection) this.selected = null;
-    this.closeChooser();
+    if (!state.interactive) this.closeChooser();
     this.draw();
   }
 
   // ---- geometry ----
-  layout() {
-    const board = this.variant.board;
-    const cells = board.cells;
-    const kind = board.kind;
-    this.kind = kind;
-    this.pos = new Map();
-    const xs = cells.map((c) => c.x);
-    const ys = cells.map((c) => c.y);
-    const minX = Math.min(...xs), maxX = Math.max(...xs), minY = Math.min(...ys), maxY = Math.max(...ys);
-    const fx = (x) => (this.flipped ? maxX - x : x - minX);
-    const fy = (y) => (this.flipped ? maxY - y : y - minY);
-    if (kind === 'square') {
-      const m = 34;
-      this.cellSize = SQ;
-      for (const c of cells) this.pos.set(c.name, { cx: m + (fx(c.x) + 0.5) * SQ, cy: (fy(c.y) + 0.5) * SQ, cell: c });
-      this.width = m + (maxX - minX + 1) * SQ + 6;
-      this.height = (maxY - minY + 1) * SQ + m;
-      this.margin = m;
-    } else {
-      const pad = kind === 'megastar' ? 46 : 10;
-      const top = kind === 'megastar' ? 40 : 0;
-      const bottom = kind === 'megastar' ? 40 : 0;
-      this.cellSize = HEX * 1.55;
-      const h = (SQRT3 / 2) * HEX;
-      for (const c of cells) {
-        this.pos.set(c.name, { cx: pad + HEX + fx(c.x) * 1.5 * HEX, cy: top + pad + h + fy(c.y) * h, cell: c });
+
+  // The layout that gives the largest cells in the room there is.
+  relayout(force = false) {
+    if (!this.view) return;
+    const { width, height } = this.sizeOf();
+    let best = this.view.layouts[0];
+    let bestScale = 0;
+    for (const l of this.view.layouts) {
+      const scale = Math.min(width / l.width, height / l.height);
+      if (scale > bestScale * 1.02) {
+        best = l;
+        bestScale = scale;
       }
-      this.width = 2 * pad + 2 * HEX + (maxX - minX) * 1.5 * HEX;
-      this.height = top + bottom + 2 * pad + 2 * h + (maxY - minY) * h;
     }
-    this.svg.setAttribute('viewBox', `0 0 ${this.width.toFixed(1)} ${this.height.toFixed(1)}`);
-    this.svg.dataset.kind = kind;
-    this.wrap.dataset.kind = kind;
-    this.wrap.style.setProperty('--aspect', `${this.width / this.height}`);
+    if (best === this.layout && !force) return;
+    this.layout = best;
+    this.svg.setAttribute('viewBox', `0 0 ${best.width} ${best.height}`);
+    this.wrap.dataset.layout = best.name;
+    this.wrap.dataset.tones = this.view.tones;
+    this.wrap.style.setProperty('--aspect', `${best.width / best.height}`);
+    this.drawStatic();
+    this.draw();
+    this.on.onLayout(best.width / best.height);
   }
 
-  cellShape(name, cls, parent, shrink = 0) {
-    const p = this.pos.get(name);
-    if (this.kind === 'square') {
-      const s = SQ - 2 * shrink;
-      return el('rect', { x: p.cx - s / 2, y: p.cy - s / 2, width: s, height: s, class: cls }, parent);
-    }
-    return el('polygon', { points: hexPoints(p.cx, p.cy, HEX - 1.2 - shrink), class: cls }, parent);
+  // The centre of a cell on the page, in board units.
+  at(name) {
+    const c = this.cells.get(name);
+    const [dx, dy] = this.layout.levels[c.level];
+    const x = dx + c.cx;
+    const y = dy + c.cy;
+    if (!this.flipped) return { x, y };
+    const [px, py] = this.layout.pivot;
+    return { x: 2 * px - x, y: 2 * py - y };
   }
 
-  cellClass(c) {
-    if (this.kind === 'square') return (c.q + c.r) % 2 === 1 ? 'light' : 'dark';
-    const tone = ['t0', 't1', 't2'][mod(c.q - c.r, 3)];
-    if (this.kind === 'megastar') return `${tone} ${c.drum ? 'drum' : 'rim'}`;
-    return tone;
+  outline(name, cls, parent, scale = 1) {
+    const { x, y } = this.at(name);
+    const points = this.view.cell.points.map(([px, py]) => `${(x + px * scale).toFixed(1)},${(y + py * scale).toFixed(1)}`).join(' ');
+    return el('polygon', { points, class: cls }, parent);
+  }
+
+  get cellSize() {
+    return Math.min(this.view.cell.width, this.view.cell.height);
   }
 
   // ---- drawing ----
-  draw() {
-    if (!this.variant) return;
+
+  // Cells, their texts and the labels: drawn again only when the layout or the side changes.
+  drawStatic() {
+    if (!this.layout) return;
     const svg = this.svg;
-    while (svg.firstChild) svg.removeChild(svg.firstChild);
+    svg.replaceChildren();
     const defs = el('defs', {}, svg);
     const grad = el('radialGradient', { id: 'check-grad' }, defs);
     el('stop', { offset: '0%', 'stop-color': '#ff2a1a', 'stop-opacity': '1' }, grad);
     el('stop', { offset: '45%', 'stop-color': '#e8281a', 'stop-opacity': '.75' }, grad);
     el('stop', { offset: '100%', 'stop-color': '#a01010', 'stop-opacity': '0' }, grad);
-    const cellsLayer = el('g', { class: 'cells' }, svg);
-    const hlLayer = el('g', { class: 'highlights' }, svg);
-    const pieceLayer = el('g', { class: 'pieces' }, svg);
-    const hintLayer = el('g', { class: 'hints' }, svg);
-    const { pieces, legal, last, check } = this.state;
-    const isMega = this.kind === 'megastar';
-
-    for (const c of this.variant.board.cells) {
-      const p = this.pos.get(c.name);
-      const shape = this.cellShape(c.name, `cell ${this.cellClass(c)}`, cellsLayer);
+    const marker = el('marker', { id: 'arrow-head', viewBox: '0 0 10 10', refX: 5, refY: 5, markerWidth: 3, markerHeight: 3, orient: 'auto-start-reverse' }, defs);
+    el('path', { d: 'M0 0 L10 5 L0 10 Z', class: 'arrow-head' }, marker);
+    const cells = el('g', { class: 'cells' }, svg);
+    const zones = new Map((this.view.zones || []).map((z, i) => [z.id, i]));
+    for (const c of this.board.cells) {
+      const zone = c.zone ? ` zone-${zones.get(c.zone)}` : '';
+      const shape = this.outline(c.name, `cell t${c.tone}${zone}`, cells);
       shape.setAttribute('data-cell', c.name);
-      el('title', {}, shape).textContent = c.drum ? `${c.name} (Drum)` : c.name;
-      if (this.kind === 'square' && c.mark) {
-        el('text', { x: p.cx - SQ / 2 + 7, y: p.cy - SQ / 2 + 7, class: `mark ${this.cellClass(c)}`, 'font-size': 22, 'dominant-baseline': 'hanging' }, cellsLayer).textContent = c.mark;
-      }
-      if (this.kind === 'hexstar') {
-        el('text', { x: p.cx, y: p.cy - HEX * 0.62, class: 'cellnum', 'font-size': 15, 'text-anchor': 'middle', 'dominant-baseline': 'central' }, cellsLayer).textContent = c.name;
-      }
+      shape.id = `cell-${this.host.id || 'b'}-${c.name}`;
+      if (c.zone) shape.setAttribute('data-zone', c.zone);
     }
-    if (this.kind === 'square') this.drawCoords(cellsLayer);
-    if (isMega) {
-      this.drawLevelLabels(cellsLayer);
-      const y = this.height - 22;
-      const x = this.width / 2;
-      el('polygon', { points: hexPoints(x - 330, y - 10, 16), class: 'cell t1 drum' }, cellsLayer);
-      el('text', { x: x - 305, y: y - 10, class: 'legend', 'font-size': 26, 'dominant-baseline': 'central' }, cellsLayer).textContent = 'the Drum (61 cells a level)';
-      el('polygon', { points: hexPoints(x + 90, y - 10, 16), class: 'cell t1 rim' }, cellsLayer);
-      el('text', { x: x + 115, y: y - 10, class: 'legend', 'font-size': 26, 'dominant-baseline': 'central' }, cellsLayer).textContent = 'outside the Drum';
+    this.layers = {
+      highlights: el('g', { class: 'highlights' }, svg),
+      texts: el('g', { class: 'cell-texts' }, svg),
+      pieces: el('g', { class: 'pieces' }, svg),
+      hints: el('g', { class: 'hints' }, svg),
+      arrows: el('g', { class: 'arrows' }, svg),
+    };
+    this.drawTexts(this.layers.texts);
+    const labels = el('g', { class: 'labels' }, svg);
+    for (const l of this.layout.labels) {
+      el('text', {
+        x: this.flipped ? l.fx : l.x, y: this.flipped ? l.fy : l.y, 'font-size': l.size, class: `board-label ${l.kind}`,
+        'text-anchor': this.flipped ? l.fanchor : l.anchor, 'dominant-baseline': 'central',
+      }, labels).textContent = l.text;
     }
+  }
 
-    // Highlights: last move, check, selection.
-    if (last) {
-      for (const n of [last.from, last.to]) if (n && this.pos.has(n)) this.cellShape(n, 'hl last', hlLayer);
+  // Cell names (hideable) and marks, in a corner of each cell, above the pieces.
+  drawTexts(layer) {
+    const { text, mark } = this.view.cell;
+    for (const c of this.board.cells) {
+      const p = this.at(c.name);
+      if (text && c.text) {
+        el('text', { x: p.x + text.dx, y: p.y + text.dy, 'font-size': text.size, class: `cell-text t${c.tone}`, 'dominant-baseline': 'hanging' }, layer).textContent = c.text;
+      }
+      if (mark && c.mark) {
+        el('text', { x: p.x + mark.dx, y: p.y + mark.dy, 'font-size': mark.size, class: `mark t${c.tone}`, 'dominant-baseline': 'hanging' }, layer).textContent = c.mark;
+      }
     }
-    if (check && this.pos.has(check)) {
-      const p = this.pos.get(check);
-      el('circle', { cx: p.cx, cy: p.cy, r: this.cellSize * 0.5, class: 'hl check' }, hlLayer);
-    }
-    if (this.selected && this.selected.from) this.cellShape(this.selected.from, 'hl selected', hlLayer);
+  }
 
-    // Pieces.
-    const size = this.kind === 'square' ? SQ : HEX * 1.55;
-    const dy = this.kind === 'hexstar' ? HEX * 0.1 : this.style === 'letter' && !isMega ? SQ * 0.04 : 0;
+  // Highlights, pieces, destinations and arrows: drawn on every update.
+  draw() {
+    if (!this.layout) return;
+    const { highlights, pieces: pieceLayer, hints, arrows } = this.layers;
+    for (const layer of [highlights, pieceLayer, hints, arrows]) layer.replaceChildren();
+    const { pieces, legal, last, check, premove } = this.state;
+    if (last) for (const n of [last.from, last.to]) if (n && this.cells.has(n)) this.outline(n, 'hl last', highlights);
+    if (premove) for (const n of [premove.from, premove.to]) if (n && this.cells.has(n)) this.outline(n, 'hl premove', highlights);
+    if (check && this.cells.has(check)) {
+      const p = this.at(check);
+      el('circle', { cx: p.x, cy: p.y, r: this.cellSize * 0.5, class: 'hl check' }, highlights);
+    }
+    if (this.selected && this.selected.from) this.outline(this.selected.from, 'hl selected', highlights);
+    if (this.cursor && this.cells.has(this.cursor) && this.wrap.classList.contains('keyboard')) this.outline(this.cursor, 'hl cursor', highlights, 0.92);
+
+    const { size, dy } = this.view.cell.piece;
     for (const [name, piece] of pieces) {
-      const p = this.pos.get(name);
-      if (!p) continue;
-      const g = pieceNode(this.style, piece, isMega ? size * 0.95 : this.style === 'letter' ? size * 0.88 : size);
-      g.setAttribute('transform', `translate(${p.cx.toFixed(2)} ${(p.cy + dy).toFixed(2)})`);
+      if (!this.cells.has(name)) continue;
+      const p = this.at(name);
+      const g = pieceNode(piece, size, this.names);
+      g.setAttribute('transform', `translate(${p.x.toFixed(1)} ${(p.y + dy).toFixed(1)})`);
       g.setAttribute('data-piece-cell', name);
       if (this.drag && this.drag.from === name && this.drag.active) g.classList.add('dragging');
       pieceLayer.appendChild(g);
     }
 
-    // Destinations of the selected piece or hand piece.
-    if (this.selected) {
+    if (this.selected && this.state.interactive) {
       const seen = new Set();
       for (const m of this.selectionMoves(legal, this.selected)) {
-        if (seen.has(m.to)) continue;
+        if (seen.has(m.to) || !this.cells.has(m.to)) continue;
         seen.add(m.to);
-        const p = this.pos.get(m.to);
-        if (!p) continue;
+        const p = this.at(m.to);
         const capture = pieces.has(m.to) && !m.place;
-        if (capture) el('circle', { cx: p.cx, cy: p.cy, r: this.cellSize * 0.43, class: 'dest capture', 'data-dest': m.to }, hintLayer);
-        else el('circle', { cx: p.cx, cy: p.cy, r: this.cellSize * 0.15, class: 'dest', 'data-dest': m.to }, hintLayer);
+        el('circle', { cx: p.x, cy: p.y, r: this.cellSize * (capture ? 0.44 : 0.2), class: capture ? 'dest capture' : 'dest', 'data-dest': m.to }, hints);
       }
     }
+    for (const a of this.state.arrows || []) this.drawArrow(a, arrows);
     this.wrap.classList.toggle('interactive', !!this.state.interactive);
+    this.wrap.classList.toggle('premovable', !!this.state.premoveSide);
+    this.describe();
   }
 
-  drawCoords(layer) {
-    const files = new Map(), ranks = new Map();
-    for (const c of this.variant.board.cells) {
-      const p = this.pos.get(c.name);
-      files.set(c.name[0], p.cx);
-      ranks.set(c.name.slice(1), p.cy);
+  drawArrow(a, layer) {
+    if (!this.cells.has(a.to)) return;
+    const q = this.at(a.to);
+    const cls = `arrow ${a.kind || ''}`;
+    if (!a.from || !this.cells.has(a.from)) {
+      el('circle', { cx: q.x, cy: q.y, r: this.cellSize * 0.42, class: `${cls} ring` }, layer);
+      return;
     }
-    for (const [f, x] of files) el('text', { x, y: this.height - this.margin / 2 + 1, class: 'coord', 'font-size': 20, 'text-anchor': 'middle', 'dominant-baseline': 'central' }, layer).textContent = f;
-    for (const [r, y] of ranks) el('text', { x: this.margin / 2, y, class: 'coord', 'font-size': 20, 'text-anchor': 'middle', 'dominant-baseline': 'central' }, layer).textContent = r;
-  }
-
-  drawLevelLabels(layer) {
-    const groups = new Map();
-    for (const c of this.variant.board.cells) {
-      const key = c.name[0];
-      const p = this.pos.get(c.name);
-      const g = groups.get(key) || { min: Infinity, max: -Infinity };
-      g.min = Math.min(g.min, p.cx);
-      g.max = Math.max(g.max, p.cx);
-      groups.set(key, g);
-    }
-    for (const [key, g] of groups) {
-      el('text', { x: (g.min + g.max) / 2, y: 44, class: 'level-label', 'font-size': 38, 'text-anchor': 'middle' }, layer).textContent =
-        key === 'U' ? 'Upper level (U)' : key === 'L' ? 'Lower level (L)' : `Level ${key}`;
-    }
+    const p = this.at(a.from);
+    const len = Math.hypot(q.x - p.x, q.y - p.y) || 1;
+    const back = this.cellSize * 0.3; // stop short of the centre: the head ends inside the cell
+    const x2 = q.x - ((q.x - p.x) / len) * back;
+    const y2 = q.y - ((q.y - p.y) / len) * back;
+    el('line', { x1: p.x, y1: p.y, x2, y2, class: cls, 'stroke-width': this.cellSize * 0.16, 'marker-end': 'url(#arrow-head)' }, layer);
   }
 
   // ---- input ----
+
   selectionMoves(legal, sel) {
     if (!sel || !legal) return [];
     if (sel.place) return legal.filter((m) => m.place && m.place.toUpperCase() === sel.place);
     return legal.filter((m) => m.from === sel.from);
   }
 
-  movable(name) {
-    return this.state.interactive && this.state.legal.some((m) => m.from === name);
+  // A piece the player may pick up now: to move it, or to premove it.
+  pickable(name) {
+    const s = this.state;
+    if (s.interactive) return s.legal.some((m) => m.from === name);
+    const piece = s.premoveSide && s.pieces.get(name);
+    return !!piece && piece.white === (s.premoveSide === 'white');
   }
 
-  selectPlace(letter) {
-    if (!this.state.interactive) return;
-    if (this.selected && this.selected.place === letter) this.selected = null;
-    else this.selected = { place: letter };
+  select(sel) {
+    this.selected = sel;
     this.draw();
-    this.host.dispatchEvent(new CustomEvent('selection', { detail: this.selected }));
+    this.on.onSelection(sel);
+  }
+
+  // A hand piece chosen (Starchess placements); choosing it again puts it back.
+  selectPlace(letter) {
+    if (!this.state.interactive && !this.state.premoveSide) return;
+    this.select(this.selected && this.selected.place === letter ? null : { place: letter });
   }
 
   clearSelection() {
-    this.selected = null;
-    this.draw();
-    this.host.dispatchEvent(new CustomEvent('selection', { detail: null }));
+    if (this.selected) this.select(null);
   }
 
   cellAt(clientX, clientY) {
     const hit = document.elementFromPoint(clientX, clientY);
-    const cell = hit && hit.closest && hit.closest('[data-cell]');
-    if (cell && this.svg.contains(cell)) return cell.getAttribute('data-cell');
-    // Destination dots sit above the cells.
-    const dest = hit && hit.closest && hit.closest('[data-dest]');
-    if (dest && this.svg.contains(dest)) return dest.getAttribute('data-dest');
-    return null;
+    const cell = hit && hit.closest && hit.closest('[data-cell], [data-dest]');
+    if (!cell || !this.svg.contains(cell)) return null;
+    return cell.getAttribute('data-cell') || cell.getAttribute('data-dest');
   }
 
+  // A click (or Enter) on a cell: drop the selection there, or pick up what stands there.
   clickCell(name) {
-    if (this.selected) {
-      const moves = this.selectionMoves(this.state.legal, this.selected).filter((m) => m.to === name);
-      if (moves.length) {
-        this.play(moves);
-        return;
-      }
-    }
-    if (name && this.movable(name)) {
-      this.selected = { from: name };
-      this.draw();
-    } else if (this.selected) {
+    if (this.selected && this.drop(this.selected, name)) return;
+    if (name && this.pickable(name) && !(this.selected && this.selected.from === name)) {
+      if (this.state.premove) this.setPremove(null);
+      this.select({ from: name });
+    } else {
       this.clearSelection();
+      if (this.state.premove) this.setPremove(null);
     }
+  }
+
+  // Plays (or premoves) selection `sel` to cell `to`; false when that is no move.
+  drop(sel, to) {
+    if (this.state.interactive) {
+      const moves = this.selectionMoves(this.state.legal, sel).filter((m) => m.to === to);
+      if (!moves.length) return false;
+      this.play(moves);
+      return true;
+    }
+    if (!this.state.premoveSide || !to || sel.from === to) return false;
+    this.selected = null;
+    this.setPremove(sel.place ? { place: sel.place, to } : { from: sel.from, to });
+    return true;
+  }
+
+  setPremove(premove) {
+    this.state.premove = premove;
+    this.draw();
+    this.on.onPremove(premove);
+  }
+
+  cancelPremove(e) {
+    e.preventDefault();
+    this.selected = null;
+    if (this.state.premove) this.setPremove(null);
+    else this.draw();
   }
 
   pointerDown(e) {
     if (e.button !== 0) return;
+    this.wrap.classList.remove('keyboard');
     const name = this.cellAt(e.clientX, e.clientY);
     if (!name) return;
-    if (this.movable(name)) {
+    if (this.selected && this.selected.from !== name && this.drop(this.selected, name)) return;
+    if (this.pickable(name)) {
       e.preventDefault();
       const wasSelected = this.selected && this.selected.from === name;
-      this.selected = { from: name };
-      this.draw();
+      if (this.state.premove) this.setPremove(null);
+      this.select({ from: name });
       this.beginDrag(e, this.state.pieces.get(name), { from: name }, wasSelected);
     } else {
       this.clickCell(name);
@@ -316,14 +342,14 @@ export class Board {
   pointerMove(e) {
     const d = this.drag;
     if (!d) return;
-    if (!d.active && Math.hypot(e.clientX - d.x0, e.clientY - d.y0) > 5) {
+    if (!d.active && Math.hypot(e.clientX - d.x0, e.clientY - d.y0) > DRAG_THRESHOLD) {
       d.active = true;
       const rect = this.svg.getBoundingClientRect();
-      const px = (this.cellSize * rect.width) / this.width;
+      const px = (this.view.cell.piece.size * rect.width) / this.layout.width;
       d.ghost = document.createElement('div');
       d.ghost.className = 'drag-ghost';
-      d.ghost.appendChild(pieceIcon(this.style, d.piece, px * 1.05));
-      d.ghost.style.width = d.ghost.style.height = `${px * 1.05}px`;
+      d.ghost.appendChild(pieceIcon(d.piece, px * 1.1, this.names));
+      d.ghost.style.width = d.ghost.style.height = `${px * 1.1}px`;
       document.body.appendChild(d.ghost);
       this.draw();
     }
@@ -342,25 +368,105 @@ export class Board {
     if (!d) return;
     if (d.ghost) d.ghost.remove();
     if (d.active) {
-      const name = this.cellAt(e.clientX, e.clientY);
-      const moves = this.selectionMoves(this.state.legal, d.sel).filter((m) => m.to === name);
-      if (moves.length) {
-        this.selected = d.sel;
-        this.play(moves);
-      } else {
-        this.draw();
-      }
+      if (!this.drop(d.sel, this.cellAt(e.clientX, e.clientY))) this.draw();
     } else if (d.wasSelected) {
       this.clearSelection();
     }
   }
 
-  // One destination: play it; several (promotion choices): ask.
+  hover(e) {
+    const name = e && this.cellAt(e.clientX, e.clientY);
+    this.on.onCursor(name && this.cells.has(name) ? this.cellTitle(name) : null);
+  }
+
+  cellTitle(name) {
+    const c = this.cells.get(name);
+    const zone = c.zone && (this.view.zones || []).find((z) => z.id === c.zone);
+    return zone ? `${name} \u00B7 ${zone.name}` : name;
+  }
+
+  // ---- keyboard ----
+
+  showCursor() {
+    if (!this.cursor || !this.cells.has(this.cursor)) this.cursor = this.startCell();
+    this.describe();
+  }
+
+  // The cursor starts on the player's nearest own piece, else in the middle.
+  startCell() {
+    const movable = [...this.cells.keys()].filter((n) => this.pickable(n));
+    const pool = movable.length ? movable : [...this.cells.keys()];
+    const mid = { x: this.layout.width / 2, y: this.layout.height };
+    pool.sort((a, b) => dist(this.at(a), mid) - dist(this.at(b), mid));
+    return pool[0];
+  }
+
+  // The nearest cell in the direction of an arrow key, as drawn (so it works on every board).
+  neighbour(name, dx, dy) {
+    const p = this.at(name);
+    let best = null;
+    let bestScore = Infinity;
+    for (const n of this.cells.keys()) {
+      if (n === name) continue;
+      const q = this.at(n);
+      const vx = q.x - p.x;
+      const vy = q.y - p.y;
+      const d = Math.hypot(vx, vy);
+      const cos = (vx * dx + vy * dy) / d;
+      if (cos < 0.45) continue;
+      const score = d * (1 + 2 * (1 - cos)) + (vx + vy) * 1e-3; // ties: up and left first
+      if (score < bestScore) {
+        bestScore = score;
+        best = n;
+      }
+    }
+    return best;
+  }
+
+  key(e) {
+    if (e.target !== this.wrap) return;
+    const dirs = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+    if (dirs[e.key]) {
+      this.wrap.classList.add('keyboard');
+      if (!this.cursor) this.cursor = this.startCell();
+      else this.cursor = this.neighbour(this.cursor, ...dirs[e.key]) || this.cursor;
+    } else if (e.key === 'Enter' || e.key === ' ') {
+      this.wrap.classList.add('keyboard');
+      if (!this.cursor) this.cursor = this.startCell();
+      else this.clickCell(this.cursor);
+    } else if (e.key === 'Escape') {
+      this.clearSelection();
+      if (this.state.premove) this.setPremove(null);
+    } else {
+      return;
+    }
+    e.preventDefault();
+    e.stopPropagation();
+    this.draw();
+  }
+
+  // What the cursor's cell holds, for screen readers (the board is one focusable element).
+  describe() {
+    if (!this.variant) return;
+    const where = this.cursor && this.cells.has(this.cursor) ? this.cursor : null;
+    let text = 'Board. Arrow keys move between cells, Enter picks a piece and drops it.';
+    if (where) {
+      const p = this.state.pieces.get(where);
+      const what = p ? `${p.white ? 'white' : 'black'} ${this.names.get(p.letter) || p.letter}` : 'empty';
+      const sel = this.selected ? `; holding ${this.selected.from ? `the piece on ${this.selected.from}` : this.names.get(this.selected.place) || this.selected.place}` : '';
+      text = `${this.cellTitle(where)}, ${what}${sel}`;
+    }
+    this.wrap.setAttribute('aria-label', text);
+  }
+
+  // ---- choices ----
+
+  // One destination: play it; several (promotions, or two moves to one cell): ask.
   play(moves) {
+    this.selected = null;
     if (moves.length === 1) {
-      this.selected = null;
       this.draw();
-      this.onMove(moves[0].uci);
+      this.on.onMove(moves[0].uci);
       return;
     }
     this.openChooser(moves);
@@ -368,79 +474,40 @@ export class Board {
 
   openChooser(moves) {
     this.closeChooser();
-    const white = this.state.side === 'white';
-    const names = new Map((this.variant.pieces || []).map((p) => [p.letter.toUpperCase(), p.name.charAt(0).toUpperCase() + p.name.slice(1)]));
-    const box = document.createElement('div');
-    box.className = 'promotion-chooser';
-    const title = document.createElement('div');
-    title.className = 'promotion-title';
-    box.appendChild(title);
-    const promotions = new Set(moves.map((m) => m.promotion || ''));
-    if (promotions.size !== moves.length || promotions.has('')) {
-      // Two different moves to one cell (square-says: castling, or the royal's own move there).
-      title.textContent = 'Which move?';
-      const list = document.createElement('div');
-      list.className = 'choice-list';
-      for (const m of moves) {
-        const b = document.createElement('button');
-        b.type = 'button';
-        b.className = 'choice';
-        b.dataset.uci = m.uci;
-        b.textContent = m.castle ? `Castle (${m.uci})` : `${m.promotion ? `Promote to ${names.get(m.promotion.toUpperCase()) || m.promotion}` : 'Move'} (${m.uci})`;
-        b.addEventListener('click', () => {
-          this.closeChooser();
-          this.selected = null;
-          this.draw();
-          this.onMove(m.uci);
-        });
-        list.appendChild(b);
-      }
-      box.appendChild(list);
-      this.addCancel(box);
-      return;
-    }
-    title.textContent = 'Promote to';
-    const grid = document.createElement('div');
-    grid.className = 'promotion-grid';
-    box.appendChild(grid);
-    for (const m of moves) {
-      const letter = (m.promotion || '').toUpperCase();
-      const b = document.createElement('button');
-      b.type = 'button';
-      b.className = 'promo';
-      b.dataset.promo = letter.toLowerCase();
-      b.title = names.get(letter) || letter;
-      b.appendChild(pieceIcon(this.style, { letter, white }, 46));
-      const cap = document.createElement('span');
-      cap.textContent = names.get(letter) || letter;
-      b.appendChild(cap);
-      b.addEventListener('click', () => {
+    this.chooser = openChooser(this.wrap, moves, {
+      white: this.state.side === 'white',
+      variant: this.variant,
+      names: this.names,
+      onChoose: (m) => {
         this.closeChooser();
-        this.selected = null;
         this.draw();
-        this.onMove(m.uci);
-      });
-      grid.appendChild(b);
-    }
-    this.addCancel(box);
-  }
-
-  addCancel(box) {
-    const cancel = document.createElement('button');
-    cancel.type = 'button';
-    cancel.className = 'promo-cancel';
-    cancel.textContent = 'Cancel';
-    cancel.addEventListener('click', () => {
-      this.closeChooser();
-      this.clearSelection();
+        this.on.onMove(m.uci);
+      },
+      onCancel: () => {
+        this.closeChooser();
+        this.clearSelection();
+        this.wrap.focus();
+      },
     });
-    box.appendChild(cancel);
-    this.wrap.appendChild(box);
-    this.chooser = box;
   }
 
   closeChooser() {
     if (this.chooser) this.chooser.remove();
     this.chooser = null;
   }
+}
+
+const dist = (a, b) => Math.hypot(a.x - b.x, a.y - b.y);
+
+// A small drawing of a board's cells (the home page's variant tiles).
+export function boardThumbnail(board) {
+  const layout = board.view.layouts[0];
+  const svg = el('svg', { viewBox: `0 0 ${layout.width} ${layout.height}`, class: 'board-thumb', 'data-tones': board.view.tones });
+  const outline = board.view.cell.points;
+  for (const c of board.cells) {
+    const [dx, dy] = layout.levels[c.level];
+    const points = outline.map(([px, py]) => `${dx + c.cx + px},${dy + c.cy + py}`).join(' ');
+    el('polygon', { points, class: `cell t${c.tone}${c.zone && c.zone !== board.view.zones[0].id ? ' zone-1' : ''}` }, svg);
+  }
+  return svg;
 }

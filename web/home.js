@@ -4,6 +4,7 @@
 import { api } from './api.js';
 import { h, $, $$, notify, timeAgo, variantTitle, resultText } from './ui.js';
 import { saveGame } from './store.js';
+import { boardThumbnail } from './board.js';
 
 const CLOCKS = [
   ['none', 'No clock'],
@@ -15,8 +16,6 @@ const CLOCKS = [
   ['1800000+20000', '30 + 20 classical'],
   ['custom', 'Custom\u2026'],
 ];
-
-const KIND_ICON = { square: '\u265E', hexstar: '\u2736', megastar: '\u2721' };
 
 export class HomeView {
   constructor(root, variants) {
@@ -41,9 +40,9 @@ export class HomeView {
     const tiles = this.variants.map((v) =>
       h('label', { class: 'variant-tile', 'data-variant': v.name, title: v.description || '' },
         h('input', { type: 'radio', name: 'variant', value: v.name, checked: v.name === variant }),
-        h('span', { class: 'variant-icon', 'aria-hidden': 'true' }, KIND_ICON[v.board.kind] || '\u265F'),
+        h('span', { class: 'variant-icon', 'aria-hidden': 'true' }, boardThumbnail(v.board)),
         h('span', { class: 'variant-name' }, variantTitle(v.name)),
-        h('span', { class: 'variant-kind' }, v.board.kind === 'square' ? '8\u00D78' : v.board.kind === 'hexstar' ? `${v.board.cells.length} hex cells` : `${v.board.cells.length} cells, 2 levels`)));
+        h('span', { class: 'variant-kind' }, v.board.caption)));
     const seg = (name, options, value) =>
       h('div', { class: 'segmented', role: 'radiogroup' },
         options.map(([v, label]) => h('label', { class: 'seg', 'data-value': v },

@@ -5,20 +5,8 @@
 // coordinate moves into their cells.  Every earlier position comes from the server too (each
 // move carries the position text after it), so no rule is ever applied here.
 
-// The order in which a position text lists the cells of a board.
-export function fenOrder(board) {
-  const cells = board.cells.slice();
-  if (board.kind === 'square') {
-    // Rank 8 first (top row, smallest y), files a..h.
-    cells.sort((a, b) => a.y - b.y || a.x - b.x);
-  } else {
-    // Hex boards: column by column (q ascending), each from the bottom up (r ascending);
-    // Megastar lists the upper level (names U...) before the lower one (L...).
-    const lv = (c) => (c.name[0] === 'U' ? 0 : c.name[0] === 'L' ? 1 : c.level);
-    cells.sort((a, b) => lv(a) - lv(b) || a.q - b.q || a.r - b.r);
-  }
-  return cells;
-}
+// The server lists a board's cells in the order its position text does.
+const fenOrder = (board) => board.cells;
 
 // Splits a FEN into its parts: board text, hand (Starchess), side to move, the rest.
 export function splitFen(fen) {
@@ -81,18 +69,34 @@ export function boardText(board, pieces) {
   return out;
 }
 
-// A coordinate move -> { from, to, promotion, place }.
-export function parseUci(kind, uci) {
-  const u = String(uci || '');
-  let m = /^([A-Za-z])@(.+)$/.exec(u);
-  if (m) return { from: null, to: m[2], promotion: null, place: m[1].toUpperCase() };
-  if (kind === 'hexstar') m = /^(\d+)-(\d+)([a-z])?$/.exec(u);
-  else if (kind === 'megastar') m = /^([UL][a-q]\d+)([UL][a-q]\d+)([a-z])?$/.exec(u);
-  else m = /^([a-h][1-8])([a-h][1-8])([a-z])?$/.exec(u);
-  if (!m) return null;
-  return { from: m[1], to: m[2], promotion: m[3] ? m[3].toUpperCase() : null, place: null };
+const namesOf = new WeakMap();
+function cellNames(board) {
+  if (!namesOf.has(board)) namesOf.set(board, new Set(board.cells.map((c) => c.name)));
+  return namesOf.get(board);
 }
 
+// The longest cell name at the start of `text`, or null.
+function cellPrefix(names, text) {
+  for (let n = Math.min(text.length, 8); n > 0; n--) if (names.has(text.slice(0, n))) return text.slice(0, n);
+  return null;
+}
+
+// A coordinate move -> { from, to, promotion, place }, or null: FROM, an optional '-', TO and an
+// optional lower-case promotion letter, or LETTER@TO for a placement.
+export function parseUci(board, uci) {
+  const u = String(uci || '');
+  const names = cellNames(board);
+  const m = /^([A-Za-z])@(.+)$/.exec(u);
+  if (m) return names.has(m[2]) ? { from: null, to: m[2], promotion: null, place: m[1].toUpperCase() } : null;
+  const from = cellPrefix(names, u);
+  if (!from) return null;
+  const rest = u.slice(from.length).replace(/^-/, '');
+  const to = cellPrefix(names, rest);
+  if (!to) return null;
+  const promo = rest.slice(to.length);
+  if (promo && !/^[a-z]$/.test(promo)) return null;
+  return { from, to, promotion: promo ? promo.toUpperCase() : null, place: null };
+}
 
 // Roman numerals for Starchess's setup moves.
 export function roman(n) {

@@ -7,6 +7,7 @@
 
 #include "../core/pgn.h"
 #include "../util/parse.h"
+#include "board_view.h"
 #include "engine_worker.h"
 #include "events.h"
 #include "games.h"
@@ -152,26 +153,6 @@ static int read_options(json_t *o, GameOptions *opt, char *err)
 
 /* ---- Endpoints ------------------------------------------------------------------------------ */
 
-static json_t *board_json(const Variant *v)
-{
-    const Geometry *g = v->geo;
-    const char *kind = strcmp(g->name, "square8") == 0 ? "square" : g->name;
-    json_t *cells = json_array();
-    for (int c = 0; c < g->ncells; c++) {
-        json_t *cell = json_pack("{s:s, s:i, s:i, s:i, s:i, s:i}", "name", g->cell_name[c], "q", g->q[c], "r", g->r[c],
-                                 "level", g->level[c], "x", g->draw_x[c], "y", g->draw_y[c]);
-        if (v->def->cell_mark) {
-            char mark[2] = {v->def->cell_mark(g, (Cell)c), 0};
-            json_object_set_new(cell, "mark", json_string(mark));
-        }
-        if (g->nlevels > 1)
-            json_object_set_new(cell, "drum", json_boolean(geo_has_other_level(g, (Cell)c)));
-        json_array_append_new(cells, cell);
-    }
-    return json_pack("{s:s, s:i, s:i, s:i, s:o}", "kind", kind, "levels", g->nlevels, "width", g->draw_w, "height",
-                     g->draw_h, "cells", cells);
-}
-
 static char *variants_text;
 
 static void build_variants(void)
@@ -190,7 +171,7 @@ static void build_variants(void)
         }
         json_array_append_new(list, json_pack("{s:s, s:s, s:s, s:o, s:o, s:o}", "name", v->def->name, "description",
                                                v->def->description, "start_fen", v->def->start_fen, "board",
-                                               board_json(v), "pieces", pieces, "promotion", promotion));
+                                               board_view_json(v), "pieces", pieces, "promotion", promotion));
     }
     variants_text = json_dumps(list, JSON_COMPACT);
     json_decref(list);

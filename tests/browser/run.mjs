@@ -351,7 +351,7 @@ test('megastar-opening', async (t) => {
   const white = await newPlayer(t);
   const id = await createGame(white, { variant: 'megastar', opponent: 'friend' });
   const black = await joinByInvite(t, white);
-  const drum = await white.locator('.board-svg [data-cell].drum').count();
+  const drum = await white.locator('.board-svg [data-cell][data-zone="drum"]').count();
   check(drum === 122, `${drum} Drum cells drawn, not 2 x 61`);
   check(await white.locator('.board-svg [data-cell]').count() === 182, 'not 182 cells');
   await play(white, 'Ui2', 'Ui4');
@@ -476,6 +476,8 @@ test('pgn-export', async (t) => {
   await play(white, 'e2', 'e4');
   await play(black, 'c7', 'c5');
   await play(white, 'g1', 'f3');
+  check(await white.locator('#show-pgn').isHidden(), 'the export section is open before it is asked for');
+  await white.locator('#export summary').click();
   await white.locator('#show-pgn').click();
   await white.waitForSelector('#pgn-out:not([hidden])');
   const pgn = await white.locator('#pgn-out').inputValue();

@@ -1,0 +1,107 @@
+// The status card: the game's title and terms, whose turn it is, the result, the opponent's
+// draw offer to answer, and the player's actions (offer a draw, resign, flip the board).
+
+import { h, $, variantTitle, resultText } from '../ui.js';
+import { other } from './state.js';
+
+const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+
+// "5 min + 3 s", "30 s + 0 s", "1 h 30 min + 10 s": never "0.4 min".
+export function clockTerms(clock) {
+  const secs = Math.round(clock.base_ms / 1000);
+  const parts = [];
+  if (secs >= 3600) parts.push(`${Math.floor(secs / 3600)} h`);
+  if (secs % 3600 >= 60) parts.push(`${Math.floor((secs % 3600) / 60)} min`);
+  if (secs % 60 || !parts.length) parts.push(`${secs % 60} s`);
+  return `${parts.join(' ')} + ${clock.inc_ms / 1000} s`;
+}
+
+export class Controls {
+  constructor(state) {
+    this.state = state;
+    const btn = (id, label, onclick, cls = '') => h('button', { type: 'button', id, class: cls, onclick }, label);
+    this.el = {
+      title: h('h2', { class: 'game-title' }, variantTitle(state.variant.name)),
+      conn: h('span', { class: 'conn', id: 'conn', title: 'Live updates' }),
+      sub: h('div', { class: 'game-sub muted' }),
+      status: h('div', { class: 'status-line', id: 'status', role: 'status' }),
+      result: h('div', { class: 'result-banner', id: 'result', hidden: true }),
+      drawBox: h('div', { class: 'draw-box', id: 'draw-box', hidden: true },
+        h('span', { class: 'draw-text' }),
+        btn('accept-draw', 'Accept', () => state.emit('draw', 'accept'), 'primary'),
+        btn('decline-draw', 'Decline', () => state.emit('draw', 'decline'))),
+      offer: btn('offer-draw', '\u00BD Offer draw', () => state.emit('draw', 'offer')),
+      resign: btn('resign', '\u2690 Resign', () => this.resign(), 'danger'),
+      flip: btn('flip', '\u21C5 Flip board', () => state.emit('flip')),
+    };
+    const e = this.el;
+    e.flip.setAttribute('aria-label', 'Flip board (f)');
+    this.element = h('section', { class: 'card status-card' },
+      h('div', { class: 'title-row' }, e.title, e.conn),
+      e.sub, e.status, e.result, e.drawBox,
+      h('div', { class: 'action-row' }, e.offer, e.resign, e.flip));
+    state.on('change', () => this.render());
+  }
+
+  setConnection(s) {
+    const c = this.el.conn;
+    c.dataset.state = s;
+    c.title = s === 'live' ? 'Live updates: connected' : s === 'reconnecting' ? 'Live updates: reconnecting\u2026' : 'Live updates: connecting\u2026';
+    c.textContent = s === 'live' ? '\u25CF live' : '\u25CB reconnecting';
+  }
+
+  // A resignation needs a second click within 4 s.
+  resign() {
+    const b = this.el.resign;
+    clearTimeout(this.resignTimer);
+    if (b.classList.toggle('confirm')) {
+      b.textContent = 'Really resign?';
+      this.resignTimer = setTimeout(() => {
+        b.classList.remove('confirm');
+        b.textContent = '\u2690 Resign';
+      }, 4000);
+      return;
+    }
+    b.textContent = '\u2690 Resign';
+    this.state.emit('resign');
+  }
+
+  render() {
+    const s = this.state;
+    const g = s.game;
+    if (!g) return;
+    const e = this.el;
+    const setupLeft = g.hand && ((g.hand.white || '') + (g.hand.black || '')).length;
+    e.sub.textContent = [
+      g.players.white === 'engine' || g.players.black === 'engine' ? 'against the engine' : 'between two players',
+      g.clock ? clockTerms(g.clock) : 'no clock',
+      s.token ? `you play ${s.mySide || 'the side to move'}` : 'watching',
+    ].join(' \u00B7 ');
+    let status;
+    if (g.status === 'over') status = 'Game over';
+    else {
+      status = `${cap(g.side)} to ${setupLeft ? 'place a piece' : 'move'}`;
+      if (g.players[g.side] === 'engine') status = 'Engine is thinking\u2026';
+      else if (s.token && s.mySide === g.side) status = setupLeft ? 'Your turn: place a piece from your hand' : 'Your move';
+      else if (s.token && s.mySide) status = `Waiting for ${g.players[g.side] === 'engine' ? 'the engine' : 'your opponent'}\u2026`;
+      if (g.check) status += ' \u2014 check!';
+    }
+    if (!s.live) status = `Viewing move ${s.viewPly} of ${g.moves.length} \u2014 ${status}`;
+    e.status.textContent = status;
+    e.status.classList.toggle('thinking', g.status === 'ongoing' && g.players[g.side] === 'engine');
+    e.result.hidden = g.status !== 'over';
+    e.result.textContent = g.status === 'over' ? `${g.result} \u00B7 ${resultText(g.result, g.reason)}` : '';
+    e.resign.disabled = !s.playing || s.pending;
+    e.resign.hidden = e.offer.hidden = !s.token;
+    const mine = s.mySide;
+    const offered = g.draw_offer;
+    e.offer.disabled = !s.playing || s.pending || (mine && offered === mine) || (offered && offered !== mine);
+    e.offer.textContent = mine && offered === mine ? '\u00BD Draw offered' : '\u00BD Offer draw';
+    const toAnswer = s.playing && offered && offered !== mine && (!mine || g.players[other(offered)] === 'human');
+    e.drawBox.hidden = !toAnswer && !(offered && !s.token);
+    if (offered) {
+      $('.draw-text', e.drawBox).textContent = toAnswer ? `${mine ? 'Your opponent' : cap(offered)} offers a draw.` : `${cap(offered)} offers a draw.`;
+      $('#accept-draw', e.drawBox).hidden = $('#decline-draw', e.drawBox).hidden = !toAnswer;
+    }
+  }
+}
