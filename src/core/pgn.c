@@ -119,6 +119,22 @@ bool game_pgn(Game *g, const PgnTags *tags, Text *out)
     return o.ok;
 }
 
+size_t pgn_game_length(const char *text, bool *movetext)
+{
+    const char *line = text;
+    *movetext = false;
+    while (*line) {
+        const char *eol = strchr(line, '\n'), *next = eol ? eol + 1 : line + strlen(line);
+        const char *s = line + strspn(line, " \t\r");
+        if (*s == '[' && *movetext)
+            break;
+        if (*s && *s != '[' && *s != '\n')
+            *movetext = true;
+        line = next;
+    }
+    return (size_t)(line - text);
+}
+
 bool pgn_tag_value(const char *pgn, const char *name, char *out, size_t len)
 {
     char pattern[64];

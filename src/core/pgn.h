@@ -26,6 +26,9 @@ bool game_pgn(Game *g, const PgnTags *tags, Text *out);
  * False with err set on an unknown variant, a bad FEN or an illegal move (naming the move).
  */
 bool game_from_pgn(Game *g, const char *pgn, const Variant *fallback, char *err, size_t errlen);
+/* The length of the first game of a PGN text holding several: it ends where a tag line
+ * follows movetext.  *movetext tells whether it has any (a file may end in tags alone). */
+size_t pgn_game_length(const char *text, bool *movetext);
 /* Copies the value of tag `name` ([Name "value"]) of a PGN text into out; false if absent. */
 bool pgn_tag_value(const char *pgn, const char *name, char *out, size_t len);
 

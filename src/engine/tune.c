@@ -1,9 +1,11 @@
 #include "tune.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../core/movegen.h"
+#include "../core/opening.h"
 #include "../core/pgn.h"
 #include "../util/parse.h"
 #include "../util/rng.h"
@@ -104,35 +106,15 @@ int tune_add_game(TuneSet *s, const char *pgn, int skip, char *err, size_t errle
 
 /* ---------------------------------------------------------------- the error */
 
-/* e^x without libm (the build links none): 2^n * e^r with |r| <= ln 2 / 2, r by its series. */
-static double exp_of(double x)
-{
-    if (x > 700)
-        x = 700;
-    if (x < -700)
-        x = -700;
-    int n = (int)(x * 1.4426950408889634 + (x >= 0 ? 0.5 : -0.5));
-    double r = x - n * 0.6931471805599453, term = 1, sum = 1;
-    for (int i = 1; i <= 14; i++) {
-        term *= r / i;
-        sum += term;
-    }
-    union {
-        uint64_t bits;
-        double d;
-    } scale = {.bits = (uint64_t)(n + 1023) << 52};
-    return sum * scale.d;
-}
-
 static double sigmoid(double k, double x)
 {
-    return 1.0 / (1.0 + exp_of(-k * x));
+    return 1.0 / (1.0 + exp(-k * x));
 }
 
 /* The i-th of `steps` log-spaced values from 1e-4 to 1e-1. */
 static double k_grid(int i, int steps)
 {
-    return 1e-4 * exp_of(6.907755278982137 * i / steps);
+    return 1e-4 * exp(log(1000.0) * i / steps);
 }
 
 /* Evaluations from White's view with tables t. */
@@ -382,16 +364,7 @@ static int self_play(const Variant *v, int games, uint64_t nodes, int plies, uin
             fprintf(stderr, "starfish: %s\n", err);
             break;
         }
-        int random_moves = 0;
-        while (game_status(&g).kind == RESULT_NONE && random_moves < plies) {
-            Move moves[MAX_MOVES];
-            int n = gen_legal(&g.pos, moves);
-            if (!n)
-                break;
-            if (!g.pos.hand_total[g.pos.side])
-                random_moves++;
-            game_play(&g, moves[rng_below(&rng, (uint64_t)n)]);
-        }
+        opening_random(&g, plies, rng_next(&rng));
         engine_new_game(&e);
         SearchLimits limits = {.nodes = nodes};
         while (game_status(&g).kind == RESULT_NONE) {
@@ -462,49 +435,20 @@ static const char weights_header[] =
 static const char weights_end[] = "    /* end of table */\n";
 static const char weights_footer[] = "    {NULL, {.tempo = 0}},\n};\n";
 
-static char *read_all(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        size_t got = fread(buf + n, 1, cap - n - 1, f);
-        n += got;
-        if (n + 1 < cap)
-            break;
-        char *bigger = realloc(buf, cap * 2);
-        if (!bigger) {
-            free(buf);
-            buf = NULL;
-            break;
-        }
-        buf = bigger;
-        cap *= 2;
-    }
-    fclose(f);
-    if (buf) {
-        buf[n] = 0;
-        if (len)
-            *len = n;
-    }
-    return buf;
-}
-
 /*
  * Writes weights.c at `path` with the entry of v replaced (or added before the end of the
  * table), keeping every other entry as it stands in the file.
  */
 static bool write_weights(const char *path, const Variant *v, const EvalParams *p, const char *note)
 {
-    char *old = read_all(path, NULL);
+    Text file = {0};
+    char *old = text_read_file(&file, path) ? file.s : NULL;
     const char *end_at = old ? strstr(old, weights_end) : NULL;
     char tmp[4096];
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
     FILE *f = fopen(tmp, "w");
     if (!f) {
-        free(old);
+        text_free(&file);
         return false;
     }
     if (!end_at) {
@@ -526,200 +470,167 @@ static bool write_weights(const char *path, const Variant *v, const EvalParams *
         write_entry(f, v, p, note);
         fputs(to, f);
     }
-    free(old);
+    text_free(&file);
     bool ok = fclose(f) == 0 && rename(tmp, path) == 0;
     return ok;
 }
 
 /* ---------------------------------------------------------------- the command */
 
-static void tune_usage(FILE *f)
+static struct {
+    const char *out;
+    int iterations, skip, holdout, generate, nodes, plies, max_plies;
+    uint64_t seed;
+    double ridge;
+    bool from_tuned, tables_only, keep_values;
+} opt = {.iterations = 60, .skip = 8, .holdout = 10, .nodes = 2000, .plies = 8, .max_plies = 400};
+
+static const Option tune_options[] = {
+    OPTION_INT("iterations", "N", "passes over the weights at most (default 60)", &opt.iterations, 0, 100000),
+    OPTION_STRING("out", "FILE",
+                  "write the fitted weights into FILE (src/engine/weights.c),\n"
+                  "replacing VARIANT's entry; without it they are printed",
+                  &opt.out),
+    OPTION_INT("skip", "PLIES", "leave out positions before this movement ply (default 8)", &opt.skip, 0, 10000),
+    OPTION_INT("holdout", "N", "hold out every N-th game (default 10; 0: none, no early stopping)", &opt.holdout, 0,
+               1000000),
+    OPTION_DOUBLE("ridge", "R",
+                  "weight of the pull toward the starting weights: R per squared\n"
+                  "relative change (default 0: none)",
+                  &opt.ridge, 0, 1),
+    OPTION_FLAG("from-tuned", "start from the variant's weights in weights.c, not the defaults", &opt.from_tuned),
+    OPTION_FLAG("tables-only",
+                "leave the optional terms (mobility, royal zone, pawn shield and\n"
+                "contact), which cost time in the search, as they start (off)",
+                &opt.tables_only),
+    OPTION_FLAG("keep-values", "leave the piece values as they start", &opt.keep_values),
+    OPTION_INT("generate", "GAMES", "instead: play GAMES self-play games and append them to FILE.pgn", &opt.generate, 1,
+               10000000),
+    OPTION_INT("nodes", "N", "nodes a move in those games (default 2000)", &opt.nodes, 1, 1000000000),
+    OPTION_INT("random-plies", "P",
+               "random movement plies at the start of each (default 8; a\n"
+               "variant with a setup phase first gets a random setup)",
+               &opt.plies, 0, 1000),
+    OPTION_INT("max-plies", "N", "a game still going after N plies is an agreed draw (default 400)", &opt.max_plies,
+               1, 100000),
+    OPTION_U64("seed", "S", "seed of the random openings (default: from the time)", &opt.seed),
+    OPTIONS_END,
+};
+
+const Command tune_command = {
+    "tune", "VARIANT FILE.pgn [OPTIONS]", "fit evaluation weights to games (or play them: --generate)",
+    "Fits the evaluation weights of VARIANT to the results of the games in FILE.pgn\n"
+    "(Texel's method): quiet positions (no setup phase, not in check, not right after or\n"
+    "before a capture or promotion) labelled with their game's result; the sigmoid scale\n"
+    "K that best predicts the results; then coordinate descent over every weight to\n"
+    "minimise the mean squared error of sigmoid(K * eval).  Every tenth game is held out:\n"
+    "the weights kept are those of the pass with the least error on those games.",
+    tune_options, 2, 2};
+
+/* --generate: self-play games appended to the file. */
+static int generate_games(const Variant *v, const char *file)
 {
-    fprintf(f,
-            "usage: starfish tune VARIANT FILE.pgn [OPTIONS]\n"
-            "\n"
-            "Fits the evaluation weights of VARIANT to the results of the games in FILE.pgn\n"
-            "(Texel's method): quiet positions (no setup phase, not in check, not right after or\n"
-            "before a capture or promotion) labelled with their game's result; the sigmoid scale\n"
-            "K that best predicts the results; then coordinate descent over every weight to\n"
-            "minimise the mean squared error of sigmoid(K * eval).  Every tenth game is held out:\n"
-            "the weights kept are those of the pass with the least error on those games.\n"
-            "\n"
-            "  --iterations N     passes over the weights at most (default 60)\n"
-            "  --out FILE         write the fitted weights into FILE (src/engine/weights.c),\n"
-            "                     replacing VARIANT's entry; without it they are printed\n"
-            "  --skip PLIES       leave out positions before this movement ply (default 8)\n"
-            "  --holdout N        hold out every N-th game instead (0: none, no early stopping)\n"
-            "  --ridge R          weight of the pull toward the starting weights: R per squared\n"
-            "                     relative change (default 0: none)\n"
-            "  --from-tuned       start from the variant's weights in weights.c, not the defaults\n"
-            "  --tables-only      leave the optional terms (mobility, royal zone, pawn shield and\n"
-            "                     contact), which cost time in the search, as they start (off)\n"
-            "  --keep-values      leave the piece values as they start\n"
-            "\n"
-            "  --generate GAMES   instead: play GAMES self-play games and append them to FILE.pgn\n"
-            "  --nodes N          nodes a move in those games (default 2000)\n"
-            "  --random-plies P   random movement plies at the start of each (default 8; a\n"
-            "                     variant with a setup phase first gets a random setup)\n"
-            "  --max-plies N      a game still going after N plies is an agreed draw (default 400)\n"
-            "  --seed S           seed of the random openings (default: from the time)\n");
+    FILE *f = fopen(file, "a");
+    if (!f)
+        return options_fail(&tune_command, "cannot write '%s'", file);
+    uint64_t seed = opt.seed ? opt.seed : rng_fresh_seed();
+    printf("self-play: %d games of %s at %d nodes a move, %d random plies, seed %llu\n", opt.generate, v->def->name,
+           opt.nodes, opt.plies, (unsigned long long)seed);
+    int rc = self_play(v, opt.generate, (uint64_t)opt.nodes, opt.plies, seed, opt.max_plies, f);
+    fclose(f);
+    return rc;
 }
 
-int tune_main(int argc, char **argv)
+/* Reads the games of a PGN text into the training and held-out sets; prints the counts and
+ * returns the number of games. */
+static int read_games(char *text, TuneSet *train, TuneSet *valid)
 {
-    if (argc >= 3 && (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0)) {
-        tune_usage(stdout);
-        return 0;
-    }
-    if (argc < 4) {
-        tune_usage(stderr);
-        return 2;
-    }
-    const Variant *v = variant_by_name(argv[2]);
-    if (!v) {
-        fprintf(stderr, "starfish: unknown variant '%s'\n", argv[2]);
-        return 2;
-    }
-    const char *file = argv[3], *out = NULL;
-    long iterations = 60, skip = 8, every = 10, generate = 0, nodes = 2000, plies = 8, max_plies = 400, seed = 0;
-    bool from_tuned = false, tables_only = false, keep_values = false;
-    double ridge_weight = 0;
-    for (int i = 4; i < argc; i++) {
-        const char *a = argv[i];
-        bool has = i + 1 < argc, ok = true;
-        if (strcmp(a, "--from-tuned") == 0)
-            from_tuned = true;
-        else if (strcmp(a, "--tables-only") == 0)
-            tables_only = true;
-        else if (strcmp(a, "--keep-values") == 0)
-            keep_values = true;
-        else if (strcmp(a, "--out") == 0 && has)
-            out = argv[++i];
-        else if (strcmp(a, "--iterations") == 0 && has)
-            ok = parse_long(argv[++i], 0, 100000, &iterations);
-        else if (strcmp(a, "--ridge") == 0 && has)
-            ok = parse_double(argv[++i], 0, 1, &ridge_weight);
-        else if (strcmp(a, "--holdout") == 0 && has)
-            ok = parse_long(argv[++i], 0, 1000000, &every);
-        else if (strcmp(a, "--skip") == 0 && has)
-            ok = parse_long(argv[++i], 0, 10000, &skip);
-        else if (strcmp(a, "--generate") == 0 && has)
-            ok = parse_long(argv[++i], 1, 10000000, &generate);
-        else if (strcmp(a, "--nodes") == 0 && has)
-            ok = parse_long(argv[++i], 1, 1000000000, &nodes);
-        else if (strcmp(a, "--random-plies") == 0 && has)
-            ok = parse_long(argv[++i], 0, 1000, &plies);
-        else if (strcmp(a, "--max-plies") == 0 && has)
-            ok = parse_long(argv[++i], 1, 100000, &max_plies);
-        else if (strcmp(a, "--seed") == 0 && has)
-            ok = parse_long(argv[++i], 1, 0x7fffffffL, &seed);
-        else {
-            fprintf(stderr, "starfish: tune: bad option '%s' (see 'starfish tune --help')\n", a);
-            return 2;
-        }
-        if (!ok) {
-            fprintf(stderr, "starfish: tune: bad value '%s' for %s\n", argv[i], a);
-            return 2;
-        }
-    }
-
-    if (generate) {
-        FILE *f = fopen(file, "a");
-        if (!f) {
-            fprintf(stderr, "starfish: cannot write '%s'\n", file);
-            return 2;
-        }
-        uint64_t s = seed ? (uint64_t)seed : rng_fresh_seed();
-        printf("self-play: %ld games of %s at %ld nodes a move, %ld random plies, seed %llu\n", generate,
-               v->def->name, nodes, plies, (unsigned long long)s);
-        int rc = self_play(v, (int)generate, (uint64_t)nodes, (int)plies, s, (int)max_plies, f);
-        fclose(f);
-        return rc;
-    }
-
-    /* The games: a new one starts at a tag line that follows movetext. */
-    char *text = read_all(file, NULL);
-    if (!text) {
-        fprintf(stderr, "starfish: cannot read '%s'\n", file);
-        return 2;
-    }
-    TuneSet train, valid;
-    tune_set_init(&train, v);
-    tune_set_init(&valid, v);
     int games = 0, bad = 0, unfinished = 0;
-    char *p = text;
-    while (*p) {
-        char *start = p;
-        bool movetext = false;
-        char *line = p;
-        while (*line) {
-            char *eol = strchr(line, '\n');
-            char *next = eol ? eol + 1 : line + strlen(line);
-            const char *s = line;
-            while (*s == ' ' || *s == '\t' || *s == '\r')
-                s++;
-            if (*s == '[' && movetext)
-                break;
-            if (*s && *s != '[' && *s != '\n')
-                movetext = true;
-            line = next;
-        }
-        char saved = *line;
-        *line = 0;
+    for (char *p = text; *p;) {
+        bool movetext;
+        char *end = p + pgn_game_length(p, &movetext), saved = *end;
+        *end = 0;
         if (movetext) {
             char err[256];
-            TuneSet *into = every > 0 && games % every == every - 1 ? &valid : &train;
-            int added = tune_add_game(into, start, (int)skip, err, sizeof err);
+            TuneSet *into = opt.holdout > 0 && games % opt.holdout == opt.holdout - 1 ? valid : train;
+            int added = tune_add_game(into, p, opt.skip, err, sizeof err);
             if (added < 0) {
                 if (bad++ < 5)
                     fprintf(stderr, "starfish: tune: game %d skipped: %s\n", games + 1, err);
-            } else if (added == 0 && !strstr(start, "[Result \"1") && !strstr(start, "[Result \"0")) {
+            } else if (added == 0 && !strstr(p, "[Result \"1") && !strstr(p, "[Result \"0")) {
                 unfinished++;
             }
             games++;
         }
-        *line = saved;
-        p = line;
+        *end = saved;
+        p = end;
     }
-    free(text);
     printf("%s: %d games (%d unreadable, %d without a result), %d training positions, %d held out\n",
-           v->def->name, games, bad, unfinished, train.n, valid.n);
-    if (train.n == 0) {
-        fprintf(stderr, "starfish: tune: no positions to fit\n");
-        tune_set_free(&train);
-        tune_set_free(&valid);
-        return 1;
-    }
+           train->v->def->name, games, bad, unfinished, train->n, valid->n);
+    return games;
+}
 
+/* Fits the weights to the positions; prints them, and writes them with --out. */
+static int fit(const Variant *v, const TuneSet *train, const TuneSet *valid, int games)
+{
     EvalParams params;
     const EvalParams *tuned = eval_tuned_params(v);
-    if (from_tuned && tuned)
+    if (opt.from_tuned && tuned)
         params = *tuned;
     else
         eval_default_params(v, &params);
-    double k = tune_fit_k(&train, &params);
-    double before = tune_mse(&train, &params, k), valid_before = tune_mse(&valid, &params, k);
+    double k = tune_fit_k(train, &params);
+    double before = tune_mse(train, &params, k), valid_before = tune_mse(valid, &params, k);
     printf("K = %.6f (sigmoid(K * eval in cp)); error %.6f, held out %.6f\n", k, before, valid_before);
     fflush(stdout);
-    TuneOptions opts = {.passes = (int)iterations, .tables_only = tables_only, .keep_values = keep_values, .ridge = ridge_weight, .log = stdout};
-    double after = tune_optimise(&train, &valid, &params, k, &opts);
-    double valid_after = tune_mse(&valid, &params, k);
+    TuneOptions o = {.passes = opt.iterations,
+                     .tables_only = opt.tables_only,
+                     .keep_values = opt.keep_values,
+                     .ridge = opt.ridge,
+                     .log = stdout};
+    double after = tune_optimise(train, valid, &params, k, &o);
+    double valid_after = tune_mse(valid, &params, k);
     printf("final: error %.6f -> %.6f, held out %.6f -> %.6f\n\n", before, after, valid_before, valid_after);
-
     char note[256];
     snprintf(note, sizeof note, "%d games, %d positions; K %.6f; error %.5f -> %.5f, held out %.5f -> %.5f", games,
-             train.n, k, before, after, valid_before, valid_after);
+             train->n, k, before, after, valid_before, valid_after);
     write_entry(stdout, v, &params, note);
-    if (out) {
-        if (!write_weights(out, v, &params, note)) {
-            fprintf(stderr, "starfish: cannot write '%s'\n", out);
-            tune_set_free(&train);
-            tune_set_free(&valid);
-            return 1;
-        }
-        printf("\nwritten to %s (rebuild to use them)\n", out);
+    if (opt.out && !write_weights(opt.out, v, &params, note)) {
+        fprintf(stderr, "starfish: tune: cannot write '%s'\n", opt.out);
+        return 1;
     }
+    if (opt.out)
+        printf("\nwritten to %s (rebuild to use them)\n", opt.out);
+    return 0;
+}
+
+int tune_main(int argc, char **argv)
+{
+    char *args[2];
+    int nargs, status;
+    if (!options_parse(&tune_command, argc, argv, args, &nargs, &status))
+        return status;
+    const Variant *v = variant_by_name(args[0]);
+    if (!v)
+        return options_fail(&tune_command, "unknown variant '%s'", args[0]);
+    if (opt.generate)
+        return generate_games(v, args[1]);
+    Text text = {0};
+    if (!text_read_file(&text, args[1])) {
+        text_free(&text);
+        return options_fail(&tune_command, "cannot read '%s'", args[1]);
+    }
+    TuneSet train, valid;
+    tune_set_init(&train, v);
+    tune_set_init(&valid, v);
+    int games = read_games(text.s, &train, &valid);
+    text_free(&text);
+    int rc = 1;
+    if (train.n == 0)
+        fprintf(stderr, "starfish: tune: no positions to fit\n");
+    else
+        rc = fit(v, &train, &valid, games);
     tune_set_free(&train);
     tune_set_free(&valid);
-    return 0;
+    return rc;
 }

@@ -10,6 +10,7 @@
 
 #include <stdio.h>
 
+#include "../util/options.h"
 #include "eval.h"
 
 /* Labelled positions of one variant. */
@@ -54,7 +55,8 @@ typedef struct TuneOptions {
  */
 double tune_optimise(const TuneSet *s, const TuneSet *holdout, EvalParams *p, double k, const TuneOptions *o);
 
-/* `starfish tune VARIANT FILE.pgn [options]`. */
+/* `starfish tune VARIANT FILE.pgn [options]`: its options, and what runs it (argv[0] is "tune"). */
+extern const Command tune_command;
 int tune_main(int argc, char **argv);
 
 #endif

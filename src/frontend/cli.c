@@ -1,4 +1,8 @@
-/* The command line.  Bad input gets one message on stderr and exit status 2. */
+/*
+ * The command line: `starfish COMMAND ...` runs a subcommand (each parses its arguments with
+ * its own option table, util/options.h); no command speaks UCI.  Bad input gets one message
+ * on stderr and exit status 2.
+ */
 #include "cli.h"
 
 #include <stdio.h>
@@ -14,53 +18,41 @@
 #include "../server/server.h"
 #include "../tablebase/tb.h"
 #include "../util/clock.h"
+#include "../util/options.h"
 #include "../util/parse.h"
 #include "match.h"
 #include "uci.h"
 
-static int usage_error(const char *fmt, const char *arg)
-{
-    fprintf(stderr, "starfish: ");
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\n(see 'starfish help')\n");
-    return 2;
-}
+static const Command perft_command = {
+    "perft", "VARIANT DEPTH [FEN]", "count leaf nodes, per move (divide)",
+    "Counts the leaves of the legal move tree DEPTH plies deep (1..64) from FEN, or from the\n"
+    "variant's start: each legal move with its count, the total, the time and the speed.  The\n"
+    "last ply is counted in bulk, without making the moves.",
+    NULL, 2, 3};
 
-static int cmd_help(void)
-{
-    printf("starfish: a multi-variant chess engine\n\n"
-           "usage:\n"
-           "  starfish                              speak UCI on standard input/output\n"
-           "  starfish perft VARIANT DEPTH [FEN]    count leaf nodes, per move (divide)\n"
-           "  starfish bench                        search benchmark: fixed searches, total nodes\n"
-           "  starfish bench perft [VARIANT]        timed perft on the benchmark positions\n"
-           "  starfish serve [--host ADDR] [--port N] [--db FILE] [--web DIR] [--evict-after SECONDS]\n"
-           "                                        the web app (default 127.0.0.1:8080, starfish.db;\n"
-           "                                        finished games leave memory after 600 s idle)\n"
-           "  starfish match [OPTIONS]              games between two UCI engines (match --help)\n"
-           "  starfish tb COMMAND [...]             Starchess endgame tablebases (tb help)\n"
-           "  starfish tune VARIANT FILE.pgn [...]  fit evaluation weights to games (tune --help)\n"
-           "  starfish help                         this text\n\nvariants:");
-    for (int i = 0; i < variant_count(); i++)
-        printf(" %s", variant_at(i)->def->name);
-    printf("\n");
-    return 0;
-}
+static const Command bench_command = {
+    "bench", "[perft [VARIANT]]", "the search benchmark, or timed perft",
+    "Without arguments: fixed-depth searches of fixed positions of every variant; the total\n"
+    "node count is the engine's signature (tests/bench-signature).  With `perft`: timed perft\n"
+    "on the benchmark positions (of one variant when named).",
+    NULL, 0, 2};
 
 static int cmd_perft(int argc, char **argv)
 {
-    if (argc < 4 || argc > 5)
-        return usage_error("perft needs VARIANT DEPTH [FEN]%s", "");
-    const Variant *v = variant_by_name(argv[2]);
+    char *args[3];
+    int nargs, status;
+    if (!options_parse(&perft_command, argc, argv, args, &nargs, &status))
+        return status;
+    const Variant *v = variant_by_name(args[0]);
     if (!v)
-        return usage_error("unknown variant '%s'", argv[2]);
+        return options_fail(&perft_command, "unknown variant '%s'", args[0]);
     int depth;
-    if (!parse_int(argv[3], 1, 64, &depth))
-        return usage_error("bad depth '%s' (1..64)", argv[3]);
+    if (!parse_int(args[1], 1, 64, &depth))
+        return options_fail(&perft_command, "bad depth '%s' (1..64)", args[1]);
     Position pos;
     char err[200];
-    if (!pos_set_fen(&pos, v, argc == 5 ? argv[4] : v->def->start_fen, err, sizeof err))
-        return usage_error("bad position: %s", err);
+    if (!pos_set_fen(&pos, v, nargs == 3 ? args[2] : v->def->start_fen, err, sizeof err))
+        return options_fail(&perft_command, "bad position: %s", err);
     double start = clock_seconds();
     uint64_t total = perft_divide(&pos, depth, stdout);
     double secs = clock_seconds() - start;
@@ -105,7 +97,7 @@ static int cmd_bench_search(void)
 {
     Engine engine;
     if (!engine_init(&engine, 16))
-        return usage_error("cannot allocate the hash table%s", "");
+        return options_fail(&bench_command, "cannot allocate the hash table");
     uint64_t total = 0;
     double seconds = 0;
     for (size_t i = 0; i < sizeof search_bench / sizeof search_bench[0]; i++) {
@@ -113,7 +105,7 @@ static int cmd_bench_search(void)
         char err[200];
         const Variant *v = variant_by_name(search_bench[i].variant);
         if (!game_init(&g, v, search_bench[i].fen, err, sizeof err))
-            return usage_error("bench position: %s", err);
+            return options_fail(&bench_command, "bench position: %s", err);
         engine_new_game(&engine);
         SearchLimits limits = {.depth = search_bench[i].depth};
         SearchResult r = search_run(&engine, &g, &limits, NULL);
@@ -133,13 +125,17 @@ static int cmd_bench_search(void)
 
 static int cmd_bench(int argc, char **argv)
 {
-    if (argc == 2)
+    char *args[2];
+    int nargs, status;
+    if (!options_parse(&bench_command, argc, argv, args, &nargs, &status))
+        return status;
+    if (nargs == 0)
         return cmd_bench_search();
-    if (strcmp(argv[2], "perft") != 0)
-        return usage_error("usage: starfish bench [perft [VARIANT]]%s", "");
-    const char *only = argc > 3 ? argv[3] : NULL;
+    if (strcmp(args[0], "perft") != 0)
+        return options_fail(&bench_command, "unknown benchmark '%s' (usage: starfish bench [perft [VARIANT]])", args[0]);
+    const char *only = nargs > 1 ? args[1] : NULL;
     if (only && !variant_by_name(only))
-        return usage_error("unknown variant '%s'", only);
+        return options_fail(&bench_command, "unknown variant '%s'", only);
     for (size_t i = 0; i < sizeof bench_positions / sizeof bench_positions[0]; i++) {
         if (only && strcmp(only, bench_positions[i].variant) != 0)
             continue;
@@ -148,7 +144,7 @@ static int cmd_bench(int argc, char **argv)
         char err[200];
         const char *fen = bench_positions[i].fen ? bench_positions[i].fen : v->def->start_fen;
         if (!pos_set_fen(&pos, v, fen, err, sizeof err))
-            return usage_error("bench position: %s", err);
+            return options_fail(&bench_command, "bench position: %s", err);
         double start = clock_seconds();
         uint64_t nodes = perft(&pos, bench_positions[i].depth);
         double secs = clock_seconds() - start;
@@ -159,23 +155,40 @@ static int cmd_bench(int argc, char **argv)
     return 0;
 }
 
+/* Every subcommand: its table (usage, summary, options) and what runs it with argv[0] its name. */
+static const struct {
+    const Command *command;
+    int (*run)(int argc, char **argv);
+} subcommands[] = {
+    {&perft_command, cmd_perft}, {&bench_command, cmd_bench}, {&serve_command, server_main},
+    {&match_command, match_main}, {&tb_command, tb_main},     {&tune_command, tune_main},
+};
+#define SUBCOMMANDS (int)(sizeof subcommands / sizeof subcommands[0])
+
+static int cmd_help(void)
+{
+    const Command *list[SUBCOMMANDS];
+    for (int i = 0; i < SUBCOMMANDS; i++)
+        list[i] = subcommands[i].command;
+    printf("starfish: a multi-variant chess engine\n\nusage:\n");
+    printf("  %-38sspeak UCI on standard input/output\n", "starfish");
+    options_list(list, SUBCOMMANDS, stdout);
+    printf("  %-38sthis text ('starfish COMMAND --help' for each command)\n\nvariants:", "starfish help");
+    for (int i = 0; i < variant_count(); i++)
+        printf(" %s", variant_at(i)->def->name);
+    printf("\n");
+    return 0;
+}
+
 int cli_main(int argc, char **argv)
 {
     if (argc < 2)
         return uci_loop(stdin, stdout);
     if (strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
         return cmd_help();
-    if (strcmp(argv[1], "perft") == 0)
-        return cmd_perft(argc, argv);
-    if (strcmp(argv[1], "bench") == 0)
-        return cmd_bench(argc, argv);
-    if (strcmp(argv[1], "serve") == 0)
-        return server_main(argc, argv);
-    if (strcmp(argv[1], "match") == 0)
-        return match_main(argc, argv);
-    if (strcmp(argv[1], "tb") == 0)
-        return tb_main(argc, argv);
-    if (strcmp(argv[1], "tune") == 0)
-        return tune_main(argc, argv);
-    return usage_error("unknown command '%s'", argv[1]);
+    for (int i = 0; i < SUBCOMMANDS; i++)
+        if (strcmp(argv[1], subcommands[i].command->name) == 0)
+            return subcommands[i].run(argc - 1, argv + 1);
+    fprintf(stderr, "starfish: unknown command '%s' (see 'starfish help')\n", argv[1]);
+    return 2;
 }

@@ -23,6 +23,7 @@
 #include "../core/game.h"
 #include "../core/movegen.h"
 #include "../core/notation.h"
+#include "../core/opening.h"
 #include "../core/pgn.h"
 #include "../util/clock.h"
 #include "../util/error.h"
@@ -53,8 +54,9 @@ typedef struct {
     bool use_movetime;
     int movetime_ms;
     double base, inc; /* seconds */
+    bool tc_given;
     char tc_text[64];
-    uint64_t seed;
+    uint64_t seed; /* 0: from the time */
     const char *pgn_path;
     bool sprt;
     double elo0, elo1, alpha, beta;
@@ -102,172 +104,110 @@ typedef struct {
 /* ------------------------------------------------------------------------------------ */
 /* Arguments */
 
-static void usage(FILE *out)
+static bool read_tc(void *target, char **values, char *err, size_t errlen)
 {
-    fprintf(out,
-            "usage: starfish match --engine1 CMD --engine2 CMD [OPTIONS]\n"
-            "\n"
-            "Plays games between two UCI engines (each CMD is run with /bin/sh -c); the rules core\n"
-            "judges every move and every result.  An engine loses a game by an illegal or unreadable\n"
-            "move, by exiting (it is started again for the next game), by sending no move in time,\n"
-            "or when its clock, kept by the runner, runs out.\n"
-            "\n"
-            "  --engine1 CMD, --engine2 CMD   the engines (for example ./starfish, /usr/games/stockfish)\n"
-            "  --name1 N, --name2 N           their names (default: the commands)\n"
-            "  --option1 NAME=VALUE           a UCI option for engine 1 (repeatable); --option2 likewise\n"
-            "  --variant V                    the variant (default chess)\n"
-            "  --games N                      games to play (default 20); each opening is played twice,\n"
-            "                                 colours swapped\n"
-            "  --tc BASE+INC                  clock per side and increment, seconds (default 1+0.01)\n"
-            "  --movetime MS                  a fixed time per move instead of a clock\n"
-            "  --concurrency K                games at once (default 1)\n"
-            "  --openings PLIES               random legal plies from the start (default 4); Starchess\n"
-            "                                 first gets a random full setup (its 10 placements)\n"
-            "  --seed S                       seed for the openings (default: from the time)\n"
-            "  --pgn FILE                     write every game to FILE\n"
-            "  --sprt ELO0 ELO1               a sequential test of H1 (elo1) against H0 (elo0); stops\n"
-            "                                 the match when it concludes\n"
-            "  --alpha A, --beta B            its error rates (default 0.05 each)\n"
-            "  --max-plies N                  adjudicate a game still going after N plies as a draw\n"
-            "                                 (default 1000; the variant's rule for draws applies)\n"
-            "  --help                         this text\n");
-}
-
-static int bad_args(const char *fmt, const char *arg)
-{
-    fprintf(stderr, "starfish match: ");
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, " (see 'starfish match --help')\n");
-    return 2;
-}
-
-static bool read_tc(const char *text, double *base, double *inc)
-{
+    Config *c = target;
     char copy[64];
-    if (!text || strlen(text) >= sizeof copy)
-        return false;
-    strcpy(copy, text);
-    char *plus = strchr(copy, '+');
-    *inc = 0;
-    if (plus) {
+    const char *text = values[0];
+    char *plus = strlen(text) < sizeof copy ? strchr(strcpy(copy, text), '+') : NULL;
+    if (plus)
         *plus = 0;
-        if (!parse_double(plus + 1, 0, 3600, inc))
-            return false;
-    }
-    return parse_double(copy, 0, 86400, base) && *base > 0;
+    c->inc = 0;
+    if (strlen(text) >= sizeof copy || (plus && !parse_double(plus + 1, 0, 3600, &c->inc)) ||
+        !parse_double(copy, 0, 86400, &c->base) || c->base <= 0)
+        return error_set(err, errlen, "bad time control '%s' (expected BASE+INC in seconds, e.g. 1+0.01)", text);
+    c->tc_given = true;
+    return true;
 }
 
-static bool add_option(EngineSpec *e, const char *text)
+static bool add_option(void *target, char **values, char *err, size_t errlen)
 {
-    const char *eq = strchr(text, '=');
-    if (!eq || eq == text || e->nopt >= MAX_OPTIONS)
-        return false;
+    EngineSpec *e = target;
+    const char *text = values[0], *eq = strchr(text, '=');
+    if (!eq || eq == text)
+        return error_set(err, errlen, "bad option '%s' (expected NAME=VALUE)", text);
+    if (e->nopt >= MAX_OPTIONS)
+        return error_set(err, errlen, "more than %d options for one engine", MAX_OPTIONS);
     e->opt_name[e->nopt] = strndup(text, (size_t)(eq - text));
     e->opt_value[e->nopt] = strdup(eq + 1);
     e->nopt++;
     return true;
 }
 
-/* Parses the arguments after `match`; 0 to go on, 2 on an error, -1 after --help. */
-static int parse_args(int argc, char **argv, Config *c)
+static bool read_variant(void *target, char **values, char *err, size_t errlen)
 {
-    memset(c, 0, sizeof *c);
-    c->games = 20;
-    c->concurrency = 1;
-    c->opening_plies = 4;
-    c->max_plies = 1000;
-    c->base = 1;
-    c->inc = 0.01;
-    c->alpha = c->beta = 0.05;
-    c->seed = rng_fresh_seed();
-    const char *variant = "chess", *tc = NULL;
-    bool have_movetime = false;
-    for (int i = 2; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)
-            return -1;
-        /* Every other option takes one value (--sprt takes two). */
-        bool two = strcmp(a, "--sprt") == 0;
-        static const char *known[] = {"--engine1", "--engine2", "--name1", "--name2", "--option1",
-                                      "--option2", "--variant", "--games", "--tc", "--movetime",
-                                      "--concurrency", "--openings", "--seed", "--pgn", "--sprt",
-                                      "--alpha", "--beta", "--max-plies"};
-        bool is_known = false;
-        for (size_t k = 0; k < sizeof known / sizeof known[0]; k++)
-            is_known |= strcmp(a, known[k]) == 0;
-        if (!is_known)
-            return bad_args(a[0] == '-' ? "unknown option '%s'" : "unexpected argument '%s'", a);
-        if (i + 1 + two >= argc)
-            return bad_args(two ? "%s needs two values" : "%s needs a value", a);
-        const char *val = argv[++i];
-        long n;
-        if (strcmp(a, "--engine1") == 0 || strcmp(a, "--engine2") == 0) {
-            if (!*val)
-                return bad_args("%s needs a command", a);
-            c->eng[a[8] - '1'].cmd = val;
-        } else if (strcmp(a, "--name1") == 0 || strcmp(a, "--name2") == 0) {
-            if (!*val)
-                return bad_args("%s needs a name", a);
-            c->eng[a[6] - '1'].name = val;
-        } else if (strcmp(a, "--option1") == 0 || strcmp(a, "--option2") == 0) {
-            if (!add_option(&c->eng[a[8] - '1'], val))
-                return bad_args("bad option '%s' (expected NAME=VALUE)", val);
-        } else if (strcmp(a, "--variant") == 0) {
-            variant = val;
-        } else if (strcmp(a, "--games") == 0) {
-            if (!parse_long(val, 1, 1000000, &n))
-                return bad_args("bad number of games '%s' (1..1000000)", val);
-            c->games = (int)n;
-        } else if (strcmp(a, "--tc") == 0) {
-            tc = val;
-            if (!read_tc(val, &c->base, &c->inc))
-                return bad_args("bad time control '%s' (expected BASE+INC in seconds, e.g. 1+0.01)", val);
-        } else if (strcmp(a, "--movetime") == 0) {
-            if (!parse_long(val, 1, 100000000, &n))
-                return bad_args("bad movetime '%s' (milliseconds, at least 1)", val);
-            c->movetime_ms = (int)n;
-            have_movetime = true;
-        } else if (strcmp(a, "--concurrency") == 0) {
-            if (!parse_long(val, 1, MAX_WORKERS, &n))
-                return bad_args("bad concurrency '%s' (1..64)", val);
-            c->concurrency = (int)n;
-        } else if (strcmp(a, "--openings") == 0) {
-            if (!parse_long(val, 0, 200, &n))
-                return bad_args("bad number of opening plies '%s' (0..200)", val);
-            c->opening_plies = (int)n;
-        } else if (strcmp(a, "--seed") == 0) {
-            if (!parse_u64(val, &c->seed))
-                return bad_args("bad seed '%s' (a non-negative integer)", val);
-        } else if (strcmp(a, "--pgn") == 0) {
-            if (!*val)
-                return bad_args("%s needs a file name", a);
-            c->pgn_path = val;
-        } else if (strcmp(a, "--sprt") == 0) {
-            if (!parse_double(val, -HUGE_VAL, HUGE_VAL, &c->elo0) || !parse_double(argv[i + 1], -HUGE_VAL, HUGE_VAL, &c->elo1))
-                return bad_args("--sprt needs two Elo values, not '%s ...'", val);
-            i++;
-            if (c->elo1 <= c->elo0)
-                return bad_args("--sprt needs ELO0 < ELO1%s", "");
-            c->sprt = true;
-        } else if (strcmp(a, "--alpha") == 0 || strcmp(a, "--beta") == 0) {
-            double x;
-            if (!parse_double(val, 0, 0.5, &x) || x <= 0 || x >= 0.5)
-                return bad_args("bad error rate '%s' (between 0 and 0.5)", val);
-            *(a[2] == 'a' ? &c->alpha : &c->beta) = x;
-        } else if (strcmp(a, "--max-plies") == 0) {
-            if (!parse_long(val, 1, 1000000, &n))
-                return bad_args("bad --max-plies '%s' (at least 1)", val);
-            c->max_plies = (int)n;
-        }
-    }
+    const Variant **v = target;
+    if (!(*v = variant_by_name(values[0])))
+        return error_set(err, errlen, "unknown variant '%s' (see 'starfish help')", values[0]);
+    return true;
+}
+
+static bool read_sprt(void *target, char **values, char *err, size_t errlen)
+{
+    Config *c = target;
+    if (!parse_double(values[0], -1000, 1000, &c->elo0) || !parse_double(values[1], -1000, 1000, &c->elo1))
+        return error_set(err, errlen, "--sprt needs two Elo values, not '%s %s'", values[0], values[1]);
+    if (c->elo1 <= c->elo0)
+        return error_set(err, errlen, "--sprt needs ELO0 < ELO1");
+    c->sprt = true;
+    return true;
+}
+
+static Config cfg = {.games = 20, .concurrency = 1, .opening_plies = 4, .max_plies = 1000, .base = 1, .inc = 0.01,
+                     .alpha = 0.05, .beta = 0.05};
+
+static const Option match_options[] = {
+    OPTION_STRING("engine1", "CMD", "the first engine (for example ./starfish, /usr/games/stockfish)", &cfg.eng[0].cmd),
+    OPTION_STRING("engine2", "CMD", "the second engine", &cfg.eng[1].cmd),
+    OPTION_STRING("name1", "N", "the first engine's name (default: its command)", &cfg.eng[0].name),
+    OPTION_STRING("name2", "N", "the second engine's name", &cfg.eng[1].name),
+    OPTION_CALL("option1", "NAME=VALUE", "a UCI option for engine 1 (repeatable)", &cfg.eng[0], 1, add_option),
+    OPTION_CALL("option2", "NAME=VALUE", "a UCI option for engine 2 (repeatable)", &cfg.eng[1], 1, add_option),
+    OPTION_CALL("variant", "V", "the variant (default chess)", &cfg.v, 1, read_variant),
+    OPTION_INT("games", "N", "games to play (default 20); each opening is played twice,\ncolours swapped", &cfg.games,
+               1, 1000000),
+    OPTION_CALL("tc", "BASE+INC", "clock per side and increment, seconds (default 1+0.01)", &cfg, 1, read_tc),
+    OPTION_INT("movetime", "MS", "a fixed time per move instead of a clock", &cfg.movetime_ms, 1, 100000000),
+    OPTION_INT("concurrency", "K", "games at once (default 1)", &cfg.concurrency, 1, MAX_WORKERS),
+    OPTION_INT("openings", "PLIES",
+               "random legal plies from the start (default 4); Starchess\n"
+               "first gets a random full setup (its 10 placements)",
+               &cfg.opening_plies, 0, 200),
+    OPTION_U64("seed", "S", "seed for the openings (default, or 0: from the time)", &cfg.seed),
+    OPTION_STRING("pgn", "FILE", "write every game to FILE", &cfg.pgn_path),
+    OPTION_CALL("sprt", "ELO0 ELO1",
+                "a sequential test of H1 (elo1) against H0 (elo0); stops\n"
+                "the match when it concludes",
+                &cfg, 2, read_sprt),
+    OPTION_DOUBLE("alpha", "A", "the SPRT's chance of accepting H1 wrongly (default 0.05)", &cfg.alpha, 0.0001, 0.4999),
+    OPTION_DOUBLE("beta", "B", "its chance of accepting H0 wrongly (default 0.05)", &cfg.beta, 0.0001, 0.4999),
+    OPTION_INT("max-plies", "N",
+               "adjudicate a game still going after N plies as a draw\n"
+               "(default 1000; the variant's rule for draws applies)",
+               &cfg.max_plies, 1, 1000000),
+    OPTIONS_END,
+};
+
+const Command match_command = {
+    "match", "--engine1 CMD --engine2 CMD [OPTIONS]", "games between two UCI engines (match --help)",
+    "Plays games between two UCI engines (each CMD is run with /bin/sh -c); the rules core\n"
+    "judges every move and every result.  An engine loses a game by an illegal or unreadable\n"
+    "move, by exiting (it is started again for the next game), by sending no move in time,\n"
+    "or when its clock, kept by the runner, runs out.",
+    match_options, 0, 0};
+
+/* Checks what no single option can and fills in the defaults; false after a message. */
+static bool finish_config(Config *c)
+{
     if (!c->eng[0].cmd || !c->eng[1].cmd)
-        return bad_args("%s", "both --engine1 CMD and --engine2 CMD are needed");
-    if (have_movetime && tc)
-        return bad_args("%s", "--tc and --movetime exclude each other");
-    c->use_movetime = have_movetime;
-    c->v = variant_by_name(variant);
+        return options_fail(&match_command, "both --engine1 CMD and --engine2 CMD are needed"), false;
+    if (c->movetime_ms && c->tc_given)
+        return options_fail(&match_command, "--tc and --movetime exclude each other"), false;
+    c->use_movetime = c->movetime_ms > 0;
     if (!c->v)
-        return bad_args("unknown variant '%s' (see 'starfish help')", variant);
+        c->v = variant_by_name("chess");
+    if (!c->seed)
+        c->seed = rng_fresh_seed();
     if (c->use_movetime)
         snprintf(c->tc_text, sizeof c->tc_text, "movetime %d ms", c->movetime_ms);
     else
@@ -282,7 +222,7 @@ static int parse_args(int argc, char **argv, Config *c)
         }
     if (c->concurrency > c->games)
         c->concurrency = c->games;
-    return 0;
+    return true;
 }
 
 /* ------------------------------------------------------------------------------------ */
@@ -391,67 +331,29 @@ static bool play(Game *g, Move m, Text *moves)
     return true;
 }
 
-/* Can the side to move end the game at once (mate, or any other end)? */
-static bool can_end_at_once(Game *g)
+/* The coordinate notation of every move played, each after a space, into moves (replayed from
+ * the start); false when memory runs out. */
+static bool moves_text(Game *g, Text *moves)
 {
-    Move list[MAX_MOVES];
-    int n = gen_legal(&g->pos, list);
-    bool ends = false;
-    for (int i = 0; i < n && !ends; i++) {
-        game_play(g, list[i]);
-        ends = game_status(g).kind != RESULT_NONE;
-        game_undo(g);
+    int played = g->n;
+    bool ok = true;
+    text_clear(moves);
+    while (game_undo(g))
+        ;
+    for (int i = 0; i < played; i++) {
+        char text[MOVE_TEXT_MAX];
+        move_to_text(&g->pos, g->moves[i], text);
+        ok = ok && text_addf(moves, " %s", text);
+        game_play(g, g->moves[i]);
     }
-    return ends;
+    return ok;
 }
 
-/*
- * Opening number `k`: random legal moves from the start, the same for every game of that
- * opening.  Placements (pieces in hand: Starchess's setup) are all played at random first,
- * then `plies` movement plies.  A move that would end the game, or let the opponent end it at
- * once (a random Starchess setup can leave a mate in one), is not chosen, so no game is
- * decided before the engines move.  Where a random line runs out of such moves, another one
- * is drawn.
- */
-static bool try_opening(Game *g, const Config *cfg, uint64_t state, Text *moves)
+/* Opening number k: the same random opening for both games of the pair. */
+static bool play_opening(Game *g, const Config *cfg, int k, Text *moves)
 {
-    int movement = 0;
-    for (;;) {
-        bool placing = g->pos.hand_total[WHITE] + g->pos.hand_total[BLACK] > 0;
-        if (!placing && movement >= cfg->opening_plies)
-            return true;
-        Move list[MAX_MOVES];
-        int n = gen_legal(&g->pos, list);
-        bool played = false;
-        while (n > 0 && !played) {
-            int i = (int)rng_below(&state, (uint64_t)n);
-            Move m = list[i];
-            game_play(g, m);
-            played = game_status(g).kind == RESULT_NONE && !can_end_at_once(g);
-            game_undo(g);
-            if (played && !play(g, m, moves))
-                return false;
-            if (!played)
-                list[i] = list[--n];
-        }
-        if (!played)
-            return false;
-        if (!placing)
-            movement++;
-    }
-}
-
-static void play_opening(Game *g, const Config *cfg, int k, Text *moves)
-{
-    uint64_t state = cfg->seed ^ (0xD1B54A32D192ED03ull * (uint64_t)(k + 1));
-    for (int attempt = 0; attempt < 100; attempt++) {
-        rng_next(&state);
-        if (try_opening(g, cfg, state, moves))
-            return;
-        while (game_undo(g)) /* start again from the start position */
-            ;
-        text_clear(moves);
-    }
+    opening_random(g, cfg->opening_plies, cfg->seed ^ (0xD1B54A32D192ED03ull * (uint64_t)(k + 1)));
+    return moves_text(g, moves);
 }
 
 /* Ends the game off the board: `side` loses, for the reason in o->detail (which becomes the
@@ -524,7 +426,10 @@ static void play_game(Worker *wk, int index, Outcome *o)
         o->abandoned = true;
         goto done;
     }
-    play_opening(&g, cfg, index / 2, &moves);
+    if (!play_opening(&g, cfg, index / 2, &moves)) {
+        out_of_memory(wk->m, o);
+        goto done;
+    }
 
     bool ok[2];
     for (int side = 0; side < 2; side++)
@@ -785,14 +690,11 @@ static void summary(const Match *m)
 
 int match_main(int argc, char **argv)
 {
-    static Config cfg;
-    int rc = parse_args(argc, argv, &cfg);
-    if (rc < 0) {
-        usage(stdout);
-        return 0;
-    }
-    if (rc)
-        return rc;
+    int nargs, status;
+    if (!options_parse(&match_command, argc, argv, NULL, &nargs, &status))
+        return status;
+    if (!finish_config(&cfg))
+        return 2;
     static Match m;
     m.cfg = &cfg;
     pthread_mutex_init(&m.lock, NULL);
@@ -802,7 +704,7 @@ int match_main(int argc, char **argv)
     if (cfg.pgn_path) {
         m.pgn = fopen(cfg.pgn_path, "w");
         if (!m.pgn)
-            return bad_args("cannot write the PGN file '%s'", cfg.pgn_path);
+            return options_fail(&match_command, "cannot write the PGN file '%s'", cfg.pgn_path);
     }
     signal(SIGPIPE, SIG_IGN); /* a dead engine's pipe is an error code, not a signal */
     printf("Match: %s vs %s, %s, %d games, %s%s, concurrency %d, openings of %d plies, seed %llu\n",

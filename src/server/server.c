@@ -16,7 +16,6 @@
 #include <time.h>
 
 #include "../core/variant.h"
-#include "../util/parse.h"
 #include "engine_worker.h"
 #include "games.h"
 #include "http.h"
@@ -60,41 +59,32 @@ static void *clock_thread(void *arg)
     return NULL;
 }
 
-static int usage(const char *message, const char *arg)
-{
-    fprintf(stderr, "starfish: ");
-    fprintf(stderr, message, arg);
-    fprintf(stderr, "\nusage: starfish serve [--port N] [--db FILE] [--web DIR] [--host ADDR] [--evict-after SECONDS]\n"
-                    "(see 'starfish help')\n");
-    return 2;
-}
+static struct {
+    int port, evict_after;
+    const char *db, *web, *host;
+} serve = {8080, EVICT_AFTER_DEFAULT_S, "starfish.db", "web", "127.0.0.1"};
+
+static const Option serve_options[] = {
+    OPTION_INT("port", "N", "the port (default 8080; 0 picks a free one)", &serve.port, 0, 65535),
+    OPTION_STRING("host", "ADDR", "the address to listen on (default 127.0.0.1)", &serve.host),
+    OPTION_STRING("db", "FILE", "the SQLite game store (default starfish.db)", &serve.db),
+    OPTION_STRING("web", "DIR", "the web client's files (default web)", &serve.web),
+    OPTION_INT("evict-after", "SECONDS", "a finished game unused this long leaves memory (default 600)",
+               &serve.evict_after, 0, EVICT_AFTER_MAX_S),
+    OPTIONS_END,
+};
+
+const Command serve_command = {
+    "serve", "[OPTIONS]", "the web app (default http://127.0.0.1:8080, games in starfish.db)",
+    "Serves the web client and the JSON API of docs/api.md.  Unfinished games are resumed at\n"
+    "start and kept in memory; Ctrl-C (or SIGTERM) stops the server cleanly.",
+    serve_options, 0, 0};
 
 int server_main(int argc, char **argv)
 {
-    long port = 8080, evict_after = EVICT_AFTER_DEFAULT_S;
-    const char *db = "starfish.db", *web = "web", *host = "127.0.0.1";
-    for (int i = 2; i < argc; i++) {
-        const char *opt = argv[i];
-        if (strcmp(opt, "--port") && strcmp(opt, "--db") && strcmp(opt, "--web") && strcmp(opt, "--host") &&
-            strcmp(opt, "--evict-after"))
-            return usage("unknown option '%s'", opt);
-        if (i + 1 >= argc)
-            return usage("%s needs a value", opt);
-        const char *value = argv[++i];
-        if (strcmp(opt, "--port") == 0) {
-            if (!parse_long(value, 0, 65535, &port))
-                return usage("bad port '%s' (0..65535; 0 picks a free port)", value);
-        } else if (strcmp(opt, "--evict-after") == 0) {
-            if (!parse_long(value, 0, EVICT_AFTER_MAX_S, &evict_after))
-                return usage("bad --evict-after '%s' (seconds, 0..31536000)", value);
-        } else if (strcmp(opt, "--db") == 0) {
-            db = value;
-        } else if (strcmp(opt, "--web") == 0) {
-            web = value;
-        } else {
-            host = value;
-        }
-    }
+    int status, nargs;
+    if (!options_parse(&serve_command, argc, argv, NULL, &nargs, &status))
+        return status;
 
     /* Signals: SIGINT and SIGTERM are taken by sigwait below, in this thread only. */
     sigset_t stop_signals;
@@ -107,7 +97,7 @@ int server_main(int argc, char **argv)
     variant_at(0);       /* builds every variant's tables now */
 
     char err[512];
-    if (!store_open(db, err, sizeof err)) {
+    if (!store_open(serve.db, err, sizeof err)) {
         fprintf(stderr, "starfish: %s\n", err);
         return 1;
     }
@@ -120,7 +110,7 @@ int server_main(int argc, char **argv)
     }
     int loaded = games_load_unfinished();
     if (loaded < 0) {
-        fprintf(stderr, "starfish: cannot read the games in %s\n", db);
+        fprintf(stderr, "starfish: cannot read the games in %s\n", serve.db);
         workers_stop();
         workers_free_pool();
         games_free_all();
@@ -128,12 +118,12 @@ int server_main(int argc, char **argv)
         return 1;
     }
     pthread_t clock;
-    int64_t idle_ms = (int64_t)evict_after * 1000;
+    int64_t idle_ms = (int64_t)serve.evict_after * 1000;
     pthread_create(&clock, NULL, clock_thread, &idle_ms);
     int bound;
-    bool listening = http_start(host, (int)port, web, &bound, err, sizeof err);
+    bool listening = http_start(serve.host, serve.port, serve.web, &bound, err, sizeof err);
     if (listening) {
-        printf("starfish: serving http://%s:%d (db %s)\n", host, bound, db);
+        printf("starfish: serving http://%s:%d (db %s)\n", serve.host, bound, serve.db);
         fflush(stdout);
         int sig;
         sigwait(&stop_signals, &sig);

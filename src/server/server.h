@@ -2,8 +2,11 @@
 #ifndef STARFISH_SERVER_H
 #define STARFISH_SERVER_H
 
-/* Runs `starfish serve [--port N] [--db FILE] [--web DIR] [--host ADDR] [--evict-after SECONDS]`;
- * returns the exit status. */
+#include "../util/options.h"
+
+/* `starfish serve [--port N] [--db FILE] [--web DIR] [--host ADDR] [--evict-after SECONDS]`:
+ * its options, and what runs it (argv[0] is "serve"); returns the exit status. */
+extern const Command serve_command;
 int server_main(int argc, char **argv);
 
 #endif

@@ -16,6 +16,7 @@
 #include <stdbool.h>
 
 #include "../core/position.h"
+#include "../util/options.h"
 
 /* Values of TbResult.wdl, for the side to move. */
 enum { TB_LOSS = -1, TB_DRAW = 0, TB_WIN = 1 };
@@ -38,7 +39,9 @@ bool tb_probe_loaded(const Position *pos, TbResult *out);
 /* Why the last failed probe of this thread failed ("" when the table simply is not there). */
 const char *tb_last_error(void);
 
-/* `starfish tb ...`: generate, probe, verify, stats (see `starfish tb help`). */
+/* `starfish tb ...`: generate, probe, verify, stats, dump (see `starfish tb help`); argv[0] is
+ * "tb". */
+extern const Command tb_command;
 int tb_main(int argc, char **argv);
 
 /*

@@ -3,42 +3,91 @@
 #include <string.h>
 
 #include "../core/notation.h"
-#include "../util/parse.h"
+#include "../util/options.h"
 #include "tb_internal.h"
 
 int tb_stats_main(const char *dir, int max_men, int threads, const TbSig *only, int nonly, const char *docs,
                   const char *data);
 
-static int tb_usage(const char *msg, const char *arg)
-{
-    fprintf(stderr, "starfish: ");
-    fprintf(stderr, msg, arg);
-    fprintf(stderr, "\n(see 'starfish tb help')\n");
-    return 2;
-}
+#define STRING_OF(x) #x
+#define TEXT_OF(x) STRING_OF(x)
 
-static int tb_help(void)
-{
-    printf("starfish tb: Starchess endgame tablebases (variant starchess, movement phase)\n\n"
-           "  starfish tb generate [--max-pieces N] [--dir DIR] [--threads T] [--only SIG] [--force] [--quiet]\n"
-           "        build every signature of up to N men (default 4, kings included; at most %d) into DIR\n"
-           "        (default tb/), smaller tables first; files already there are checked and kept unless\n"
-           "        --force; --only KQvKR builds that table and whatever it needs\n"
-           "  starfish tb probe FEN [--dir DIR]\n"
-           "        the result, distance to mate and DTZ of a position, and every legal move's outcome\n"
-           "  starfish tb verify [--dir DIR] [--max-pieces N] [--sample K] [--threads T] [--derived] [SIG...]\n"
-           "        check stored values against the rules core (all entries, or K random ones per table);\n"
-           "        --derived: check the compiled derived data (dead positions, 50-move exceptions)\n"
-           "        against the tables instead\n"
-           "  starfish tb stats [--dir DIR] [--max-pieces N] [--threads T] [--write-docs FILE] [--write-data FILE] [SIG...]\n"
-           "        per-signature results, dead positions and 50-move exceptions (of the signatures\n"
-           "        named, or of all up to N men); optionally written as Markdown (between markers in\n"
-           "        FILE) and as the derived rules' data image (src/tablebase/derived_data.bin)\n"
-           "  starfish tb dump SIG [--dir DIR]\n"
-           "        every valid entry: side, index, value (DTM; -1 draw, -2 dead draw), DTZ, FEN\n",
-           TB_MAX_MEN);
-    return 0;
-}
+/* The options of generate. */
+static TbGenOptions gen = {.max_men = 4, .threads = 2, .dir = "tb"};
+static const Option generate_options[] = {
+    OPTION_INT("max-pieces", "N", "every signature of up to N men, kings included (default 4, at most " TEXT_OF(
+                                      TB_MAX_MEN) ")",
+               &gen.max_men, 2, TB_MAX_MEN),
+    OPTION_STRING("dir", "DIR", "where the tables go (default tb/)", &gen.dir),
+    OPTION_INT("threads", "T", "threads (default 2)", &gen.threads, 1, 16),
+    OPTION_STRING("only", "SIG", "build that table (KQvKR) and whatever it needs", &gen.only),
+    OPTION_FLAG("force", "rebuild tables whose files are there (else they are checked and kept)", &gen.force),
+    OPTION_FLAG("quiet", "no progress lines", &gen.quiet),
+    OPTIONS_END,
+};
+static const Command generate_command = {
+    "tb generate", "[OPTIONS]", "build the tables, smaller ones first",
+    "Builds every Starchess table of up to N men by retrograde analysis, smaller tables first\n"
+    "(4 men: under a minute and 55 MB; 5 men: about an hour and 6.6 GB).",
+    generate_options, 0, 0};
+
+/* The option every other command has: where the tables are. */
+static const char *tables_dir = "tb";
+#define DIR_OPTION OPTION_STRING("dir", "DIR", "the tables' folder (default tb/)", &tables_dir)
+
+static const Option probe_options[] = {DIR_OPTION, OPTIONS_END};
+static const Command probe_command = {
+    "tb probe", "FEN [OPTIONS]", "a position's result, DTM and DTZ, and every move's outcome",
+    "Looks a Starchess position (movement phase) up in the tables: the result for the side to\n"
+    "move, its distance to mate and DTZ, the best moves and the outcome of every legal move.",
+    probe_options, 1, 1};
+
+/* verify and stats read a set of tables: --dir, --max-pieces or the signatures named. */
+typedef struct {
+    int max_men, threads, nsigs;
+    TbSig sigs[4096];
+} TableSet;
+static TableSet set = {.max_men = 4, .threads = 2};
+#define TABLE_SET_OPTIONS                                                                                        \
+    DIR_OPTION, OPTION_INT("max-pieces", "N", "every table of up to N men (default 4), unless SIGs are named",    \
+                           &set.max_men, 2, TB_MAX_MEN),                                                          \
+        OPTION_INT("threads", "T", "threads (default 2)", &set.threads, 1, 16)
+
+static int sample;
+static bool derived;
+static const Option verify_options[] = {
+    TABLE_SET_OPTIONS,
+    OPTION_INT("sample", "K", "check K random entries per table (default 0: all)", &sample, 0, 1000000000),
+    OPTION_FLAG("derived", "check the compiled derived data (dead positions, 50-move exceptions)\nagainst the tables instead",
+                &derived),
+    OPTIONS_END,
+};
+static const Command verify_command = {
+    "tb verify", "[OPTIONS] [SIG...]", "check stored values against the rules core",
+    "Checks every stored value (or a sample) against the rules core and the successors' values.",
+    verify_options, 0, 4096};
+
+static const char *docs_path, *data_path;
+static const Option stats_options[] = {
+    TABLE_SET_OPTIONS,
+    OPTION_STRING("write-docs", "FILE", "write the results as Markdown between the markers in FILE", &docs_path),
+    OPTION_STRING("write-data", "FILE", "write the derived rules' data image (src/tablebase/derived_data.bin)",
+                  &data_path),
+    OPTIONS_END,
+};
+static const Command stats_command = {
+    "tb stats", "[OPTIONS] [SIG...]", "results, dead positions and 50-move exceptions per table",
+    "Per-signature results, dead positions and 50-move exceptions (of the signatures named, or\n"
+    "of all up to N men); optionally written as Markdown and as the derived rules' data image.",
+    stats_options, 0, 4096};
+
+static const Option dump_options[] = {DIR_OPTION, OPTIONS_END};
+static const Command dump_command = {
+    "tb dump", "SIG [OPTIONS]", "every valid entry of a table",
+    "Prints every valid entry: side, index, value (DTM; -1 draw, -2 dead draw), DTZ, FEN.", dump_options, 1, 1};
+
+const Command tb_command = {"tb", "COMMAND [...]", "Starchess endgame tablebases (tb --help)",
+                            "Starchess endgame tablebases (variant starchess, movement phase).", NULL, 0, 0};
 
 /* A signature named on the command line, in its stored orientation. */
 static bool parse_signature(const char *text, TbSig *sig)
@@ -52,29 +101,10 @@ static bool parse_signature(const char *text, TbSig *sig)
 
 static int cmd_generate(int argc, char **argv)
 {
-    TbGenOptions o = {.max_men = 4, .threads = 2, .dir = "tb"};
-    for (int i = 3; i < argc; i++) {
-        const char *a = argv[i];
-        bool has = i + 1 < argc;
-        if (strcmp(a, "--max-pieces") == 0 && has) {
-            if (!parse_int(argv[++i], 2, TB_MAX_MEN, &o.max_men))
-                return tb_usage("bad --max-pieces '%s' (2..6)", argv[i]);
-        } else if (strcmp(a, "--threads") == 0 && has) {
-            if (!parse_int(argv[++i], 1, 16, &o.threads))
-                return tb_usage("bad --threads '%s' (1..16)", argv[i]);
-        } else if (strcmp(a, "--dir") == 0 && has) {
-            o.dir = argv[++i];
-        } else if (strcmp(a, "--only") == 0 && has) {
-            o.only = argv[++i];
-        } else if (strcmp(a, "--force") == 0) {
-            o.force = true;
-        } else if (strcmp(a, "--quiet") == 0) {
-            o.quiet = true;
-        } else {
-            return tb_usage("tb generate: unknown or incomplete option '%s'", a);
-        }
-    }
-    return tb_generate(&o);
+    int nargs, status;
+    if (!options_parse(&generate_command, argc, argv, NULL, &nargs, &status))
+        return status;
+    return tb_generate(&gen);
 }
 
 static void describe(int v, char *buf, size_t len)
@@ -109,22 +139,16 @@ static int compare_outcome(const void *a, const void *b)
 
 static int cmd_probe(int argc, char **argv)
 {
-    const char *fen = NULL, *dir = "tb";
-    for (int i = 3; i < argc; i++) {
-        if (strcmp(argv[i], "--dir") == 0 && i + 1 < argc)
-            dir = argv[++i];
-        else if (!fen)
-            fen = argv[i];
-        else
-            return tb_usage("tb probe: unexpected argument '%s'", argv[i]);
-    }
-    if (!fen)
-        return tb_usage("tb probe needs a position (FEN)%s", "");
+    char *fen;
+    int nargs, status;
+    if (!options_parse(&probe_command, argc, argv, &fen, &nargs, &status))
+        return status;
+    const char *dir = tables_dir;
     const Variant *v = variant_by_name("starchess");
     Position pos;
     char err[512];
     if (!pos_set_fen(&pos, v, fen, err, sizeof err))
-        return tb_usage("bad position: %s", err);
+        return options_fail(&probe_command, "bad position: %s", err);
     tb_set_dir(dir);
     TbResult r;
     if (!tb_probe(&pos, &r)) {
@@ -197,60 +221,27 @@ static int cmd_probe(int argc, char **argv)
     return 0;
 }
 
-/* The options verify and stats share: which tables (--dir, --max-pieces or signatures named)
- * and how many threads. */
-typedef struct {
-    const char *dir;
-    int max_men, threads, nsigs;
-    TbSig sigs[4096];
-} TableSet;
-
-/* Reads argv[*i] (and its value) if it is one of TableSet's options: 1 read, 0 not one of
- * them, -1 a bad value (reported). */
-static int table_set_option(TableSet *t, int argc, char **argv, int *i)
+/* Reads the signatures named (or lists those of up to max_men men); false after a bad one. */
+static bool read_table_set(const Command *c, char **names, int n)
 {
-    const char *a = argv[*i];
-    bool has = *i + 1 < argc;
-    if (strcmp(a, "--dir") == 0 && has) {
-        t->dir = argv[++*i];
-    } else if (strcmp(a, "--max-pieces") == 0 && has) {
-        if (!parse_int(argv[++*i], 2, TB_MAX_MEN, &t->max_men))
-            return tb_usage("bad --max-pieces '%s'", argv[*i]), -1;
-    } else if (strcmp(a, "--threads") == 0 && has) {
-        if (!parse_int(argv[++*i], 1, 16, &t->threads))
-            return tb_usage("bad --threads '%s'", argv[*i]), -1;
-    } else if (a[0] != '-' && t->nsigs < 4096) {
-        if (!parse_signature(a, &t->sigs[t->nsigs++]))
-            return tb_usage("bad signature '%s'", a), -1;
-    } else {
-        return 0;
-    }
-    return 1;
+    for (int i = 0; i < n; i++)
+        if (!parse_signature(names[i], &set.sigs[i]))
+            return options_fail(c, "bad signature '%s'", names[i]), false;
+    set.nsigs = n ? n : tb_sig_list(set.max_men, set.sigs, 4096);
+    tb_set_dir(tables_dir);
+    return true;
 }
 
 static int cmd_verify(int argc, char **argv)
 {
-    static TableSet set = {.dir = "tb", .max_men = 4, .threads = 2};
-    bool derived = false;
-    int sample = 0;
-    for (int i = 3; i < argc; i++) {
-        int read = table_set_option(&set, argc, argv, &i);
-        if (read < 0)
-            return 2;
-        if (read)
-            continue;
-        if (strcmp(argv[i], "--sample") == 0 && i + 1 < argc) {
-            if (!parse_int(argv[++i], 0, 1000000000, &sample))
-                return tb_usage("bad --sample '%s'", argv[i]);
-        } else if (strcmp(argv[i], "--derived") == 0) {
-            derived = true;
-        } else {
-            return tb_usage("tb verify: unknown option '%s'", argv[i]);
-        }
-    }
+    static char *names[4096];
+    int nargs, status;
+    if (!options_parse(&verify_command, argc, argv, names, &nargs, &status))
+        return status;
+    if (!read_table_set(&verify_command, names, nargs))
+        return 2;
     TbSig *sigs = set.sigs;
-    int nsigs = set.nsigs ? set.nsigs : tb_sig_list(set.max_men, sigs, 4096);
-    tb_set_dir(set.dir);
+    int nsigs = set.nsigs;
     int bad = 0;
     double t0 = clock_seconds();
     for (int i = 0; i < nsigs; i++) {
@@ -279,24 +270,15 @@ static int cmd_verify(int argc, char **argv)
 
 static int cmd_stats(int argc, char **argv)
 {
-    static TableSet set = {.dir = "tb", .max_men = 4, .threads = 2};
-    const char *docs = NULL, *data = NULL;
-    for (int i = 3; i < argc; i++) {
-        int read = table_set_option(&set, argc, argv, &i);
-        if (read < 0)
-            return 2;
-        if (read)
-            continue;
-        if (strcmp(argv[i], "--write-docs") == 0 && i + 1 < argc)
-            docs = argv[++i];
-        else if (strcmp(argv[i], "--write-data") == 0 && i + 1 < argc)
-            data = argv[++i];
-        else
-            return tb_usage("tb stats: unknown option '%s'", argv[i]);
-    }
-    if (set.nsigs && (docs || data))
-        return tb_usage("tb stats: --write-docs and --write-data need every signature, not a list%s", "");
-    return tb_stats_main(set.dir, set.max_men, set.threads, set.sigs, set.nsigs, docs, data);
+    static char *names[4096];
+    int nargs, status;
+    if (!options_parse(&stats_command, argc, argv, names, &nargs, &status))
+        return status;
+    if (nargs && (docs_path || data_path))
+        return options_fail(&stats_command, "--write-docs and --write-data need every signature, not a list");
+    if (!read_table_set(&stats_command, names, nargs))
+        return 2;
+    return tb_stats_main(tables_dir, set.max_men, set.threads, nargs ? set.sigs : NULL, nargs, docs_path, data_path);
 }
 
 /* Every valid entry of a table as "side index value dtz fen" (value: DTM, -1 draw, -2 dead). */
@@ -310,20 +292,14 @@ static void dump_entry(const TbTable *t, int side, uint64_t idx, int v, Position
 
 static int cmd_dump(int argc, char **argv)
 {
-    const char *dir = "tb";
+    char *name;
+    int nargs, status;
+    if (!options_parse(&dump_command, argc, argv, &name, &nargs, &status))
+        return status;
     TbSig sig;
-    bool have = false;
-    for (int i = 3; i < argc; i++) {
-        if (strcmp(argv[i], "--dir") == 0 && i + 1 < argc)
-            dir = argv[++i];
-        else if (!have && parse_signature(argv[i], &sig))
-            have = true;
-        else
-            return tb_usage("tb dump: bad argument '%s'", argv[i]);
-    }
-    if (!have)
-        return tb_usage("tb dump needs a signature%s", "");
-    tb_set_dir(dir);
+    if (!parse_signature(name, &sig))
+        return options_fail(&dump_command, "bad signature '%s'", name);
+    tb_set_dir(tables_dir);
     const TbTable *t = tb_get_table(&sig);
     if (!t) {
         fprintf(stderr, "starfish: %s\n", tb_last_error());
@@ -333,21 +309,35 @@ static int cmd_dump(int argc, char **argv)
     return 0;
 }
 
+/* The tb commands, each with what runs it (argv[0] is the command's last word). */
+static const struct {
+    const Command *command;
+    int (*run)(int argc, char **argv);
+} tb_commands[] = {
+    {&generate_command, cmd_generate}, {&probe_command, cmd_probe}, {&verify_command, cmd_verify},
+    {&stats_command, cmd_stats},       {&dump_command, cmd_dump},
+};
+#define TB_COMMANDS (int)(sizeof tb_commands / sizeof tb_commands[0])
+
+static int tb_help(void)
+{
+    const Command *list[TB_COMMANDS];
+    for (int i = 0; i < TB_COMMANDS; i++)
+        list[i] = tb_commands[i].command;
+    printf("usage: starfish tb COMMAND [...]\n\n%s\n\n", tb_command.about);
+    options_list(list, TB_COMMANDS, stdout);
+    printf("\n'starfish tb COMMAND --help' lists a command's options.\n");
+    return 0;
+}
+
 int tb_main(int argc, char **argv)
 {
-    if (argc < 3)
-        return tb_usage("tb needs a command: generate, probe, verify, stats or dump%s", "");
-    if (strcmp(argv[2], "help") == 0 || strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0)
+    if (argc < 2)
+        return options_fail(&tb_command, "tb needs a command: generate, probe, verify, stats or dump");
+    if (strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
         return tb_help();
-    if (strcmp(argv[2], "generate") == 0)
-        return cmd_generate(argc, argv);
-    if (strcmp(argv[2], "probe") == 0)
-        return cmd_probe(argc, argv);
-    if (strcmp(argv[2], "verify") == 0)
-        return cmd_verify(argc, argv);
-    if (strcmp(argv[2], "stats") == 0)
-        return cmd_stats(argc, argv);
-    if (strcmp(argv[2], "dump") == 0)
-        return cmd_dump(argc, argv);
-    return tb_usage("unknown tb command '%s'", argv[2]);
+    for (int i = 0; i < TB_COMMANDS; i++)
+        if (strcmp(argv[1], tb_commands[i].command->name + 3) == 0)
+            return tb_commands[i].run(argc - 1, argv + 1);
+    return options_fail(&tb_command, "unknown tb command '%s'", argv[1]);
 }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/text.h"
 #include "tb_derived.h"
 #include "tb_internal.h"
 
@@ -192,24 +193,15 @@ static void write_markdown(FILE *f, SigInfo *info, int n, int max_men)
 
 static bool replace_section(const char *path, const char *section, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
-    char *old = NULL;
-    size_t len = 0;
-    if (f) {
-        fseek(f, 0, SEEK_END);
-        len = (size_t)ftell(f);
-        fseek(f, 0, SEEK_SET);
-        old = malloc(len + 1);
-        len = fread(old, 1, len, f);
-        old[len] = 0;
-        fclose(f);
-    }
+    Text file = {0};
+    char *old = text_read_file(&file, path) ? file.s : NULL;
+    size_t len = file.len;
     const char *b = old ? strstr(old, "<!-- tb-stats begin") : NULL;
     const char *e = b ? strstr(b, "<!-- tb-stats end -->") : NULL;
-    f = fopen(path, "wb");
+    FILE *f = fopen(path, "wb");
     if (!f) {
         snprintf(err, errlen, "cannot write %s", path);
-        free(old);
+        text_free(&file);
         return false;
     }
     if (b && e) {
@@ -226,33 +218,19 @@ static bool replace_section(const char *path, const char *section, char *err, si
         fputs(section, f);
     }
     fclose(f);
-    free(old);
+    text_free(&file);
     return true;
 }
 
-/* A growing byte buffer for the derived-data image. */
+/* The derived-data image as it grows, and whether memory ran out on the way. */
 typedef struct {
-    uint8_t *b;
-    size_t n, cap;
+    Text bytes;
     bool failed;
 } Bytes;
 
 static void put(Bytes *o, const void *data, size_t n)
 {
-    if (o->n + n > o->cap) {
-        size_t cap = o->cap ? o->cap : 1 << 16;
-        while (cap < o->n + n)
-            cap *= 2;
-        uint8_t *b = realloc(o->b, cap);
-        if (!b) {
-            o->failed = true;
-            return;
-        }
-        o->b = b;
-        o->cap = cap;
-    }
-    memcpy(o->b + o->n, data, n);
-    o->n += n;
+    o->failed = o->failed || !text_addn(&o->bytes, data, n);
 }
 
 static void put_u32(Bytes *o, uint32_t v)
@@ -271,7 +249,7 @@ static void set_u32(Bytes *o, size_t at, uint32_t v)
 {
     if (!o->failed)
         for (int i = 0; i < 4; i++)
-            o->b[at + (size_t)i] = (uint8_t)(v >> (8 * i));
+            o->bytes.s[at + (size_t)i] = (char)(uint8_t)(v >> (8 * i));
 }
 
 static void put_name(Bytes *o, const char *name)
@@ -284,17 +262,17 @@ static void put_name(Bytes *o, const char *name)
 /* A sorted set (format in tb_derived.h); returns its offset. */
 static uint32_t put_set(Bytes *o, const uint32_t *v, uint32_t count)
 {
-    uint32_t at = (uint32_t)o->n, nblocks = (count + TB_SET_BLOCK - 1) / TB_SET_BLOCK;
+    uint32_t at = (uint32_t)o->bytes.len, nblocks = (count + TB_SET_BLOCK - 1) / TB_SET_BLOCK;
     put_u32(o, count);
     put_u32(o, nblocks);
-    size_t heads = o->n;
+    size_t heads = o->bytes.len;
     for (uint32_t b = 0; b < nblocks; b++) {
         put_u32(o, v[b * TB_SET_BLOCK]);
         put_u32(o, 0); /* the stream offset, filled in below */
     }
-    size_t stream = o->n;
+    size_t stream = o->bytes.len;
     for (uint32_t b = 0; b < nblocks; b++) {
-        set_u32(o, heads + 8 * (size_t)b + 4, (uint32_t)(o->n - stream));
+        set_u32(o, heads + 8 * (size_t)b + 4, (uint32_t)(o->bytes.len - stream));
         uint32_t end = (b + 1) * TB_SET_BLOCK < count ? (b + 1) * TB_SET_BLOCK : count;
         for (uint32_t i = b * TB_SET_BLOCK + 1; i < end; i++) {
             uint32_t d = v[i] - v[i - 1];
@@ -342,7 +320,7 @@ static bool write_data(const char *path, SigInfo *info, int n, int max_men, char
     for (int i = 0; i < n; i++)
         if (longest_dtz(&info[i]) > 100)
             put_name(&o, info[i].name);
-    size_t records = o.n;
+    size_t records = o.bytes.len;
     for (int i = 0; i < ndead; i++) {
         put_name(&o, dead[i]->name);
         put_u32(&o, tb_sig_code(&dead[i]->sig));
@@ -358,12 +336,14 @@ static bool write_data(const char *path, SigInfo *info, int n, int max_men, char
         set_u32(&o, r + 44, put_set(&o, dead[i]->exceptions, dead[i]->nexceptions));
     }
     free(dead);
-    set_u32(&o, 20, (uint32_t)o.n);
+    const uint8_t *image = (const uint8_t *)o.bytes.s;
+    size_t size = o.bytes.len;
+    set_u32(&o, 20, (uint32_t)size);
     if (!o.failed)
-        set_u32(&o, 24, tb_crc32(0, o.b + TB_DERIVED_HEADER, o.n - TB_DERIVED_HEADER));
-    bool ok = !o.failed && tb_derived_check(o.b, o.n, err, errlen);
+        set_u32(&o, 24, tb_crc32(0, image + TB_DERIVED_HEADER, size - TB_DERIVED_HEADER));
+    bool ok = !o.failed && tb_derived_check(image, size, err, errlen);
     FILE *f = ok ? fopen(path, "wb") : NULL;
-    if (ok && (!f || fwrite(o.b, 1, o.n, f) != o.n)) {
+    if (ok && (!f || fwrite(image, 1, size, f) != size)) {
         snprintf(err, errlen, "cannot write %s", path);
         ok = false;
     }
@@ -373,7 +353,7 @@ static bool write_data(const char *path, SigInfo *info, int n, int max_men, char
     }
     if (o.failed)
         snprintf(err, errlen, "out of memory");
-    free(o.b);
+    text_free(&o.bytes);
     return ok;
 }
 

@@ -20,14 +20,34 @@ static bool reserve(Text *t, size_t more)
     return true;
 }
 
-bool text_add(Text *t, const char *s)
+bool text_addn(Text *t, const void *data, size_t n)
 {
-    size_t n = strlen(s);
     if (!reserve(t, n))
         return false;
-    memcpy(t->s + t->len, s, n + 1);
+    memcpy(t->s + t->len, data, n);
     t->len += n;
+    t->s[t->len] = 0;
     return true;
+}
+
+bool text_add(Text *t, const char *s)
+{
+    return text_addn(t, s, strlen(s));
+}
+
+bool text_read_file(Text *t, const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return false;
+    char chunk[1 << 16];
+    size_t got;
+    bool ok = true;
+    while (ok && (got = fread(chunk, 1, sizeof chunk, f)) > 0)
+        ok = text_addn(t, chunk, got);
+    ok = ok && !ferror(f);
+    fclose(f);
+    return ok && (t->s || text_add(t, ""));
 }
 
 bool text_vaddf(Text *t, const char *fmt, va_list ap)

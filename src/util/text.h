@@ -17,8 +17,12 @@ typedef struct Text {
 } Text;
 
 bool text_add(Text *t, const char *s);
+/* Appends n bytes (which may hold NULs: the buffer serves binary images too). */
+bool text_addn(Text *t, const void *data, size_t n);
 bool text_addf(Text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 bool text_vaddf(Text *t, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
+/* Appends the whole file at path; false (errno set) when it cannot be read. */
+bool text_read_file(Text *t, const char *path);
 /* The text, or "" while nothing was added. */
 const char *text_str(const Text *t);
 /* Empties the text and keeps its memory. */

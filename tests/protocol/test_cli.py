@@ -1,4 +1,5 @@
-"""The command line: `starfish perft`, `starfish bench perft`, `starfish help`.
+"""The command line: `starfish perft`, `starfish bench perft`, `starfish help`, and the help
+and the errors of every subcommand's options.
 
 Plain test_* functions with plain asserts; tests/run.py imports the module and calls them.
 """
@@ -24,14 +25,18 @@ def perft_ok(args):
     return moves, total
 
 
-def usage_error(args, expect):
-    """Checks exit status 2, nothing on stdout and a `starfish: ...` message naming the problem."""
+def usage_error(args, expect, command=None):
+    """Checks exit status 2, nothing on stdout and one line `starfish: COMMAND: ...` naming the
+    problem and pointing to the command's help (to `starfish help` without a command)."""
     code, out, err = cli(args)
     assert code == 2, "%r: expected exit status 2, got %d (stdout %r, stderr %r)" % (args, code, out[:200], err)
     assert out == "", "%r: nothing may go to stdout on an error, got %r" % (args, out[:200])
-    assert err.startswith("starfish: "), "%r: the message must start with 'starfish: ': %r" % (args, err)
+    prefix, helper = ("starfish: %s: " % command, "'starfish %s --help'" % command) if command else \
+        ("starfish: ", "'starfish help'")
+    assert err.startswith(prefix), "%r: the message must start with %r: %r" % (args, prefix, err)
+    assert err.count("\n") == 1 and err.endswith("\n"), "%r: one line: %r" % (args, err)
     assert expect in err, "%r: expected %r in the message %r" % (args, expect, err)
-    assert "starfish help" in err, "%r: the message should point to 'starfish help': %r" % (args, err)
+    assert helper in err, "%r: the message should point to %s: %r" % (args, helper, err)
 
 
 def test_perft_output_format():
@@ -78,14 +83,14 @@ def test_perft_checkmated_position():
 
 
 def test_perft_unknown_variant():
-    usage_error(["perft", "nosuchvariant", "1"], "unknown variant 'nosuchvariant'")
-    usage_error(["perft", "Chess", "1"], "unknown variant 'Chess'")
-    usage_error(["perft", "", "1"], "unknown variant")
+    usage_error(["perft", "nosuchvariant", "1"], "unknown variant 'nosuchvariant'", "perft")
+    usage_error(["perft", "Chess", "1"], "unknown variant 'Chess'", "perft")
+    usage_error(["perft", "", "1"], "unknown variant", "perft")
 
 
 def test_perft_bad_depth():
-    for depth in ("0", "-1", "x", "65", "3x", "", "1.5", "99999999999999999999"):
-        usage_error(["perft", "chess", depth], "bad depth '%s'" % depth)
+    for depth in ("0", "-1", "x", "65", "3x", "", "1.5", "99999999999999999999", " 3"):
+        usage_error(["perft", "chess", depth], "bad depth '%s'" % depth, "perft")
 
 
 def test_perft_bad_fen():
@@ -108,14 +113,15 @@ def test_perft_bad_fen():
         ("\xff\xfe garbage", "bad position"),
     ]
     for fen, expect in cases:
-        usage_error(["perft", "chess", "1", fen], expect)
-    usage_error(["perft", "starvation", "1", "8/8/8/8/8/8/8/8 w - - 0 1"], "kings")
+        usage_error(["perft", "chess", "1", fen], expect, "perft")
+    usage_error(["perft", "starvation", "1", "8/8/8/8/8/8/8/8 w - - 0 1"], "kings", "perft")
 
 
 def test_perft_wrong_argument_count():
-    usage_error(["perft"], "perft needs VARIANT DEPTH [FEN]")
-    usage_error(["perft", "chess"], "perft needs VARIANT DEPTH [FEN]")
-    usage_error(["perft", "chess", "1", START_FEN, "extra"], "perft needs VARIANT DEPTH [FEN]")
+    usage_error(["perft"], "needs VARIANT DEPTH [FEN]", "perft")
+    usage_error(["perft", "chess"], "needs VARIANT DEPTH [FEN]", "perft")
+    usage_error(["perft", "chess", "1", START_FEN, "extra"], "unexpected argument 'extra'", "perft")
+    usage_error(["perft", "--depth", "3"], "unknown option '--depth'", "perft")
 
 
 def test_unknown_subcommand():
@@ -125,8 +131,9 @@ def test_unknown_subcommand():
 
 
 def test_bench_usage_errors():
-    usage_error(["bench", "nosuchkind"], "usage: starfish bench")
-    usage_error(["bench", "perft", "nosuchvariant"], "unknown variant 'nosuchvariant'")
+    usage_error(["bench", "nosuchkind"], "usage: starfish bench", "bench")
+    usage_error(["bench", "perft", "nosuchvariant"], "unknown variant 'nosuchvariant'", "bench")
+    usage_error(["bench", "perft", "chess", "3"], "unexpected argument '3'", "bench")
 
 
 def test_help_lists_variants_and_exits_0():
@@ -156,3 +163,50 @@ def test_cli_variant_names_match_uci_option():
     option = [line for line in uci(["uci"]) if line.startswith("option name UCI_Variant")][0]
     offered = option.split(" var ")[1:]
     assert listed == offered, "help lists %r but UCI offers %r" % (listed, offered)
+
+
+# Every subcommand and a few of its options: `--help` (and `-h`) prints the usage and every
+# option of its table on stdout with status 0; a bad option is named, with status 2.
+SUBCOMMANDS = {
+    ("perft",): ["VARIANT DEPTH [FEN]"],
+    ("bench",): ["[perft [VARIANT]]"],
+    ("serve",): ["--port N", "--db FILE", "--web DIR", "--host ADDR", "--evict-after SECONDS"],
+    ("match",): ["--engine1 CMD", "--sprt ELO0 ELO1", "--max-plies N"],
+    ("tune",): ["VARIANT FILE.pgn", "--generate GAMES", "--ridge R", "--tables-only"],
+    ("tb", "generate"): ["--max-pieces N", "--only SIG", "--force"],
+    ("tb", "probe"): ["FEN", "--dir DIR"],
+    ("tb", "verify"): ["[SIG...]", "--sample K", "--derived", "--threads T"],
+    ("tb", "stats"): ["--write-docs FILE", "--write-data FILE", "--max-pieces N"],
+    ("tb", "dump"): ["SIG", "--dir DIR"],
+}
+
+
+def test_every_subcommand_has_help():
+    for words, expected in SUBCOMMANDS.items():
+        for flag in ("--help", "-h"):
+            code, out, err = cli(list(words) + [flag])
+            name = " ".join(words)
+            assert code == 0 and err == "", "%s %s: status %d, stderr %r" % (name, flag, code, err)
+            assert out.startswith("usage: starfish %s " % name), "%s %s: %r" % (name, flag, out[:200])
+            for text in expected + ["--help"]:
+                assert text in out, "%s %s: %r is missing from the help:\n%s" % (name, flag, text, out)
+    code, out, err = cli(["tb", "help"])
+    assert code == 0 and all("starfish tb %s" % w[1] in out for w in SUBCOMMANDS if w[0] == "tb"), out
+
+
+def test_every_subcommand_names_a_bad_option():
+    for words in SUBCOMMANDS:
+        name = " ".join(words)
+        usage_error(list(words) + ["--frobnicate"], "unknown option '--frobnicate'", name)
+    usage_error(["serve", "--port", "http"], "bad --port 'http'", "serve")
+    usage_error(["serve", "--db"], "--db needs a value", "serve")
+    usage_error(["tune", "chess", "x.pgn", "--ridge", "2"], "bad --ridge '2'", "tune")
+    usage_error(["tune", "nosuch", "x.pgn"], "unknown variant 'nosuch'", "tune")
+    usage_error(["tune", "chess"], "needs VARIANT FILE.pgn", "tune")
+    usage_error(["tb", "generate", "--max-pieces", "7"], "bad --max-pieces '7'", "tb generate")
+    usage_error(["tb", "generate", "--force=yes"], "--force takes no value", "tb generate")
+    usage_error(["tb", "probe"], "needs FEN", "tb probe")
+    usage_error(["tb", "verify", "KQvKQQQQQQ"], "bad signature 'KQvKQQQQQQ'", "tb verify")
+    usage_error(["tb", "stats", "KQvK", "--write-docs", "x.md"], "need every signature", "tb stats")
+    usage_error(["tb", "dump"], "needs SIG", "tb dump")
+    usage_error(["tb", "frobnicate"], "unknown tb command 'frobnicate'", "tb")

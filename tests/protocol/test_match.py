@@ -263,7 +263,7 @@ def test_bad_arguments_exit_2():
         (["--engine1", e, "--engine2", e, "--concurrency", "0"], "concurrency"),
         (["--engine1", e, "--engine2", e, "--option1", "Greedy"], "NAME=VALUE"),
         (["--engine1", e, "--engine2", e, "--sprt", "5", "0"], "ELO0 < ELO1"),
-        (["--engine1", e, "--engine2", e, "--sprt", "5"], "two values"),
+        (["--engine1", e, "--engine2", e, "--sprt", "5"], "needs 2 values"),
         (["--engine1", e, "--engine2", e, "--alpha", "0.7"], "0.7"),
         (["--engine1", e, "--engine2", e, "--seed", "x"], "seed"),
         (["--engine1", e, "--engine2", e, "--max-plies", "0"], "max-plies"),
@@ -277,5 +277,5 @@ def test_bad_arguments_exit_2():
         assert code == 2, "%r: expected exit status 2, got %d (stdout %r, stderr %r)" % (args, code, out, err)
         assert out == "", "%r: nothing may go to stdout on an error: %r" % (args, out)
         lines = err.strip().split("\n")
-        assert len(lines) == 1 and lines[0].startswith("starfish match: "), "%r: one message: %r" % (args, err)
+        assert len(lines) == 1 and lines[0].startswith("starfish: match: "), "%r: one message: %r" % (args, err)
         assert expect in err, "%r: expected %r in %r" % (args, expect, err)

@@ -80,6 +80,29 @@ def test_verify_and_stats_agree_with_the_rules_core():
     assert re.search(r"^KQvK\s+white\s+25668\s+25668\s+0\s+0\s+0\s+17\s+17$", out, re.M), out
 
 
+def test_stats_writes_the_docs_section_and_the_data_image():
+    work = tempfile.mkdtemp(prefix="starfish-tb-stats-")
+    try:
+        docs, data = os.path.join(work, "tb.md"), os.path.join(work, "derived.bin")
+        with open(docs, "w") as f:
+            f.write("before\n<!-- tb-stats begin -->\nold text\n<!-- tb-stats end -->\nafter\n")
+        code, out, err = cli(["tb", "stats", "--dir", tables(), "--max-pieces", "3", "--write-docs", docs,
+                              "--write-data", data])
+        assert code == 0, (code, out, err)
+        with open(docs) as f:
+            text = f.read()
+        assert text.startswith("before\n<!-- tb-stats begin") and text.endswith("<!-- tb-stats end -->\nafter\n"), text
+        assert "old text" not in text and "KQvK" in text, text
+        with open(data, "rb") as f:
+            image = f.read()
+        # The header (tb_derived.h): magic, max men, then the image's size at offset 20.
+        assert image[:8] == b"SFTBDRV1", image[:32]
+        assert int.from_bytes(image[8:12], "little") == 3, image[:32]
+        assert int.from_bytes(image[20:24], "little") == len(image), (len(image), image[:32])
+    finally:
+        shutil.rmtree(work, True)
+
+
 def engine(lines):
     return uci_search(["setoption name UCI_Variant value starchess"] + lines)
 

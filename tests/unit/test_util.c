@@ -1,12 +1,13 @@
 /*
  * The shared utilities of src/util/ (numbers, the generator, the text buffer, the error
- * helper) and two pieces of the rules core that serve several callers: the perft divide and
+ * helper, the option parser) and two pieces of the rules core that serve several callers: the perft divide and
  * the PGN writer's tags.
  */
 #include <stdlib.h>
 
 #include "../../src/core/pgn.h"
 #include "../../src/util/error.h"
+#include "../../src/util/options.h"
 #include "../../src/util/parse.h"
 #include "../../src/util/rng.h"
 #include "../../src/util/text.h"
@@ -84,6 +85,93 @@ TEST(util_error_set_formats_and_cuts)
     CHECK(!error_set(err, sizeof err, "bad %s '%d'", "depth", 12345));
     CHECK_EQ_STR(err, "bad dep");
     CHECK(!error_set(NULL, 0, "nothing %d", 1));
+}
+
+/* ---- the option parser ---- */
+
+typedef struct {
+    int games;
+    double alpha;
+    const char *pgn;
+    bool quiet;
+    double sprt[2];
+    uint64_t seed;
+} Opts;
+
+static bool read_pair(void *target, char **values, char *err, size_t errlen)
+{
+    double *pair = target;
+    if (!parse_double(values[0], -1e6, 1e6, &pair[0]) || !parse_double(values[1], -1e6, 1e6, &pair[1]))
+        return error_set(err, errlen, "--sprt needs two numbers, not '%s %s'", values[0], values[1]);
+    return true;
+}
+
+static Opts opts;
+static const Option test_options[] = {
+    OPTION_INT("games", "N", "games", &opts.games, 1, 100),
+    OPTION_DOUBLE("alpha", "A", "error rate", &opts.alpha, 0.001, 0.5),
+    OPTION_STRING("pgn", "FILE", "where", &opts.pgn),
+    OPTION_FLAG("quiet", "say less", &opts.quiet),
+    OPTION_CALL("sprt", "ELO0 ELO1", "a test", opts.sprt, 2, read_pair),
+    OPTION_U64("seed", "S", "seed", &opts.seed),
+    OPTIONS_END,
+};
+static const Command test_command = {"test", "A [B]", "a test command", NULL, test_options, 1, 2};
+
+/* Parses a space-separated command line (after the command's word); returns the status
+ * (-1: go on) and the plain arguments joined by '|' in args. */
+static int parse_line(const char *line, char *args, size_t len)
+{
+    char copy[256], *argv[32] = {"test"}, *save = NULL, *found[2];
+    int argc = 1, nargs, status;
+    snprintf(copy, sizeof copy, "%s", line);
+    for (char *t = strtok_r(copy, " ", &save); t && argc < 31; t = strtok_r(NULL, " ", &save))
+        argv[argc++] = t;
+    memset(&opts, 0, sizeof opts);
+    opts.games = 20;
+    bool go_on = options_parse(&test_command, argc, argv, found, &nargs, &status);
+    args[0] = 0;
+    for (int i = 0; go_on && i < nargs; i++)
+        snprintf(args + strlen(args), len - strlen(args), "%s%s", i ? "|" : "", found[i]);
+    return go_on ? -1 : status;
+}
+
+TEST(util_options_read_every_kind)
+{
+    char args[128];
+    CHECK_EQ_INT(parse_line("x --games 5 --alpha=0.1 --pgn out.pgn --quiet --sprt -5 5 --seed 9 y", args, sizeof args),
+                 -1);
+    CHECK_EQ_STR(args, "x|y");
+    CHECK(opts.games == 5 && opts.alpha == 0.1 && strcmp(opts.pgn, "out.pgn") == 0 && opts.quiet);
+    CHECK(opts.sprt[0] == -5 && opts.sprt[1] == 5 && opts.seed == 9);
+    /* A negative number is an argument; after "--" everything is. */
+    CHECK_EQ_INT(parse_line("-1 -- --games", args, sizeof args), -1);
+    CHECK_EQ_STR(args, "-1|--games");
+    CHECK_EQ_INT(opts.games, 20);
+}
+
+TEST(util_options_refuse_bad_lines_with_status_2)
+{
+    char args[128];
+    const char *bad[] = {
+        "",                       /* too few arguments */
+        "a b c",                  /* too many */
+        "a --frobnicate",         /* unknown */
+        "a --game 5",             /* no abbreviations */
+        "a --games",              /* no value */
+        "a --games 0",            /* out of range */
+        "a --games ten",          /* not a number */
+        "a --alpha 0.7",          /* out of range */
+        "a --pgn=",               /* empty */
+        "a --quiet=yes",          /* a flag takes no value */
+        "a --sprt 5",             /* one value of two */
+        "a --sprt x 5",           /* the call refuses */
+        "a --seed -1",            /* negative */
+        "a -x",                   /* unknown short option */
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        if (parse_line(bad[i], args, sizeof args) != 2)
+            test_fail(__FILE__, __LINE__, "'%s' was not refused", bad[i]);
 }
 
 TEST(util_perft_divide_prints_each_move_and_the_total)

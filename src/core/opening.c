@@ -1,0 +1,60 @@
+#include "opening.h"
+
+#include "../util/rng.h"
+#include "movegen.h"
+
+#define OPENING_TRIES 100
+
+/* Can the side to move end the game at once (mate, or any other end)? */
+static bool can_end_at_once(Game *g)
+{
+    Move list[MAX_MOVES];
+    int n = gen_legal(&g->pos, list);
+    bool ends = false;
+    for (int i = 0; i < n && !ends; i++) {
+        game_play(g, list[i]);
+        ends = game_status(g).kind != RESULT_NONE;
+        game_undo(g);
+    }
+    return ends;
+}
+
+/* One random line from where g stands; false where it runs out of moves that keep the game open. */
+static bool try_opening(Game *g, int plies, uint64_t state)
+{
+    int movement = 0;
+    for (;;) {
+        bool placing = g->pos.hand_total[WHITE] + g->pos.hand_total[BLACK] > 0;
+        if (!placing && movement >= plies)
+            return true;
+        Move list[MAX_MOVES];
+        int n = gen_legal(&g->pos, list);
+        bool played = false;
+        while (n > 0 && !played) {
+            int i = (int)rng_below(&state, (uint64_t)n);
+            game_play(g, list[i]);
+            played = game_status(g).kind == RESULT_NONE && !can_end_at_once(g);
+            if (!played) {
+                game_undo(g);
+                list[i] = list[--n];
+            }
+        }
+        if (!played)
+            return false;
+        if (!placing)
+            movement++;
+    }
+}
+
+bool opening_random(Game *g, int plies, uint64_t seed)
+{
+    uint64_t state = seed;
+    for (int attempt = 0; attempt < OPENING_TRIES; attempt++) {
+        rng_next(&state);
+        if (try_opening(g, plies, state))
+            return true;
+        while (game_undo(g))
+            ;
+    }
+    return false;
+}

@@ -1,0 +1,19 @@
+/* Random openings, for self-play (`starfish tune --generate`) and matches (`starfish match`). */
+#ifndef STARFISH_OPENING_H
+#define STARFISH_OPENING_H
+
+#include <stdint.h>
+
+#include "game.h"
+
+/*
+ * Plays a random opening on g, which stands at its start: every placement of a setup phase
+ * (pieces in hand: Starchess's setup) at random, then `plies` random movement plies.  A move
+ * that would end the game, or let the opponent end it at once (a random Starchess setup can
+ * leave a mate in one), is not chosen, so no game is decided before the players move.  Where
+ * a random line runs out of such moves, another is drawn from the start.  The same seed gives
+ * the same opening.  False, with g back at its start, when 100 lines all ran out.
+ */
+bool opening_random(Game *g, int plies, uint64_t seed);
+
+#endif
