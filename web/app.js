@@ -4,6 +4,7 @@ import { api } from './api.js';
 import { HomeView } from './home.js';
 import { GameView } from './game/page.js';
 import { notify } from './ui.js';
+import { applySettings, mountSettings } from './settings.js';
 
 let variantsPromise = null;
 export function loadVariants() {
@@ -22,7 +23,7 @@ function parseHash() {
   const hash = location.hash || '#/';
   const m = /^#\/game\/([^?/]+)(?:\?(.*))?$/.exec(hash);
   if (m) return { view: 'game', id: decodeURIComponent(m[1]), params: new URLSearchParams(m[2] || '') };
-  return { view: 'home' };
+  return { view: 'home', recent: hash === '#/recent' };
 }
 
 async function route() {
@@ -37,12 +38,15 @@ async function route() {
     if (r.view === 'game') current = new GameView(main, variants, r.id, r.params);
     else current = new HomeView(main, variants);
     await current.start();
+    if (r.recent) document.getElementById('recent-list')?.scrollIntoView({ behavior: 'smooth' });
   } catch (e) {
     notify(e.message || String(e));
     main.appendChild(Object.assign(document.createElement('p'), { className: 'load-error', textContent: `Could not load: ${e.message || e}` }));
   }
 }
 
+applySettings();
+mountSettings(document.getElementById('header-tools'));
 window.addEventListener('hashchange', route);
 window.addEventListener('unhandledrejection', (e) => notify((e.reason && e.reason.message) || String(e.reason)));
 route();

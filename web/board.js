@@ -92,6 +92,10 @@ export class Board {
         bestScale = scale;
       }
     }
+    // Cell names too small to read on this screen are left out.
+    const scale = Math.min(width, height * (best.width / best.height)) / best.width;
+    const text = this.view.cell.text;
+    this.wrap.classList.toggle('texts-tiny', !!text && text.size * scale < 7);
     if (best === this.layout && !force) return;
     this.layout = best;
     this.svg.setAttribute('viewBox', `0 0 ${best.width} ${best.height}`);

@@ -114,6 +114,8 @@ const FIGURES = {
   ],
 };
 
+FIGURES['royal piece'] = FIGURES.king; // square-says's royal
+
 // A piece as an SVG group centred on (0, 0), `size` units across.  `piece` is
 // { letter, white }; `names` maps letters to piece names (from the variant).
 export function pieceNode(piece, size, names) {

@@ -135,3 +135,12 @@ export function resultText(result, reason) {
   const why = reason ? REASONS[reason] || `(${String(reason).replace(/-/g, ' ')})` : '';
   return why ? `${who} ${why}` : who;
 }
+
+// A sentence for screen readers (the page's polite live region).
+export function announce(text) {
+  const box = $('#announcer');
+  if (!box) return;
+  box.textContent = '';
+  // A fresh text node after a tick, so the same sentence twice is read twice.
+  setTimeout(() => { box.textContent = text; }, 30);
+}

@@ -383,7 +383,7 @@ static json_t *cell_shape_json(const View *v, bool marks)
                                                     num(HEX_RADIUS * sin(M_PI / 3 * i))));
     }
     json_t *shape = json_pack("{s:o, s:o, s:o, s:{s:o, s:o}}", "points", points, "width", num(2 * v->halfw), "height",
-                              num(2 * v->halfh), "piece", "size", num(square ? 0.9 * SQUARE_SIDE : 1.2 * HEX_RADIUS),
+                              num(2 * v->halfh), "piece", "size", num(square ? 0.9 * SQUARE_SIDE : 1.3 * HEX_RADIUS),
                               "dy", num(square ? 0 : 0.2 * HEX_HALF_HEIGHT));
     if (v->style->name_from >= 0) /* in the top edge's left half */
         json_object_set_new(shape, "text", json_pack("{s:o, s:o, s:i}", "dx", num(-0.42 * v->halfw), "dy",

@@ -138,6 +138,7 @@ static const char *content_type(const char *path)
         {".md", "text/plain; charset=utf-8"},
         {".pgn", "application/x-chess-pgn; charset=utf-8"},
         {".wasm", "application/wasm"},
+        {".ogg", "audio/ogg"},
         {".webmanifest", "application/manifest+json"},
     };
     const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');

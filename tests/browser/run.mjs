@@ -22,6 +22,7 @@ const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const ARTIFACTS = path.resolve(root, 'tests/artifacts');
 const FILTER = process.argv[2] || '';
 const VIEWPORT = { width: 1360, height: 900 };
+const PHONE = { width: 390, height: 844 };
 const TEST_TIMEOUT = 45000;
 
 // ---------------------------------------------------------------- server
@@ -92,8 +93,8 @@ function check(cond, msg) {
   if (!cond) throw new Failure(msg);
 }
 
-async function newPlayer(t) {
-  const context = await browser.newContext({ viewport: VIEWPORT, acceptDownloads: true });
+async function newPlayer(t, { viewport = VIEWPORT, colorScheme = 'light' } = {}) {
+  const context = await browser.newContext({ viewport, colorScheme, acceptDownloads: true, hasTouch: viewport === PHONE });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.base }).catch(() => {});
   t.contexts.push(context);
   const page = await context.newPage();
@@ -233,7 +234,7 @@ async function boardMatchesServer(page, id) {
 // ---------------------------------------------------------------- tests
 
 const tests = [];
-const test = (name, fn) => tests.push({ name, fn });
+const test = (name, fn, timeout = TEST_TIMEOUT) => tests.push({ name, fn, timeout });
 
 test('chess-fools-mate-friend', async (t) => {
   const white = await newPlayer(t);
@@ -581,6 +582,267 @@ test('live-updates-reconnect', async (t) => {
   await shot(white, 'live-reconnect');
 });
 
+// Premoves: set while the opponent is to move, played the moment the reply arrives if legal,
+// dropped if not, cancelled by a right-click; placements too.
+test('premove', async (t) => {
+  const white = await newPlayer(t);
+  const id = await createGame(white, { variant: 'chess', opponent: 'friend' });
+  const black = await joinByInvite(t, white);
+  await play(white, 'e2', 'e4');
+  await white.waitForSelector('.board.premovable');
+  await white.locator('[data-cell="d2"]').click();
+  await white.locator('[data-cell="d4"]').click();
+  check(await white.locator('.hl.premove').count() === 2, 'the premove is not shown');
+  await play(black, 'e7', 'e5');
+  await waitPlies(white, 3, 10000);
+  let g = await boardMatchesServer(white, id);
+  check(g.moves[2].uci === 'd2d4', `the premove was not played: ${g.moves.map((m) => m.uci).join(' ')}`);
+  check(await white.locator('.hl.premove').count() === 0, 'the premove is still shown after it was played');
+  // Cancelled by a right-click: nothing is played after Black's reply.
+  await white.locator('[data-cell="g1"]').click();
+  await white.locator('[data-cell="f3"]').click();
+  check(await white.locator('.hl.premove').count() === 2, 'the second premove is not shown');
+  await white.locator('[data-cell="a6"]').click({ button: 'right' });
+  check(await white.locator('.hl.premove').count() === 0, 'a right-click does not cancel the premove');
+  await play(black, 'e5', 'd4');
+  await white.waitForTimeout(600);
+  check((await plies(white)) === 4, 'a cancelled premove was played');
+  // A premove that the reply makes illegal is dropped: the queen's path to h5 gets blocked.
+  await play(white, 'd1', 'd4');
+  await white.locator('[data-cell="d4"]').click();
+  await white.locator('[data-cell="a7"]').click();
+  await play(black, 'c7', 'c5');
+  await white.waitForSelector('.board.interactive');
+  await white.waitForTimeout(400);
+  check((await plies(white)) === 6 && await white.locator('.hl.premove').count() === 0, 'an illegal premove was not dropped');
+  // Starchess: Black places a piece in advance while White is placing.
+  const w2 = await newPlayer(t);
+  await createGame(w2, { variant: 'starchess', opponent: 'friend' });
+  const b2 = await joinByInvite(t, w2);
+  await b2.waitForSelector('.board.premovable');
+  await b2.locator('.hand-piece[data-side="black"][data-hand="K"]').click();
+  await b2.locator('.board-svg [data-cell="21"]').click();
+  check(await b2.locator('.hl.premove').count() === 1, 'the placement premove is not shown');
+  await place(w2, 'white', 'K', '17');
+  await waitPlies(b2, 2, 10000);
+  check(await b2.locator('[data-piece-cell="21"][data-letter="K"]:not(.white)').count() === 1, 'the premoved placement was not played');
+  await shot(b2, 'premove-starchess');
+});
+
+// Sounds: <audio> elements play on a move, a capture, a check, the start and the end of a game,
+// low time; muting silences them and is remembered.
+test('sounds-and-mute', async (t) => {
+  const white = await newPlayer(t);
+  await white.addInitScript(() => {
+    window.played = [];
+    document.addEventListener('play', (e) => window.played.push(e.target.dataset.sound), true);
+  });
+  await createGame(white, { variant: 'chess', opponent: 'friend', fen: 'k7/8/8/3p4/4P3/8/8/4K2R w K - 0 1' });
+  await white.reload();
+  await white.waitForSelector('.board-svg [data-cell]');
+  await white.waitForFunction(() => window.played.includes('start'));
+  const black = await joinByInvite(t, white);
+  const sounds = () => white.evaluate(() => window.played.slice());
+  await play(white, 'e4', 'd5');
+  await white.waitForFunction(() => window.played.includes('capture'));
+  await play(black, 'a8', 'b7');
+  await white.waitForFunction(() => window.played.includes('move'));
+  await play(white, 'h1', 'h7');
+  await white.waitForFunction(() => window.played.includes('check'));
+  // Mute: nothing more, and it stays muted after a reload.
+  await white.locator('#sound-toggle').click();
+  check(await white.locator('#sound-toggle').getAttribute('aria-pressed') === 'true', 'the mute switch does not say it is on');
+  const before = (await sounds()).length;
+  await play(black, 'b7', 'a8');
+  await white.waitForTimeout(400);
+  check((await sounds()).length === before, `sounds while muted: ${(await sounds()).slice(before)}`);
+  await white.reload();
+  await white.waitForSelector('.board-svg [data-cell]');
+  check(await white.locator('#sound-toggle').getAttribute('aria-pressed') === 'true', 'mute is not remembered');
+  await white.locator('#sound-toggle').click();
+  await white.locator('#resign').click();
+  await white.locator('#resign').click();
+  await white.waitForFunction(() => window.played.includes('end'));
+  // Low time: a clock of 12 s passes 10 s.
+  const p = await newPlayer(t);
+  await p.addInitScript(() => {
+    window.played = [];
+    document.addEventListener('play', (e) => window.played.push(e.target.dataset.sound), true);
+  });
+  await createGame(p, { variant: 'chess', opponent: 'friend', clock: { min: 0.2, inc: 0 } });
+  await p.waitForFunction(() => window.played.includes('lowtime'), null, { timeout: 8000 });
+});
+
+// The move box and the keyboard: typing a move plays it (and "Nf3" does not flip the board);
+// the board is playable with arrow keys and Enter; moves are announced; icon buttons have names.
+test('keyboard-move-entry', async (t) => {
+  const white = await newPlayer(t);
+  const id = await createGame(white, { variant: 'chess', opponent: 'friend' });
+  const black = await joinByInvite(t, white);
+  await white.locator('#move-input').fill('Nf3');
+  await white.locator('#move-input').press('Enter');
+  await waitPlies(white, 1);
+  check((await white.locator('.player-bar.bottom').getAttribute('data-side')) === 'white', 'typing Nf3 flipped the board');
+  await black.waitForFunction(() => /White: Nf3/.test(document.querySelector('#announcer').textContent));
+  // Black plays e7-e5 from the keyboard alone: the cursor starts on a piece of Black's.
+  await black.locator('.board').focus();
+  const start = await black.evaluate(() => document.querySelector('.board').getAttribute('aria-label'));
+  check(/black/.test(start), `the cursor starts on "${start}"`);
+  const cursorCell = () => black.evaluate(() => document.querySelector('.board').getAttribute('aria-label').split(',')[0]);
+  const walk = async (target) => {
+    for (let i = 0; i < 20 && (await cursorCell()) !== target; i++) {
+      const [c, r] = [(await cursorCell()).charCodeAt(0), Number((await cursorCell())[1])];
+      const key = c < target.charCodeAt(0) ? 'ArrowLeft' : c > target.charCodeAt(0) ? 'ArrowRight' : r < Number(target[1]) ? 'ArrowDown' : 'ArrowUp';
+      await black.keyboard.press(key); // Black's board is flipped: left is towards h, down towards 8
+    }
+    check((await cursorCell()) === target, `the cursor did not reach ${target}`);
+  };
+  await walk('e7');
+  await black.keyboard.press('Enter');
+  await black.waitForSelector('.board-svg [data-dest="e5"]', { state: 'attached' });
+  await walk('e5');
+  await black.keyboard.press('Enter');
+  await waitPlies(black, 2);
+  await boardMatchesServer(black, id);
+  await white.waitForFunction(() => /Black: e5/.test(document.querySelector('#announcer').textContent));
+  // 'f' still flips when not typing.
+  await white.locator('body').click({ position: { x: 5, y: 400 } });
+  await white.keyboard.press('f');
+  check((await white.locator('.player-bar.bottom').getAttribute('data-side')) === 'black', 'f does not flip the board');
+  const unnamed = await white.evaluate(() => [...document.querySelectorAll('button')].filter((b) => b.offsetParent && !(b.getAttribute('aria-label') || b.textContent.trim()) ).map((b) => b.outerHTML.slice(0, 80)));
+  check(unnamed.length === 0, `buttons without a name: ${unnamed.join(' | ')}`);
+});
+
+// Themes: the system's light or dark, a switch that is remembered, board colour sets.
+test('themes-and-board-colours', async (t) => {
+  const page = await newPlayer(t, { colorScheme: 'dark' });
+  await createGame(page, { variant: 'chess', opponent: 'friend' });
+  check(await page.evaluate(() => document.documentElement.dataset.theme) === 'dark', 'the system\'s dark theme is not followed');
+  const fill = () => page.evaluate(() => getComputedStyle(document.querySelector('[data-cell="a1"]')).fill);
+  const wood = await fill();
+  await page.locator('#settings-button').click();
+  await page.locator('#settings .seg[data-value="light"]').click();
+  check(await page.evaluate(() => document.documentElement.dataset.theme) === 'light', 'the light theme is not applied');
+  await page.locator('#settings .seg[data-value="ocean"]').click();
+  check((await fill()) !== wood, 'the board colours did not change');
+  await page.reload();
+  await page.waitForSelector('.board-svg [data-cell]');
+  check(await page.evaluate(() => document.documentElement.dataset.theme) === 'light', 'the theme is not remembered');
+  check(await page.evaluate(() => document.documentElement.dataset.board) === 'ocean', 'the board colours are not remembered');
+  await shot(page, 'theme-light-ocean');
+});
+
+// Starchess's cell numbers sit in a corner clear of the pieces, and can be hidden.
+test('starchess-cell-numbers', async (t) => {
+  const page = await newPlayer(t);
+  await createGame(page, { variant: 'starchess', opponent: 'friend', fen: '1/2/NP3pr/BP2pq/KP1pk/QP2pb/RP3pn/2/1[] w 0 1' });
+  const clash = await page.evaluate(() => {
+    const out = [];
+    for (const p of document.querySelectorAll('[data-piece-cell]')) {
+      const pr = p.getBoundingClientRect();
+      for (const t of document.querySelectorAll('.cell-text')) {
+        const tr = t.getBoundingClientRect();
+        const cx = pr.left + pr.width / 2, cy = pr.top + pr.height / 2;
+        if (cx > tr.left && cx < tr.right && cy > tr.top && cy < tr.bottom) out.push(t.textContent);
+      }
+    }
+    return out;
+  });
+  check(clash.length === 0, `cell numbers under pieces: ${clash.join(' ')}`);
+  check(await page.locator('.cell-text').first().isVisible(), 'no cell numbers');
+  await page.locator('#toggle-cell-names').click();
+  check(!(await page.locator('.cell-text').first().isVisible()), 'the cell numbers do not hide');
+  await page.reload();
+  await page.waitForSelector('.board-svg [data-cell]');
+  check(!(await page.locator('.cell-text').first().isVisible()), 'hidden cell numbers are not remembered');
+  await page.locator('#toggle-cell-names').click();
+});
+
+// Megastar: a piece legend with every kind's moves, the levels side by side on a desktop and one
+// above the other on a phone, the whole board on the screen, no sideways scrolling.
+test('megastar-legend-and-layouts', async (t) => {
+  const desk = await newPlayer(t);
+  await createGame(desk, { variant: 'megastar', opponent: 'friend' });
+  check(await desk.locator('.legend-item').count() === 10, 'the legend does not list ten pieces');
+  check(await desk.locator('.legend-item[data-letter="L"] .legend-moves').innerText().then((x) => /diagonal/.test(x)), 'the Sling has no move summary');
+  const box = (page, cell) => page.locator(`[data-cell="${cell}"]`).boundingBox();
+  const [u, l] = [await box(desk, 'Ui5'), await box(desk, 'Li5')];
+  check(u.x + u.width < l.x && Math.abs(u.y - l.y) < 2, 'the levels are not side by side on a desktop');
+  const board = await desk.locator('.board-svg').boundingBox();
+  const column = await desk.locator('.play-area').boundingBox();
+  check(board.width > column.width * 0.9, `the board (${board.width} px) does not fill its column (${column.width} px)`);
+  const phone = await newPlayer(t, { viewport: PHONE });
+  await createGame(phone, { variant: 'megastar', opponent: 'friend' });
+  const [pu, pl] = [await box(phone, 'Ui5'), await box(phone, 'Li5')];
+  check(pl.y > pu.y + pu.height, 'the levels are not one above the other on a phone');
+  const all = await phone.locator('.board-svg').boundingBox();
+  check(all.y >= 0 && all.y + all.height <= PHONE.height && all.x >= 0 && all.x + all.width <= PHONE.width, `the board is not all on the screen: ${JSON.stringify(all)}`);
+  const wide = await phone.evaluate(() => document.documentElement.scrollWidth);
+  check(wide <= PHONE.width, `the page is ${wide} px wide on a ${PHONE.width} px screen`);
+  check(pu.width >= 20, `cells are ${pu.width} px wide`);
+  await phone.locator('[data-cell="Ui2"]').tap();
+  await phone.locator('[data-cell="Ui4"]').tap();
+  await waitPlies(phone, 1);
+});
+
+// The phone: players and clocks right above and below the board, the buttons in one row
+// under it, the moves as a strip, nothing wider than the screen.
+test('phone-layout', async (t) => {
+  const page = await newPlayer(t, { viewport: PHONE });
+  await createGame(page, { variant: 'chess', opponent: 'engine', skill: 0, clock: { min: 5, inc: 0 } });
+  await play(page, 'e2', 'e4');
+  await waitPlies(page, 2, 20000);
+  await play(page, 'a2', 'a3');
+  await waitPlies(page, 4, 20000);
+  const [top, board, bottom, bar, moves] = await Promise.all(['.player-bar.top', '.board-svg', '.player-bar.bottom', '#action-bar', '.moves-card']
+    .map((sel) => page.locator(sel).boundingBox()));
+  check(board.y - (top.y + top.height) < 12 && bottom.y - (board.y + board.height) < 40, 'the player bars are not right above and below the board');
+  check(bar.y > bottom.y && bar.y - (bottom.y + bottom.height) < 20 && bar.height < 60, 'the buttons are not in one row under the board');
+  check(moves.y < PHONE.height && moves.height < 90, `the move list starts at ${moves.y} px, ${moves.height} px tall`);
+  const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+  check(wide <= PHONE.width, `the page is ${wide} px wide`);
+  const row = await page.locator('.mv[data-ply="3"]').boundingBox();
+  const first = await page.locator('.mv[data-ply="1"]').boundingBox();
+  check(Math.abs(row.y - first.y) < 4 && row.x > first.x, 'the moves are not in a strip');
+  await shot(page, 'phone-chess-engine');
+});
+
+// The end of a game: the dialog with the result, and a rematch against the engine at once with
+// the colours swapped.
+test('game-over-rematch-engine', async (t) => {
+  const page = await newPlayer(t);
+  const id = await createGame(page, { variant: 'chess', opponent: 'engine', color: 'white', skill: 0 });
+  await page.locator('#resign').click();
+  await page.locator('#resign').click();
+  await page.waitForSelector('#game-over[open]');
+  check(/resign/i.test(await page.locator('#game-over-reason').innerText()), 'the dialog does not give the reason');
+  await shot(page, 'game-over-dialog');
+  await page.locator('#rematch').click();
+  await page.waitForFunction((old) => document.querySelector('.game-view') && document.querySelector('.game-view').dataset.game !== old, id);
+  check((await page.locator('.player-bar.bottom').getAttribute('data-side')) === 'black', 'the rematch does not swap the colours');
+  await waitPlies(page, 1, 20000); // the engine, now White, opens
+});
+
+// Every board at desktop and phone size, light and dark, for review (tests/artifacts/).
+test('board-screenshots', async (t) => {
+  const page = await newPlayer(t);
+  for (const variant of ['chess', 'square-says', 'starchess', 'megastar']) {
+    await page.setViewportSize(VIEWPORT);
+    await createGame(page, { variant, opponent: 'friend' });
+    for (const [size, viewport] of [['desktop', VIEWPORT], ['phone', PHONE]]) {
+      await page.setViewportSize(viewport);
+      for (const colorScheme of ['light', 'dark']) {
+        await page.emulateMedia({ colorScheme });
+        await page.waitForFunction((dark) => document.documentElement.dataset.theme === dark, colorScheme);
+        await page.waitForTimeout(250); // the board picks its layout for the new size
+        const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+        check(wide <= viewport.width, `${variant} ${size} ${colorScheme}: the page is ${wide} px wide`);
+        await page.screenshot({ path: path.join(ARTIFACTS, `board-${variant}-${size}-${colorScheme}.png`) });
+      }
+    }
+  }
+}, 90000);
+
 // ---------------------------------------------------------------- runner
 
 async function main() {
@@ -593,12 +855,12 @@ async function main() {
     executablePath: CHROMIUM,
     headless: true,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync'],
+      '--disable-component-update', '--disable-sync', '--autoplay-policy=no-user-gesture-required'],
   });
   let passed = 0;
   let failed = 0;
   const started = Date.now();
-  for (const { name, fn } of tests) {
+  for (const { name, fn, timeout } of tests) {
     if (FILTER && !name.includes(FILTER)) continue;
     const t = { contexts: [], errors: [] };
     let error = null;
@@ -606,7 +868,7 @@ async function main() {
     try {
       await Promise.race([
         fn(t),
-        new Promise((_, rej) => { timer = setTimeout(() => rej(new Error(`timed out after ${TEST_TIMEOUT / 1000} s`)), TEST_TIMEOUT); }),
+        new Promise((_, rej) => { timer = setTimeout(() => rej(new Error(`timed out after ${timeout / 1000} s`)), timeout); }),
       ]);
       if (t.errors.length) error = t.errors[0];
     } catch (e) {

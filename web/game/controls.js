@@ -26,8 +26,8 @@ export class Controls {
       sub: h('div', { class: 'game-sub muted' }),
       status: h('div', { class: 'status-line', id: 'status', role: 'status' }),
       result: h('div', { class: 'result-banner', id: 'result', hidden: true }),
-      drawBox: h('div', { class: 'draw-box', id: 'draw-box', hidden: true },
-        h('span', { class: 'draw-text' }),
+      drawBox: h('div', { class: 'offer-box', id: 'draw-box', hidden: true, role: 'alert' },
+        h('span', { class: 'offer-text' }),
         btn('accept-draw', 'Accept', () => state.emit('draw', 'accept'), 'primary'),
         btn('decline-draw', 'Decline', () => state.emit('draw', 'decline'))),
       offer: btn('offer-draw', '\u00BD Offer draw', () => state.emit('draw', 'offer')),
@@ -38,8 +38,9 @@ export class Controls {
     e.flip.setAttribute('aria-label', 'Flip board (f)');
     this.element = h('section', { class: 'card status-card' },
       h('div', { class: 'title-row' }, e.title, e.conn),
-      e.sub, e.status, e.result, e.drawBox,
-      h('div', { class: 'action-row' }, e.offer, e.resign, e.flip));
+      e.sub, e.status, e.result, e.drawBox);
+    // The player's buttons: in the side panel on a wide screen, in one row under the board on a phone.
+    this.bar = h('div', { class: 'action-bar', id: 'action-bar' }, e.offer, e.resign, e.flip);
     state.on('change', () => this.render());
   }
 
@@ -100,7 +101,7 @@ export class Controls {
     const toAnswer = s.playing && offered && offered !== mine && (!mine || g.players[other(offered)] === 'human');
     e.drawBox.hidden = !toAnswer && !(offered && !s.token);
     if (offered) {
-      $('.draw-text', e.drawBox).textContent = toAnswer ? `${mine ? 'Your opponent' : cap(offered)} offers a draw.` : `${cap(offered)} offers a draw.`;
+      $('.offer-text', e.drawBox).textContent = toAnswer ? `${mine ? 'Your opponent' : cap(offered)} offers a draw.` : `${cap(offered)} offers a draw.`;
       $('#accept-draw', e.drawBox).hidden = $('#decline-draw', e.drawBox).hidden = !toAnswer;
     }
   }

@@ -4,16 +4,22 @@
 import { api } from '../api.js';
 import { Board } from '../board.js';
 import { parseUci, parseFen, boardText } from '../position.js';
-import { h, notify, variantTitle } from '../ui.js';
-import { loadGame } from '../store.js';
+import { h, notify, announce, variantTitle, resultText } from '../ui.js';
+import { loadGame, saveGame } from '../store.js';
+import { playSound, preloadSounds } from '../sound.js';
 import { GameState, other } from './state.js';
 import { PlayerBars } from './players.js';
 import { Clocks } from './clocks.js';
 import { MoveList } from './movelist.js';
+import { MoveInput } from './moveinput.js';
 import { Controls } from './controls.js';
 import { AnalysisCard } from './analysis.js';
 import { InviteCard, ExportCard } from './share.js';
+import { BoardLegend } from './legend.js';
+import { GameOverDialog } from './gameover.js';
 import { Live } from './live.js';
+
+const LOW_TIME_MS = 10000; // the low-time warning sounds once when a clock passes it
 
 export class GameView {
   constructor(root, variants, id, params) {
@@ -33,9 +39,9 @@ export class GameView {
   destroy() {
     this.destroyed = true;
     if (this.live) this.live.close();
-    if (this.clocks) this.clocks.destroy();
-    if (this.board) this.board.destroy();
+    for (const m of [this.clocks, this.board, this.legend]) if (m) m.destroy();
     document.removeEventListener('keydown', this.onKey);
+    window.removeEventListener('resize', this.onResize);
   }
 
   async start() {
@@ -61,23 +67,22 @@ export class GameView {
     s.flipped = s.mySide === 'black';
     this.build();
     this.listen();
+    preloadSounds();
     s.set({ game });
+    if (game.status === 'ongoing' && game.moves.length === 0) playSound('start');
     this.live = new Live(this.id, (g) => this.onState(g), (c) => this.controls.setConnection(c));
   }
 
   build() {
     const s = this.state;
     const boardHost = h('div', { class: 'board-host', id: 'board-host' });
-    this.caption = {
-      cell: h('span', { class: 'cell-info', id: 'cell-info' }),
-      history: h('span', { class: 'history-note', id: 'history-note', hidden: true }, 'viewing an earlier position'),
-    };
+    this.legend = new BoardLegend(s);
     this.board = new Board(boardHost, {
       onMove: (uci) => s.emit('move', uci),
       onPremove: (premove) => s.set({ premove }),
       onSelection: () => this.bars.renderHands(),
       onLayout: (aspect) => this.playArea && this.playArea.style.setProperty('--aspect', aspect.toFixed(4)),
-      onCursor: (text) => { this.caption.cell.textContent = text || ''; },
+      onCursor: (text) => this.legend.showCell(text),
       sizeOf: () => this.boardRoom(),
     });
     this.bars = new PlayerBars(s, this.board);
@@ -86,14 +91,19 @@ export class GameView {
     this.clocks = new Clocks(s, this.bars);
     this.controls = new Controls(s);
     const moves = new MoveList(s);
+    moves.element.appendChild(new MoveInput(s).element);
     const invite = new InviteCard(s);
     const analysis = new AnalysisCard(s);
+    this.analysis = analysis;
     const share = new ExportCard(s);
+    const dialog = new GameOverDialog(s);
+    boardHost.appendChild(dialog.element);
     this.playArea = h('section', { class: 'play-area', style: `--aspect:${this.board.wrap.style.getPropertyValue('--aspect')}` },
-      this.bars.top, boardHost, h('div', { class: 'board-caption' }, this.caption.cell, this.caption.history), this.bars.bottom);
+      this.bars.top, h('div', { class: 'board-row' }, boardHost), this.legend.caption, this.bars.bottom);
     this.root.replaceChildren(h('div', { class: `game-view levels-${s.variant.board.levels}`, 'data-game': this.id },
       this.playArea,
-      h('aside', { class: 'side-panel' }, this.controls.element, invite.element, moves.element, analysis.element, share.element)));
+      h('aside', { class: 'side-panel' }, this.controls.element, this.controls.bar, invite.element, moves.element, analysis.element, share.element),
+      this.legend.element));
     this.board.relayout();
   }
 
@@ -101,8 +111,10 @@ export class GameView {
   boardRoom() {
     const column = this.playArea ? this.playArea.parentElement.clientWidth : this.root.clientWidth;
     const header = document.querySelector('header.top');
-    const used = (header ? header.offsetHeight : 50) + (this.bars ? this.bars.top.offsetHeight + this.bars.bottom.offsetHeight : 110) + 70;
-    return { width: column, height: Math.max(240, window.innerHeight - used) };
+    const used = (header ? header.offsetHeight : 50) + (this.bars ? this.bars.top.offsetHeight + this.bars.bottom.offsetHeight : 110) + 60;
+    const height = Math.max(240, window.innerHeight - used);
+    if (this.playArea) this.playArea.style.setProperty('--board-h', `${height}px`);
+    return { width: column, height };
   }
 
   listen() {
@@ -114,17 +126,26 @@ export class GameView {
     s.on('flip', () => this.flip());
     s.on('draw', (action) => this.draw(action));
     s.on('resign', () => this.action(() => api.resign(this.id, s.token), 'resign'));
+    s.on('rematch', () => this.rematch());
+    s.on('analyse', () => {
+      this.analysis.element.scrollIntoView({ behavior: 'smooth', block: 'center' });
+      this.analysis.analyse();
+    });
     this.onKey = (e) => {
-      if (e.target.closest && e.target.closest('input, textarea, select, [contenteditable], .board')) return;
+      if (e.target.closest && e.target.closest('input, textarea, select, [contenteditable], .board, dialog')) return;
+      if (e.ctrlKey || e.metaKey || e.altKey) return;
       if (e.key === 'ArrowLeft') s.emit('step', -1);
       else if (e.key === 'ArrowRight') s.emit('step', 1);
       else if (e.key === 'Home') s.emit('goto', 0);
       else if (e.key === 'End') s.emit('goto', null);
-      else if (e.key === 'f' && !e.ctrlKey && !e.metaKey && !e.altKey) s.emit('flip');
+      else if (e.key === 'f') s.emit('flip');
       else return;
       e.preventDefault();
     };
     document.addEventListener('keydown', this.onKey);
+    this.onResize = () => this.board.relayout();
+    window.addEventListener('resize', this.onResize);
+    this.watchLowTime();
   }
 
   // A state from the server (an answer or an event).
@@ -142,7 +163,64 @@ export class GameView {
       return;
     }
     document.title = `${variantTitle(g.variant)} \u2014 starfish`;
+    const added = old ? g.moves.length - old.moves.length : 0;
     s.set({ game: g });
+    if (added > 0) this.moveArrived(g, old);
+    else if (old && old.status !== 'over' && g.status === 'over') this.gameEnded(g);
+    this.tryPremove();
+  }
+
+  // Sound and a sentence for screen readers for the newest move.
+  moveArrived(g, old) {
+    const m = g.moves[g.moves.length - 1];
+    const mover = this.state.sideAfter(g.moves.length - 1);
+    let sentence = `${mover === 'white' ? 'White' : 'Black'}: ${m.san || m.uci}`;
+    if (g.status === 'over' && old.status !== 'over') {
+      this.gameEnded(g, sentence);
+      return;
+    }
+    if (g.check) sentence += ', check';
+    playSound(g.check ? 'check' : /x/.test(m.san || '') ? 'capture' : 'move');
+    announce(sentence);
+  }
+
+  gameEnded(g, before = '') {
+    playSound('end');
+    announce(`${before ? `${before}. ` : ''}Game over: ${resultText(g.result, g.reason)}.`);
+  }
+
+  // One premove: played the moment the opponent's move arrives, if it is legal then.
+  tryPremove() {
+    const s = this.state;
+    const p = s.premove;
+    if (!p || !s.canMove) {
+      if (p && (!s.playing || !s.live)) s.set({ premove: null });
+      return;
+    }
+    const moves = s.game.legal.filter((m) => m.to === p.to && (p.place ? m.place && m.place.toUpperCase() === p.place : m.from === p.from));
+    s.set({ premove: null });
+    // Several moves to one cell (promotions): the first, the variant's strongest piece.
+    if (moves.length) s.emit('move', moves[0].uci);
+  }
+
+  watchLowTime() {
+    const warned = { white: false, black: false };
+    this.lowTimer = setInterval(() => {
+      const s = this.state;
+      const g = s.game;
+      if (this.destroyed) {
+        clearInterval(this.lowTimer);
+        return;
+      }
+      if (!g || !g.clock || g.status !== 'ongoing' || !s.mySide) return;
+      const left = this.clocks.left(s.mySide);
+      if (left < LOW_TIME_MS && left > 0 && g.clock.running === s.mySide && !warned[s.mySide]) {
+        warned[s.mySide] = true;
+        playSound('lowtime');
+        announce(`${Math.ceil(left / 1000)} seconds left`);
+      }
+      if (left >= LOW_TIME_MS) warned[s.mySide] = false;
+    }, 250);
   }
 
   renderBoard() {
@@ -166,7 +244,6 @@ export class GameView {
       premove: s.premove,
     });
     this.board.wrap.classList.toggle('history', !s.live);
-    this.caption.history.hidden = s.live;
   }
 
   goto(k) {
@@ -210,6 +287,23 @@ export class GameView {
     const g = await this.action(() => api.draw(this.id, s.token, action), `${action} a draw`);
     if (g && action === 'offer' && g.status === 'ongoing' && !g.draw_offer && g.players[other(s.mySide || g.side)] === 'engine') {
       notify('The engine declines the draw.', 'info');
+    }
+  }
+
+  // Against the engine, a new game at once: colours swapped, the same variant, start and clock.
+  async rematch() {
+    const s = this.state;
+    const g = s.game;
+    const side = other(s.mySide || 'white');
+    const body = { variant: g.variant, opponent: 'engine', color: side, fen: g.start_fen };
+    if (g.engine) body.skill = g.engine.skill;
+    if (g.clock) body.clock = { base_ms: g.clock.base_ms, inc_ms: g.clock.inc_ms };
+    try {
+      const res = await api.create(body);
+      saveGame(res.game.id, { token: res.token, side: res.side, invite: null, opponent: 'engine' });
+      location.hash = `#/game/${encodeURIComponent(res.game.id)}`;
+    } catch (e) {
+      notify(`Could not start the rematch: ${e.message}`);
     }
   }
 
