@@ -1,11 +1,11 @@
 #include "search.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "../core/movegen.h"
-#include "../core/notation.h"
 #include "eval.h"
 
 #define MAX_HISTORY_KEYS 8192
@@ -18,24 +18,46 @@
 #define FUTILITY_MARGIN 100 /* plus this per ply of depth */
 #define LMP_MAX_DEPTH 3
 #define ASPIRATION_DELTA 25
+/* How often (in nodes, a power of two) a thread looks at the clock and the stop flags: often,
+ * since a Megastar node can take microseconds. */
+#define CHECK_EVERY 128
+/* The main thread names each root move it starts once the search has run this long. */
+#define CURRMOVE_AFTER 1.0
 
-typedef struct Search {
+/* What every thread of one search shares. */
+typedef struct Shared {
     Engine *engine;
-    Position pos;
     const EvalTables *eval;
     SearchLimits limits;
+    const SearchObserver *observer;
+    double start, soft_limit, hard_limit; /* seconds; 0 = none */
+    int max_depth;
+    int nthreads;
+    atomic_bool abort; /* the main thread has finished: helpers stop */
+} Shared;
+
+/* One search thread.  Everything from `killers` on is cleared at the start of a search. */
+typedef struct Worker {
+    int id; /* 0: the main thread */
+    Shared *shared;
+    pthread_t thread;
+    Position pos;
     /* Keys of the game's earlier positions, then of the search path; keys[nkeys-1] is now. */
     uint64_t keys[MAX_HISTORY_KEYS + MAX_PLY + 2];
     int nkeys;
-    uint64_t nodes;
+    atomic_uint_fast64_t nodes, tbhits; /* written by this thread, read by the main thread */
     int seldepth;
-    double start, soft_limit, hard_limit; /* seconds; 0 = none */
     bool stopped;
+    /* The root: MultiPV searches line k with the moves of lines 0..k-1 excluded. */
+    Move excluded[MAX_MULTIPV];
+    int nexcluded;
+    int completed_depth;
+    SearchInfo info; /* the last completed iteration's lines */
     Move killers[MAX_PLY + 1][2];
     int history[2][MAX_CELLS][MAX_CELLS];
     Move pv[MAX_PLY + 1][MAX_PLY + 1];
     int pv_len[MAX_PLY + 1];
-} Search;
+} Worker;
 
 static double now_seconds(void)
 {
@@ -44,17 +66,52 @@ static double now_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* ---- The engine --------------------------------------------------------------------------- */
+
 bool engine_init(Engine *e, size_t hash_mb)
 {
     memset(e, 0, sizeof *e);
     e->skill = 20;
+    e->multipv = 1;
     e->seed = (uint64_t)time(NULL) | 1;
     atomic_init(&e->stop, false);
-    return tt_resize(&e->tt, hash_mb);
+    atomic_init(&e->pondering, false);
+    return tt_resize(&e->tt, hash_mb) && engine_set_threads(e, 1);
+}
+
+bool engine_set_threads(Engine *e, int threads)
+{
+    if (threads < 1 || threads > MAX_THREADS)
+        return false;
+    Worker **workers = calloc((size_t)threads, sizeof *workers);
+    if (!workers)
+        return false;
+    bool ok = true;
+    for (int i = 0; i < threads; i++) {
+        workers[i] = i < e->threads ? e->workers[i] : calloc(1, sizeof **workers);
+        ok = ok && workers[i];
+    }
+    if (!ok) { /* give back the new ones (the array was zeroed, so free(NULL) is fine) */
+        for (int i = e->threads; i < threads; i++)
+            free(workers[i]);
+        free(workers);
+        return false;
+    }
+    for (int i = threads; i < e->threads; i++)
+        free(e->workers[i]);
+    for (int i = 0; i < threads; i++)
+        workers[i]->id = i;
+    free(e->workers);
+    e->workers = workers;
+    e->threads = threads;
+    return true;
 }
 
 void engine_free(Engine *e)
 {
+    for (int i = 0; i < e->threads; i++)
+        free(e->workers[i]);
+    free(e->workers);
     tt_free(&e->tt);
 }
 
@@ -62,6 +119,22 @@ void engine_new_game(Engine *e)
 {
     tt_clear(&e->tt);
 }
+
+void engine_ponderhit(Engine *e)
+{
+    atomic_store(&e->pondering, false);
+}
+
+int score_mate_moves(int score)
+{
+    if (score >= SCORE_MATE_BOUND)
+        return (SCORE_MATE - score + 1) / 2;
+    if (score <= -SCORE_MATE_BOUND)
+        return -(SCORE_MATE + score) / 2;
+    return 0;
+}
+
+/* ---- Small helpers ----------------------------------------------------------------------- */
 
 /* The key the search uses: the position key plus any en-passant cell. */
 static uint64_t search_key(const Position *pos)
@@ -86,32 +159,66 @@ static int drawn_score(const Position *pos, const char *reason, int ply)
     return result_score(d->decide_draw(pos, reason), pos->side, ply);
 }
 
-static bool out_of_time(Search *s)
+static uint64_t counter_read(atomic_uint_fast64_t *c)
 {
-    if (s->stopped)
+    return atomic_load_explicit(c, memory_order_relaxed);
+}
+
+/* Only the owning thread writes a counter, so a relaxed load and store suffice. */
+static void counter_add(atomic_uint_fast64_t *c, uint64_t n)
+{
+    atomic_store_explicit(c, counter_read(c) + n, memory_order_relaxed);
+}
+
+static uint64_t total_nodes(const Shared *sh)
+{
+    uint64_t sum = 0;
+    for (int i = 0; i < sh->nthreads; i++)
+        sum += counter_read(&sh->engine->workers[i]->nodes);
+    return sum;
+}
+
+static uint64_t total_tbhits(const Shared *sh)
+{
+    uint64_t sum = 0;
+    for (int i = 0; i < sh->nthreads; i++)
+        sum += counter_read(&sh->engine->workers[i]->tbhits);
+    return sum;
+}
+
+/* Should this thread stop?  Every thread obeys `stop` and the main thread's end; the main
+ * thread also keeps the node limit and the clock (not while pondering). */
+static bool out_of_time(Worker *w)
+{
+    if (w->stopped)
         return true;
-    if ((s->nodes & 127) == 0) { /* often: a Megastar node can take microseconds */
-        if (atomic_load(&s->engine->stop) || (s->limits.nodes && s->nodes >= s->limits.nodes) ||
-            (s->hard_limit > 0 && now_seconds() - s->start >= s->hard_limit))
-            s->stopped = true;
-    }
-    return s->stopped;
+    Shared *sh = w->shared;
+    if ((counter_read(&w->nodes) & (CHECK_EVERY - 1)) != 0)
+        return false;
+    if (atomic_load(&sh->engine->stop) || atomic_load(&sh->abort))
+        w->stopped = true;
+    else if (w->id == 0 && sh->limits.nodes && total_nodes(sh) >= sh->limits.nodes)
+        w->stopped = true;
+    else if (w->id == 0 && sh->hard_limit > 0 && !atomic_load(&sh->engine->pondering) &&
+             now_seconds() - sh->start >= sh->hard_limit)
+        w->stopped = true;
+    return w->stopped;
 }
 
 /* Has the current position occurred before, since the last irreversible move? */
-static bool repeated(const Search *s)
+static bool repeated(const Worker *w)
 {
-    uint64_t now = s->keys[s->nkeys - 1];
-    int reach = s->pos.halfmove < s->nkeys - 1 ? s->pos.halfmove : s->nkeys - 1;
+    uint64_t now = w->keys[w->nkeys - 1];
+    int reach = w->pos.halfmove < w->nkeys - 1 ? w->pos.halfmove : w->nkeys - 1;
     for (int i = 2; i <= reach; i += 2)
-        if (s->keys[s->nkeys - 1 - i] == now)
+        if (w->keys[w->nkeys - 1 - i] == now)
             return true;
     return false;
 }
 
-static int piece_value(const Search *s, uint8_t code)
+static int piece_value(const Worker *w, uint8_t code)
 {
-    return code ? s->eval->value[code] : 0;
+    return code ? w->shared->eval->value[code] : 0;
 }
 
 /* Neither a capture nor a promotion (a placement from the hand counts as quiet). */
@@ -120,49 +227,49 @@ static bool is_quiet(const Position *pos, Move m)
     return !pos_is_capture(pos, m) && !(MOVE_PIECE(m) && MOVE_KIND(m) != MK_PLACE);
 }
 
-static int victim_value(const Search *s, Move m)
+static int victim_value(const Worker *w, Move m)
 {
-    const Position *pos = &s->pos;
-    return piece_value(s, MOVE_KIND(m) == MK_EP ? pos->board[pos->ep_victim] : pos->board[MOVE_TO(m)]);
+    const Position *pos = &w->pos;
+    return piece_value(w, MOVE_KIND(m) == MK_EP ? pos->board[pos->ep_victim] : pos->board[MOVE_TO(m)]);
 }
 
 /* Quiescence skips a capture that cannot lift the score near alpha even if the victim is won
  * for free (delta pruning), and one by a piece worth more than its victim onto a defended cell
  * (a cheap stand-in for exchange evaluation).  Promotions are always searched. */
-static bool qsearch_skips(const Search *s, Move m, int stand_pat, int alpha)
+static bool qsearch_skips(const Worker *w, Move m, int stand_pat, int alpha)
 {
-    const Position *pos = &s->pos;
+    const Position *pos = &w->pos;
     if (MOVE_PIECE(m) && MOVE_KIND(m) != MK_PLACE)
         return false;
-    int victim = victim_value(s, m);
+    int victim = victim_value(w, m);
     if (stand_pat + victim + QS_DELTA_MARGIN <= alpha)
         return true;
-    return piece_value(s, pos->board[MOVE_FROM(m)]) > victim && pos_attacked(pos, MOVE_TO(m), !pos->side);
+    return piece_value(w, pos->board[MOVE_FROM(m)]) > victim && pos_attacked(pos, MOVE_TO(m), !pos->side);
 }
 
 /* Orders moves best-first by a score: table move, captures (most valuable victim, least
  * valuable attacker), promotions, killers, then history. */
-static void order_moves(Search *s, Move *moves, int n, Move tt_move, int ply)
+static void order_moves(Worker *w, Move *moves, int n, Move tt_move, int ply)
 {
     int score[MAX_MOVES];
-    const Position *pos = &s->pos;
+    const Position *pos = &w->pos;
     for (int i = 0; i < n; i++) {
         Move m = moves[i];
         int sc;
         if (m == tt_move)
             sc = 1 << 30;
         else if (pos_is_capture(pos, m)) {
-            sc = (1 << 24) + victim_value(s, m) * 16 - piece_value(s, pos->board[MOVE_FROM(m)]) / 16;
+            sc = (1 << 24) + victim_value(w, m) * 16 - piece_value(w, pos->board[MOVE_FROM(m)]) / 16;
         } else if (MOVE_PIECE(m) && MOVE_KIND(m) != MK_PLACE)
             sc = (1 << 23) + MOVE_PIECE(m);
-        else if (m == s->killers[ply][0])
+        else if (m == w->killers[ply][0])
             sc = (1 << 22);
-        else if (m == s->killers[ply][1])
+        else if (m == w->killers[ply][1])
             sc = (1 << 22) - 1;
         else if (MOVE_KIND(m) == MK_PLACE)
-            sc = s->eval->mg[MAKE_PIECE(pos->side, MOVE_PIECE(m))][MOVE_TO(m)];
+            sc = w->shared->eval->mg[MAKE_PIECE(pos->side, MOVE_PIECE(m))][MOVE_TO(m)];
         else
-            sc = s->history[pos->side][MOVE_FROM(m)][MOVE_TO(m)];
+            sc = w->history[pos->side][MOVE_FROM(m)][MOVE_TO(m)];
         score[i] = sc;
     }
     for (int i = 1; i < n; i++) { /* insertion sort: lists are short */
@@ -177,25 +284,31 @@ static void order_moves(Search *s, Move *moves, int n, Move tt_move, int ply)
     }
 }
 
-static void make(Search *s, Move m, Undo *u)
+static void make(Worker *w, Move m, Undo *u)
 {
-    pos_make(&s->pos, m, u);
-    s->keys[s->nkeys++] = search_key(&s->pos);
-    s->nodes++;
+    pos_make(&w->pos, m, u);
+    w->keys[w->nkeys++] = search_key(&w->pos);
+    counter_add(&w->nodes, 1);
 }
 
 /* Makes a pseudo-legal move if it is legal: the search tests legality only for the moves it
  * actually reaches, after making them. */
-static bool make_if_legal(Search *s, Move m, Undo *u)
+static bool make_if_legal(Worker *w, Move m, Undo *u)
 {
-    pos_make(&s->pos, m, u);
-    if (!pos_mover_safe(&s->pos)) {
-        pos_unmake(&s->pos, m, u);
+    pos_make(&w->pos, m, u);
+    if (!pos_mover_safe(&w->pos)) {
+        pos_unmake(&w->pos, m, u);
         return false;
     }
-    s->keys[s->nkeys++] = search_key(&s->pos);
-    s->nodes++;
+    w->keys[w->nkeys++] = search_key(&w->pos);
+    counter_add(&w->nodes, 1);
     return true;
+}
+
+static void unmake(Worker *w, Move m, const Undo *u)
+{
+    w->nkeys--;
+    pos_unmake(&w->pos, m, u);
 }
 
 /* The score when the side to move has no legal move. */
@@ -204,12 +317,6 @@ static int no_moves_score(const Position *pos, bool check, int ply)
     if (check)
         return -(SCORE_MATE - ply);
     return pos->v->def->stalemate ? result_score(pos->v->def->stalemate(pos), pos->side, ply) : 0;
-}
-
-static void unmake(Search *s, Move m, const Undo *u)
-{
-    s->nkeys--;
-    pos_unmake(&s->pos, m, u);
 }
 
 /* Scores stored in the table are relative to the node, not the root. */
@@ -228,40 +335,50 @@ static int endgame_score(const EndgameVerdict *tb, int ply)
     return tb->wdl == 0 ? 0 : tb->wdl > 0 ? SCORE_MATE - (ply + tb->dtm) : -(SCORE_MATE - (ply + tb->dtm));
 }
 
-static int quiescence(Search *s, int alpha, int beta, int ply)
+static bool excluded_at_root(const Worker *w, Move m)
 {
-    Position *pos = &s->pos;
-    if (ply > s->seldepth)
-        s->seldepth = ply;
-    if (out_of_time(s))
+    for (int i = 0; i < w->nexcluded; i++)
+        if (w->excluded[i] == m)
+            return true;
+    return false;
+}
+
+/* ---- Quiescence -------------------------------------------------------------------------- */
+
+static int quiescence(Worker *w, int alpha, int beta, int ply)
+{
+    Position *pos = &w->pos;
+    if (ply > w->seldepth)
+        w->seldepth = ply;
+    if (out_of_time(w))
         return 0;
     bool check = pos_in_check(pos);
     if (ply >= MAX_PLY)
-        return evaluate(pos, s->eval);
+        return evaluate(pos, w->shared->eval);
     Move moves[MAX_MOVES];
     int n = gen_pseudo(pos, moves), legal = 0;
     int best = -SCORE_INF;
     if (!check) {
-        best = evaluate(pos, s->eval);
+        best = evaluate(pos, w->shared->eval);
         if (best >= beta)
             return best;
         if (best > alpha)
             alpha = best;
         int k = 0; /* captures and promotions only */
         for (int i = 0; i < n; i++)
-            if (!is_quiet(pos, moves[i]) && !qsearch_skips(s, moves[i], best, alpha))
+            if (!is_quiet(pos, moves[i]) && !qsearch_skips(w, moves[i], best, alpha))
                 moves[k++] = moves[i];
         n = k;
     }
-    order_moves(s, moves, n, MOVE_NONE, ply);
+    order_moves(w, moves, n, MOVE_NONE, ply);
     for (int i = 0; i < n; i++) {
         Undo u;
-        if (!make_if_legal(s, moves[i], &u))
+        if (!make_if_legal(w, moves[i], &u))
             continue;
         legal++;
-        int score = -quiescence(s, -beta, -alpha, ply + 1);
-        unmake(s, moves[i], &u);
-        if (s->stopped)
+        int score = -quiescence(w, -beta, -alpha, ply + 1);
+        unmake(w, moves[i], &u);
+        if (w->stopped)
             return 0;
         if (score > best) {
             best = score;
@@ -277,6 +394,8 @@ static int quiescence(Search *s, int alpha, int beta, int ply)
     return best;
 }
 
+/* ---- The main search --------------------------------------------------------------------- */
+
 static bool has_pieces(const Position *pos)
 {
     for (int i = 0; i < pos->pcount[pos->side]; i++) {
@@ -287,19 +406,19 @@ static bool has_pieces(const Position *pos)
     return false;
 }
 
-static void update_quiet_stats(Search *s, Move m, int depth, int ply)
+static void update_quiet_stats(Worker *w, Move m, int depth, int ply)
 {
-    if (s->killers[ply][0] != m) {
-        s->killers[ply][1] = s->killers[ply][0];
-        s->killers[ply][0] = m;
+    if (w->killers[ply][0] != m) {
+        w->killers[ply][1] = w->killers[ply][0];
+        w->killers[ply][0] = m;
     }
     if (MOVE_KIND(m) != MK_PLACE) {
-        int *h = &s->history[s->pos.side][MOVE_FROM(m)][MOVE_TO(m)];
+        int *h = &w->history[w->pos.side][MOVE_FROM(m)][MOVE_TO(m)];
         *h += depth * depth;
         if (*h > (1 << 20))
             for (int a = 0; a < MAX_CELLS; a++)
                 for (int b = 0; b < MAX_CELLS; b++)
-                    s->history[s->pos.side][a][b] /= 2;
+                    w->history[w->pos.side][a][b] /= 2;
     }
 }
 
@@ -313,38 +432,56 @@ static bool prune_quiet(int static_eval, int alpha, int depth, int legal)
     return depth <= FUTILITY_MAX_DEPTH && static_eval + FUTILITY_MARGIN * (depth + 1) <= alpha;
 }
 
-static int negamax(Search *s, int alpha, int beta, int depth, int ply, bool allow_null)
+/* A new best move at `ply`: its line is the move followed by the child's line. */
+static void update_pv(Worker *w, Move m, int ply)
 {
-    Position *pos = &s->pos;
-    bool pv_node = beta - alpha > 1;
-    s->pv_len[ply] = ply;
-    if (ply > 0) {
-        if (out_of_time(s))
+    w->pv[ply][ply] = m;
+    memcpy(&w->pv[ply][ply + 1], &w->pv[ply + 1][ply + 1], sizeof(Move) * (size_t)(w->pv_len[ply + 1] - ply - 1));
+    w->pv_len[ply] = w->pv_len[ply + 1];
+}
+
+static int negamax(Worker *w, int alpha, int beta, int depth, int ply, bool allow_null)
+{
+    Position *pos = &w->pos;
+    const Shared *sh = w->shared;
+    bool pv_node = beta - alpha > 1, root = ply == 0;
+    w->pv_len[ply] = ply;
+    if (ply > w->seldepth)
+        w->seldepth = ply;
+
+    /* Step 1. The game may be over: draws by rule, and mate distance pruning (no mate found
+     * from here can be shorter than one already known). */
+    if (!root) {
+        if (out_of_time(w))
             return 0;
-        if (repeated(s))
+        if (repeated(w))
             return drawn_score(pos, "repetition", ply);
         if (pos->v->def->insufficient_material && pos->v->def->insufficient_material(pos))
             return drawn_score(pos, "insufficient-material", ply);
-        /* Mate distance pruning. */
         int mating = SCORE_MATE - ply;
         if (mating < beta && (beta = mating) <= alpha)
             return alpha;
     }
-    /* Endgame tables give the exact result: a win's score counts the plies to mate. */
+
+    /* Step 2. Endgame tables give the exact result: a win's score counts the plies to mate. */
     EndgameVerdict tb;
-    if (ply > 0 && pos->v->def->probe_endgame && pos->v->def->probe_endgame(pos, false, &tb))
+    if (!root && pos->v->def->probe_endgame && pos->v->def->probe_endgame(pos, false, &tb)) {
+        counter_add(&w->tbhits, 1);
         return endgame_score(&tb, ply);
+    }
     bool check = pos_in_check(pos);
     if (check)
         depth++;
     if (depth <= 0 || ply >= MAX_PLY)
-        return quiescence(s, alpha, beta, ply);
+        return quiescence(w, alpha, beta, ply);
 
+    /* Step 3. The transposition table: a deep enough entry with a fitting bound ends the node
+     * outside the principal variation. */
     uint64_t key = search_key(pos);
     bool found;
-    TTEntry *e = tt_probe(&s->engine->tt, key, &found);
+    TTEntry *e = tt_probe(&sh->engine->tt, key, &found);
     Move tt_move = found ? e->move : MOVE_NONE;
-    if (found && !pv_node && ply > 0 && e->depth >= depth) {
+    if (found && !pv_node && !root && e->depth >= depth) {
         int score = score_from_tt(e->score, ply);
         if (e->bound == BOUND_EXACT || (e->bound == BOUND_LOWER && score >= beta) ||
             (e->bound == BOUND_UPPER && score <= alpha))
@@ -353,8 +490,8 @@ static int negamax(Search *s, int alpha, int beta, int depth, int ply, bool allo
 
     Move moves[MAX_MOVES];
     int n = gen_pseudo(pos, moves), legal = 0;
-    /* The 50-move rule ends the game unless the side to move is mated. */
-    if (ply > 0 && fifty_move_rule_reached(pos)) {
+    /* Step 4. The 50-move rule ends the game unless the side to move is mated. */
+    if (!root && fifty_move_rule_reached(pos)) {
         for (int i = 0; i < n && !legal; i++)
             legal += move_is_legal(pos, moves[i]);
         return legal || !check ? drawn_score(pos, "fifty-move", ply) : no_moves_score(pos, true, ply);
@@ -362,83 +499,96 @@ static int negamax(Search *s, int alpha, int beta, int depth, int ply, bool allo
 
     /* Shallow pruning trusts the static evaluation: not in check, not at the root or in the
      * principal variation, not during a setup phase, not near mate scores. */
-    bool prunable = !pv_node && !check && ply > 0 && !pos->hand_total[pos->side] && abs(alpha) < SCORE_MATE_BOUND &&
+    bool prunable = !pv_node && !check && !root && !pos->hand_total[pos->side] && abs(alpha) < SCORE_MATE_BOUND &&
                     abs(beta) < SCORE_MATE_BOUND;
-    int static_eval = prunable ? evaluate(pos, s->eval) : 0;
+    int static_eval = prunable ? evaluate(pos, sh->eval) : 0;
     bool zugzwang = pos->v->def->zugzwang_prone;
 
-    /* Reverse futility: far enough above beta that a move is assumed to keep it there (like the
-     * null move, not where zugzwang is common). */
+    /* Step 5. Reverse futility: far enough above beta that a move is assumed to keep it there
+     * (like the null move, not where zugzwang is common). */
     if (prunable && !zugzwang && depth <= RFP_MAX_DEPTH && static_eval - RFP_MARGIN * depth >= beta)
         return static_eval;
 
-    /* Null move: if passing still beats beta, a real move will too (not where zugzwang is
-     * common, not in check, not during a setup phase, not without pieces). */
+    /* Step 6. Null move: if passing still beats beta, a real move will too (not where zugzwang
+     * is common, not in check, not during a setup phase, not without pieces). */
     if (allow_null && prunable && depth >= 3 && !zugzwang && has_pieces(pos) && static_eval >= beta) {
         Undo u;
         pos_make_null(pos, &u);
-        s->keys[s->nkeys++] = search_key(pos);
-        int score = -negamax(s, -beta, -beta + 1, depth - 3, ply + 1, false);
-        s->nkeys--;
+        w->keys[w->nkeys++] = search_key(pos);
+        int score = -negamax(w, -beta, -beta + 1, depth - 3, ply + 1, false);
+        w->nkeys--;
         pos_unmake_null(pos, &u);
-        if (s->stopped)
+        if (w->stopped)
             return 0;
         if (score >= beta && score < SCORE_MATE_BOUND)
             return score;
     }
 
-    order_moves(s, moves, n, tt_move, ply);
+    /* Step 7. The moves, best first. */
+    order_moves(w, moves, n, tt_move, ply);
     int best = -SCORE_INF, orig_alpha = alpha;
     Move best_move = MOVE_NONE;
     for (int i = 0; i < n; i++) {
         Move m = moves[i];
+        if (root && excluded_at_root(w, m))
+            continue;
         bool quiet = is_quiet(pos, m);
         Undo u;
-        if (!make_if_legal(s, m, &u))
+        if (root && w->id == 0 && sh->observer && sh->observer->current_move &&
+            now_seconds() - sh->start >= CURRMOVE_AFTER && move_is_legal(pos, m))
+            sh->observer->current_move(sh->observer->ctx, pos, m, legal + 1, depth);
+        if (!make_if_legal(w, m, &u))
             continue;
         legal++;
         bool gives_check = pos_in_check(pos);
+
+        /* Step 8. Futility and late-move pruning of quiet moves near the leaves. */
         if (prunable && quiet && !gives_check && legal > 1 && best > -SCORE_MATE_BOUND &&
             prune_quiet(static_eval, alpha, depth, legal)) {
-            unmake(s, m, &u);
+            unmake(w, m, &u);
             continue;
         }
+
+        /* Step 9. Principal-variation search: the first move with the full window, the rest
+         * with a null window, late quiet moves shallower first (late-move reductions). */
         int score;
         if (legal == 1) {
-            score = -negamax(s, -beta, -alpha, depth - 1, ply + 1, true);
+            score = -negamax(w, -beta, -alpha, depth - 1, ply + 1, true);
         } else {
-            /* Late quiet moves are searched shallower first. */
             int r = (depth >= 3 && legal > 3 && quiet && !check && !gives_check) ? 1 + (depth > 6 && legal > 10) : 0;
-            score = -negamax(s, -alpha - 1, -alpha, depth - 1 - r, ply + 1, true);
+            score = -negamax(w, -alpha - 1, -alpha, depth - 1 - r, ply + 1, true);
             if (score > alpha && (r || pv_node))
-                score = -negamax(s, -beta, -alpha, depth - 1, ply + 1, true);
+                score = -negamax(w, -beta, -alpha, depth - 1, ply + 1, true);
         }
-        unmake(s, m, &u);
-        if (s->stopped)
+        unmake(w, m, &u);
+        if (w->stopped)
             return 0;
         if (score > best) {
             best = score;
             best_move = m;
             if (score > alpha) {
                 alpha = score;
-                s->pv[ply][ply] = m;
-                memcpy(&s->pv[ply][ply + 1], &s->pv[ply + 1][ply + 1],
-                       sizeof(Move) * (size_t)(s->pv_len[ply + 1] - ply - 1));
-                s->pv_len[ply] = s->pv_len[ply + 1];
+                update_pv(w, m, ply);
                 if (score >= beta) {
                     if (quiet)
-                        update_quiet_stats(s, m, depth, ply);
+                        update_quiet_stats(w, m, depth, ply);
                     break;
                 }
             }
         }
     }
+
+    /* Step 10. No legal move: mate or the variant's stalemate; else remember the result (at
+     * the root only the first MultiPV line: the others left the best moves out). */
     if (legal == 0)
-        return no_moves_score(pos, check, ply);
+        return root && w->nexcluded ? -SCORE_INF : no_moves_score(pos, check, ply);
     int bound = best >= beta ? BOUND_LOWER : best > orig_alpha ? BOUND_EXACT : BOUND_UPPER;
-    tt_store(&s->engine->tt, key, best_move, score_to_tt(best, ply), depth, bound);
+    if (!(root && w->nexcluded))
+        tt_store(&sh->engine->tt, key, best_move, score_to_tt(best, ply), depth, bound);
     return best;
 }
+
+/* ---- Time and the root ------------------------------------------------------------------- */
 
 /*
  * Time for this move: a share of the clock above a reserve, plus most of the increment, never
@@ -446,15 +596,15 @@ static int negamax(Search *s, int alpha, int beta, int depth, int ply, bool allo
  * allowance for process and pipe latency keep the clock from sinking so low that a stall of
  * the machine flags it: with an increment the clock settles well above the reserve.
  */
-static void plan_time(Search *s)
+static void plan_time(Shared *sh, int side)
 {
-    const SearchLimits *l = &s->limits;
-    s->soft_limit = s->hard_limit = 0;
+    const SearchLimits *l = &sh->limits;
+    sh->soft_limit = sh->hard_limit = 0;
     if (l->movetime > 0) {
-        s->soft_limit = s->hard_limit = l->movetime / 1000.0;
+        sh->soft_limit = sh->hard_limit = l->movetime / 1000.0;
         return;
     }
-    int left = l->time[s->pos.side], inc = l->inc[s->pos.side];
+    int left = l->time[side], inc = l->inc[side];
     if (l->infinite || left <= 0)
         return;
     double latency = 0.05, t = left / 1000.0, i = inc / 1000.0;
@@ -470,34 +620,8 @@ static void plan_time(Search *s)
         budget = t / 2;
     if (budget < 0.002)
         budget = 0.002;
-    s->soft_limit = budget * 0.6;
-    s->hard_limit = budget;
-}
-
-static void print_info(Search *s, int depth, int score, FILE *out)
-{
-    double secs = now_seconds() - s->start;
-    char text[MOVE_TEXT_MAX];
-    fprintf(out, "info depth %d seldepth %d score ", depth, s->seldepth);
-    if (score >= SCORE_MATE_BOUND)
-        fprintf(out, "mate %d", (SCORE_MATE - score + 1) / 2);
-    else if (score <= -SCORE_MATE_BOUND)
-        fprintf(out, "mate -%d", (SCORE_MATE + score) / 2);
-    else
-        fprintf(out, "cp %d", score);
-    fprintf(out, " nodes %llu nps %.0f time %.0f pv", (unsigned long long)s->nodes, secs > 0 ? s->nodes / secs : 0.0,
-            secs * 1000);
-    Undo undo[MAX_PLY];
-    int k = 0;
-    for (; k < s->pv_len[0]; k++) {
-        move_to_text(&s->pos, s->pv[0][k], text);
-        fprintf(out, " %s", text);
-        pos_make(&s->pos, s->pv[0][k], &undo[k]);
-    }
-    while (k-- > 0)
-        pos_unmake(&s->pos, s->pv[0][k], &undo[k]);
-    fprintf(out, "\n");
-    fflush(out);
+    sh->soft_limit = budget * 0.6;
+    sh->hard_limit = budget;
 }
 
 static uint64_t next_random(uint64_t *state)
@@ -509,18 +633,19 @@ static uint64_t next_random(uint64_t *state)
 }
 
 /* Weaker play: every root move scored at a shallow depth, then a noisy choice. */
-static Move weakened_choice(Search *s, Move *moves, int n, int depth)
+static Move weakened_choice(Worker *w, Move *moves, int n, int depth)
 {
-    int spread = (20 - s->engine->skill) * 25, best_noisy = -SCORE_INF * 2;
+    Engine *e = w->shared->engine;
+    int spread = (20 - e->skill) * 25, best_noisy = -SCORE_INF * 2;
     Move choice = moves[0];
     for (int i = 0; i < n; i++) {
         Undo u;
-        make(s, moves[i], &u);
-        int score = -negamax(s, -SCORE_INF, SCORE_INF, depth - 1, 1, true);
-        unmake(s, moves[i], &u);
-        if (s->stopped && i > 0)
+        make(w, moves[i], &u);
+        int score = -negamax(w, -SCORE_INF, SCORE_INF, depth - 1, 1, true);
+        unmake(w, moves[i], &u);
+        if (w->stopped && i > 0)
             break;
-        int noisy = score + (int)(next_random(&s->engine->seed) % (uint64_t)(spread + 1));
+        int noisy = score + (int)(next_random(&e->seed) % (uint64_t)(spread + 1));
         if (noisy > best_noisy) {
             best_noisy = noisy;
             choice = moves[i];
@@ -568,10 +693,10 @@ static Move greedy_choice(Engine *e, Position *pos, const Move *moves, int n)
 }
 
 /* Was this position (its key) seen before in the game or the search line? */
-static bool seen_before(const Search *s, uint64_t key)
+static bool seen_before(const Worker *w, uint64_t key)
 {
-    for (int i = 0; i < s->nkeys; i++)
-        if (s->keys[i] == key)
+    for (int i = 0; i < w->nkeys; i++)
+        if (w->keys[i] == key)
             return true;
     return false;
 }
@@ -588,9 +713,9 @@ static bool seen_before(const Search *s, uint64_t key)
  * MOVE_NONE (the search decides) elsewhere: draws and losses are scored exactly by the
  * search's own probes one ply down.
  */
-static Move endgame_root_move(Search *s, const Move *moves, int n, int *score)
+static Move endgame_root_move(Worker *w, const Move *moves, int n, int *score)
 {
-    Position *pos = &s->pos;
+    Position *pos = &w->pos;
     const VariantDef *d = pos->v->def;
     EndgameVerdict root, child;
     if (!d->probe_endgame || !d->probe_endgame(pos, true, &root) || root.wdl <= 0)
@@ -603,7 +728,7 @@ static Move endgame_root_move(Search *s, const Move *moves, int n, int *score)
         Undo u;
         pos_make(pos, moves[i], &u);
         bool covered = d->probe_endgame(pos, true, &child);
-        bool repeats = seen_before(s, search_key(pos));
+        bool repeats = seen_before(w, search_key(pos));
         pos_unmake(pos, moves[i], &u);
         if (!covered)
             return MOVE_NONE; /* a table is missing: leave it to the search */
@@ -622,16 +747,16 @@ static Move endgame_root_move(Search *s, const Move *moves, int n, int *score)
     return best;
 }
 
-/* One iteration at the root: a narrow window around the last score, widened on the side that
+/* One root search at `depth`: a narrow window around the last score, widened on the side that
  * fails until the score falls inside (a full window for shallow depths and mate scores). */
-static int root_search(Search *s, int depth, int last)
+static int aspiration_search(Worker *w, int depth, int last)
 {
     int delta = ASPIRATION_DELTA;
     bool narrow = depth >= 4 && abs(last) < SCORE_MATE_BOUND;
     int alpha = narrow ? last - delta : -SCORE_INF, beta = narrow ? last + delta : SCORE_INF;
     for (;;) {
-        int score = negamax(s, alpha, beta, depth, 0, false);
-        if (s->stopped || (score > alpha && score < beta))
+        int score = negamax(w, alpha, beta, depth, 0, false);
+        if (w->stopped || (score > alpha && score < beta))
             return score;
         delta *= 2;
         if (score <= alpha)
@@ -641,80 +766,192 @@ static int root_search(Search *s, int depth, int last)
     }
 }
 
-SearchResult search_run(Engine *e, Game *game, const SearchLimits *limits, FILE *out)
+static void set_line(SearchLine *line, int score, const Move *moves, int length)
 {
-    SearchResult r = {0};
-    Search *s = calloc(1, sizeof *s);
-    if (!s)
-        return r;
-    s->engine = e;
-    s->pos = game->pos;
-    s->eval = eval_tables(game->v);
-    s->limits = *limits;
-    s->start = now_seconds();
-    e->tt.generation++;
+    line->score = score;
+    line->length = length;
+    memcpy(line->moves, moves, sizeof(Move) * (size_t)length);
+}
+
+static int hashfull(const TT *tt)
+{
+    size_t sample = tt->mask + 1 < 1000 ? tt->mask + 1 : 1000, used = 0;
+    for (size_t i = 0; i < sample; i++)
+        used += tt->entries[i].bound != BOUND_NONE && tt->entries[i].generation == tt->generation;
+    return (int)(used * 1000 / sample);
+}
+
+/* Hands the last completed iteration to the observer. */
+static void report(Worker *w)
+{
+    const Shared *sh = w->shared;
+    if (!sh->observer || !sh->observer->iteration)
+        return;
+    w->info.depth = w->completed_depth;
+    w->info.nodes = total_nodes(sh);
+    w->info.tbhits = total_tbhits(sh);
+    w->info.seconds = now_seconds() - sh->start;
+    w->info.hashfull = hashfull(&sh->engine->tt);
+    sh->observer->iteration(sh->observer->ctx, &w->pos, &w->info);
+}
+
+/* Has the main thread's last iteration said enough to stop under a clock? */
+static bool iteration_ends_search(const Worker *w, int nlegal)
+{
+    const Shared *sh = w->shared;
+    int score = w->info.lines[0].score;
+    if (sh->limits.mate > 0 && score >= SCORE_MATE_BOUND && score_mate_moves(score) <= sh->limits.mate)
+        return true;
+    if (sh->limits.infinite || atomic_load(&sh->engine->pondering) || sh->soft_limit <= 0)
+        return false;
+    /* One legal move, or a forced mate found: no need to look further. */
+    if (nlegal == 1 || abs(score) >= SCORE_MATE_BOUND)
+        return true;
+    return now_seconds() - sh->start >= sh->soft_limit;
+}
+
+/* Iterative deepening on one thread: every MultiPV line at depth 1, 2, ... (helpers one ply
+ * deeper on odd threads, so that the threads do not walk in step). */
+static void iterate(Worker *w, int nlegal)
+{
+    Shared *sh = w->shared;
+    int lines = w->id == 0 ? sh->engine->multipv : 1;
+    if (lines > nlegal)
+        lines = nlegal;
+    for (int depth = 1; depth <= sh->max_depth; depth++) {
+        int target = w->id % 2 && depth < sh->max_depth ? depth + 1 : depth;
+        w->seldepth = 0;
+        w->nexcluded = 0;
+        SearchLine found[MAX_MULTIPV];
+        for (int k = 0; k < lines; k++) {
+            int last = w->completed_depth ? w->info.lines[k].score : 0;
+            int score = aspiration_search(w, target, last);
+            if (w->stopped)
+                break;
+            set_line(&found[k], score, w->pv[0], w->pv_len[0]);
+            w->excluded[w->nexcluded++] = w->pv[0][0];
+        }
+        bool complete = w->nexcluded == lines;
+        if (complete) {
+            memcpy(w->info.lines, found, sizeof found[0] * (size_t)lines);
+            w->info.nlines = lines;
+        } else if (w->completed_depth == 0 && w->pv_len[0] > 0) {
+            /* Stopped in the first iteration: the best line among the moves searched. */
+            set_line(&w->info.lines[0], 0, w->pv[0], w->pv_len[0]);
+            w->info.nlines = 1;
+        } else {
+            break;
+        }
+        w->info.seldepth = w->seldepth;
+        w->completed_depth = target;
+        if (w->id == 0)
+            report(w);
+        if (!complete || (w->id == 0 && iteration_ends_search(w, nlegal)))
+            break;
+    }
+    w->nexcluded = 0;
+}
+
+static void *helper_main(void *arg)
+{
+    Worker *w = arg;
+    Move moves[MAX_MOVES];
+    iterate(w, gen_legal(&w->pos, moves));
+    return NULL;
+}
+
+/* Readies a worker for a new search of the game's position. */
+static void worker_start(Worker *w, Shared *sh, const Game *game)
+{
+    w->shared = sh;
+    w->pos = game->pos;
+    w->nkeys = 0;
     int first = game->n + 1 > MAX_HISTORY_KEYS ? game->n + 1 - MAX_HISTORY_KEYS : 0;
     for (int i = first; i < game->n; i++)
-        s->keys[s->nkeys++] = game->undos[i].key ^ (game->undos[i].ep != NO_CELL ? zobrist_ep[game->undos[i].ep] : 0);
-    s->keys[s->nkeys++] = search_key(&s->pos);
-    plan_time(s);
+        w->keys[w->nkeys++] = game->undos[i].key ^ (game->undos[i].ep != NO_CELL ? zobrist_ep[game->undos[i].ep] : 0);
+    w->keys[w->nkeys++] = search_key(&w->pos);
+    atomic_store(&w->nodes, 0);
+    atomic_store(&w->tbhits, 0);
+    w->seldepth = 0;
+    w->stopped = false;
+    w->nexcluded = 0;
+    w->completed_depth = 0;
+    w->info.nlines = 0;
+    memset(w->killers, 0, sizeof w->killers);
+    memset(w->history, 0, sizeof w->history);
+    memset(w->pv_len, 0, sizeof w->pv_len);
+}
+
+/* The main thread's search, with the helpers running beside it; returns the line to play. */
+static void search_with_helpers(Engine *e, Shared *sh, int nlegal)
+{
+    Worker *main = e->workers[0];
+    int started = 1;
+    for (; started < sh->nthreads; started++)
+        if (pthread_create(&e->workers[started]->thread, NULL, helper_main, e->workers[started]) != 0)
+            break;
+    sh->nthreads = started; /* a helper that could not start is not waited for */
+    iterate(main, nlegal);
+    atomic_store(&sh->abort, true);
+    for (int i = 1; i < started; i++)
+        pthread_join(e->workers[i]->thread, NULL);
+}
+
+SearchResult search_run(Engine *e, Game *game, const SearchLimits *limits, const SearchObserver *observer)
+{
+    SearchResult r = {0};
+    Shared sh = {.engine = e, .eval = eval_tables(game->v), .limits = *limits, .observer = observer};
+    sh.start = now_seconds();
+    sh.nthreads = e->threads;
+    atomic_init(&sh.abort, false);
+    atomic_store(&e->pondering, limits->ponder);
+    e->tt.generation++;
+    plan_time(&sh, game->pos.side);
+    for (int i = 0; i < e->threads; i++)
+        worker_start(e->workers[i], &sh, game);
+    Worker *w = e->workers[0];
 
     Move moves[MAX_MOVES];
-    int n = gen_legal(&s->pos, moves);
+    int n = gen_legal(&w->pos, moves);
     if (e->greedy && n > 0) {
-        r.best = greedy_choice(e, &s->pos, moves, n);
+        r.best = greedy_choice(e, &w->pos, moves, n);
         r.depth = 1;
-        free(s);
         return r;
     }
-    int max_depth = limits->depth > 0 && limits->depth < MAX_PLY ? limits->depth : MAX_PLY - 1;
-    if (e->skill < 20 && max_depth > 1 + e->skill / 3)
-        max_depth = 1 + e->skill / 3;
-    r.best = n ? moves[0] : MOVE_NONE;
+    sh.max_depth = limits->depth > 0 && limits->depth < MAX_PLY ? limits->depth : MAX_PLY - 1;
+    if (e->skill < 20 && sh.max_depth > 1 + e->skill / 3)
+        sh.max_depth = 1 + e->skill / 3;
     int tb_score = 0;
-    Move tb_move = e->skill == 20 ? endgame_root_move(s, moves, n, &tb_score) : MOVE_NONE;
+    Move tb_move = e->skill == 20 ? endgame_root_move(w, moves, n, &tb_score) : MOVE_NONE;
     if (tb_move != MOVE_NONE) {
-        r.best = s->pv[0][0] = tb_move;
-        s->pv_len[0] = 1;
-        r.score = tb_score;
-        r.depth = 1;
-        if (out)
-            print_info(s, 1, tb_score, out);
-        max_depth = 0;
+        w->completed_depth = 1;
+        w->info.nlines = 1;
+        set_line(&w->info.lines[0], tb_score, &tb_move, 1);
+        report(w);
+    } else if (n > 0) {
+        if (e->skill < 20)
+            sh.nthreads = 1;
+        search_with_helpers(e, &sh, n);
     }
-    for (int depth = 1; depth <= max_depth && n > 0; depth++) {
-        s->seldepth = 0;
-        int score = root_search(s, depth, r.score);
-        if (s->stopped && depth > 1)
-            break;
-        if (s->pv_len[0] > 0) {
-            r.best = s->pv[0][0];
-            r.ponder = s->pv_len[0] > 1 ? s->pv[0][1] : MOVE_NONE;
-        }
-        r.score = score;
-        r.depth = depth;
-        if (out)
-            print_info(s, depth, score, out);
-        if (s->stopped)
-            break;
-        /* One legal move, or a forced mate found: no need to look further under a clock. */
-        bool timed = s->soft_limit > 0 || limits->infinite;
-        if (timed && !limits->infinite && (n == 1 || abs(score) >= SCORE_MATE_BOUND))
-            break;
-        if (s->soft_limit > 0 && now_seconds() - s->start >= s->soft_limit)
-            break;
+    const SearchLine *best = &w->info.lines[0];
+    if (w->info.nlines > 0 && best->length > 0) {
+        r.best = best->moves[0];
+        r.ponder = best->length > 1 ? best->moves[1] : MOVE_NONE;
+        r.score = best->score;
+    } else {
+        r.best = n ? moves[0] : MOVE_NONE;
     }
-    if (e->skill < 20 && n > 1 && !s->stopped) {
-        r.best = weakened_choice(s, moves, n, r.depth > 0 ? r.depth : 1);
+    r.depth = w->completed_depth;
+    if (e->skill < 20 && n > 1 && !w->stopped) {
+        r.best = weakened_choice(w, moves, n, r.depth > 0 ? r.depth : 1);
         r.ponder = MOVE_NONE;
     }
-    /* `go infinite` answers only after `stop`. */
-    while (limits->infinite && !atomic_load(&e->stop)) {
+    /* `go infinite` and `go ponder` answer only after `stop` (or, pondering, a ponderhit). */
+    while ((limits->infinite || atomic_load(&e->pondering)) && !atomic_load(&e->stop)) {
         struct timespec pause = {0, 2000000};
         nanosleep(&pause, NULL);
     }
-    r.nodes = s->nodes;
-    r.seconds = now_seconds() - s->start;
-    free(s);
+    r.nodes = total_nodes(&sh);
+    r.seconds = now_seconds() - sh.start;
     return r;
 }

@@ -1,8 +1,15 @@
 /*
  * UCI, as multi-variant engines speak it: the variant is chosen with
- * `setoption name UCI_Variant value NAME`.  Every error is one line,
- * `info string error: ...`, and leaves the session as it was: a `position` command with a
- * bad position text or a bad move changes nothing.
+ * `setoption name UCI_Variant value NAME` (answered `info string variant NAME`, as
+ * Fairy-Stockfish does).  Every error is one line, `info string error: ...`, and leaves the
+ * session as it was: a `position` command with a bad position text or a bad move changes
+ * nothing.
+ *
+ * Commands: uci, isready, setoption, ucinewgame, position, go (depth, nodes, movetime, mate,
+ * wtime/btime/winc/binc/movestogo, infinite, ponder; `go perft N`), stop, ponderhit, quit,
+ * and the extensions d (the board) and pgn (the game so far).  The search runs on its own
+ * thread, so `stop`, `ponderhit` and `isready` are answered at once; the search thread prints
+ * `info` lines and `bestmove`, each line written whole so that lines never interleave.
  */
 #include "uci.h"
 
@@ -25,6 +32,11 @@
 #define LINE_MAX_BYTES 65536
 /* Enough for any line that fits the buffer: a token takes a byte and its separator another. */
 #define MAX_TOKENS (LINE_MAX_BYTES / 2 + 1)
+/* One output line: an `info` line with a principal variation of MAX_PLY moves fits. */
+#define OUT_LINE_MAX (256 + MAX_PLY * (MOVE_TEXT_MAX + 1))
+
+#define HASH_DEFAULT 16
+#define HASH_MAX 4096
 
 typedef struct {
     FILE *out;
@@ -39,6 +51,26 @@ typedef struct {
     SearchLimits limits;
 } Session;
 
+/* Writes one whole line (printf-style, the newline added). */
+__attribute__((format(printf, 2, 3))) static void say(Session *s, const char *fmt, ...)
+{
+    char line[OUT_LINE_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(line, sizeof line - 1, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return;
+    if ((size_t)n > sizeof line - 2)
+        n = (int)sizeof line - 2;
+    line[n] = '\n';
+    line[n + 1] = 0;
+    fputs(line, s->out);
+    fflush(s->out);
+}
+
+#define error(s, ...) say(s, "info string error: " __VA_ARGS__)
+
 /* Ends a running search (its bestmove is printed) and waits for its thread. */
 static void stop_search(Session *s)
 {
@@ -49,48 +81,24 @@ static void stop_search(Session *s)
     s->searching = false;
 }
 
-/* Reports bad input: one line, `info string error: ...`. */
-static void __attribute__((format(printf, 2, 3))) error(Session *s, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(s->out, "info string error: ");
-    vfprintf(s->out, fmt, ap);
-    fprintf(s->out, "\n");
-    va_end(ap);
-}
-
 static void reset_game(Session *s)
 {
     char err[160];
     game_init(&s->game, s->variant, NULL, err, sizeof err);
 }
 
-static void cmd_uci(Session *s)
-{
-    fprintf(s->out, "id name starfish\nid author the starfish developers\n");
-    fprintf(s->out, "option name UCI_Variant type combo default %s", variant_at(0)->def->name);
-    for (int i = 0; i < variant_count(); i++)
-        fprintf(s->out, " var %s", variant_at(i)->def->name);
-    fprintf(s->out, "\noption name Hash type spin default 16 min 1 max 4096\n"
-                    "option name Clear Hash type button\n"
-                    "option name Skill Level type spin default 20 min 0 max 20\n"
-                    "option name UCI_LimitStrength type check default false\n"
-                    "option name UCI_Elo type spin default 1500 min 800 max 2800\n"
-                    "option name Greedy type check default false\n"
-                    "option name TablebasePath type string default tb\n"
-                    "uciok\n");
-}
+/* ---- Options: one table prints them for `uci` and applies them for `setoption` ------------ */
 
-static bool read_int(const char *text, int min, int max, int *out)
-{
-    char *end;
-    long n = strtol(text, &end, 10);
-    if (!*text || *end || n < min || n > max)
-        return false;
-    *out = (int)n;
-    return true;
-}
+typedef enum { UCI_SPIN, UCI_CHECK, UCI_BUTTON, UCI_STRING, UCI_COMBO } UciOptionType;
+
+typedef struct UciOption {
+    const char *name;
+    UciOptionType type;
+    const char *def; /* the default, as text */
+    int min, max;    /* UCI_SPIN */
+    /* Applies a value already checked against the type and range (number: its value). */
+    void (*apply)(Session *s, const char *value, int number);
+} UciOption;
 
 /* The strength the engine plays at: Skill Level, or UCI_Elo when strength is limited. */
 static void apply_strength(Session *s)
@@ -101,37 +109,146 @@ static void apply_strength(Session *s)
     s->engine.skill = skill < 0 ? 0 : skill > 20 ? 20 : skill;
 }
 
-static void set_engine_option(Session *s, const char *name, const char *value)
+static void set_variant(Session *s, const char *value, int number)
 {
-    int n;
-    if (strcasecmp(name, "Hash") == 0) {
-        if (!read_int(value, 1, 4096, &n))
-            error(s, "Hash must be a number of megabytes from 1 to 4096, not '%s'", value);
-        else if (!tt_resize(&s->engine.tt, (size_t)n))
-            error(s, "cannot allocate %s MB for the hash table", value);
-    } else if (strcasecmp(name, "Clear Hash") == 0) {
-        engine_new_game(&s->engine);
-    } else if (strcasecmp(name, "Skill Level") == 0) {
-        if (!read_int(value, 0, 20, &s->skill_level))
-            error(s, "Skill Level must be from 0 to 20, not '%s'", value);
-    } else if (strcasecmp(name, "UCI_LimitStrength") == 0) {
-        if (strcmp(value, "true") != 0 && strcmp(value, "false") != 0)
-            error(s, "UCI_LimitStrength must be true or false, not '%s'", value);
-        s->limit_strength = strcmp(value, "true") == 0;
-    } else if (strcasecmp(name, "Greedy") == 0) {
-        if (strcmp(value, "true") != 0 && strcmp(value, "false") != 0)
-            error(s, "Greedy must be true or false, not '%s'", value);
-        s->engine.greedy = strcmp(value, "true") == 0;
-    } else if (strcasecmp(name, "TablebasePath") == 0) {
-        /* The Starchess tables' folder (`starfish tb generate`); "<empty>" turns them off. */
-        tb_set_dir(strcmp(value, "<empty>") == 0 ? "" : value);
-    } else if (strcasecmp(name, "UCI_Elo") == 0) {
-        if (!read_int(value, 800, 2800, &s->elo))
-            error(s, "UCI_Elo must be from 800 to 2800, not '%s'", value);
-    } else {
-        error(s, "unknown option '%s'", name);
+    (void)number;
+    const Variant *v = variant_by_name(value);
+    if (!v) {
+        error(s, "unknown variant '%s'", value);
+        return;
     }
+    s->variant = v;
+    reset_game(s);
+    say(s, "info string variant %s", v->def->name);
+}
+
+static void set_threads(Session *s, const char *value, int number)
+{
+    if (!engine_set_threads(&s->engine, number))
+        error(s, "cannot start %s threads", value);
+}
+
+static void set_hash(Session *s, const char *value, int number)
+{
+    if (!tt_resize(&s->engine.tt, (size_t)number))
+        error(s, "cannot allocate %s MB for the hash table", value);
+}
+
+static void clear_hash(Session *s, const char *value, int number)
+{
+    (void)value, (void)number;
+    engine_new_game(&s->engine);
+}
+
+static void set_multipv(Session *s, const char *value, int number)
+{
+    (void)value;
+    s->engine.multipv = number;
+}
+
+static void set_ponder(Session *s, const char *value, int number)
+{
+    (void)s, (void)value, (void)number; /* pondering needs no preparation */
+}
+
+static void set_skill(Session *s, const char *value, int number)
+{
+    (void)value;
+    s->skill_level = number;
     apply_strength(s);
+}
+
+static void set_limit_strength(Session *s, const char *value, int number)
+{
+    (void)value;
+    s->limit_strength = number;
+    apply_strength(s);
+}
+
+static void set_elo(Session *s, const char *value, int number)
+{
+    (void)value;
+    s->elo = number;
+    apply_strength(s);
+}
+
+static void set_greedy(Session *s, const char *value, int number)
+{
+    (void)value;
+    s->engine.greedy = number;
+}
+
+/* The Starchess tables' folder (`starfish tb generate`); "<empty>" turns them off. */
+static void set_tablebase_path(Session *s, const char *value, int number)
+{
+    (void)s, (void)number;
+    tb_set_dir(strcmp(value, "<empty>") == 0 ? "" : value);
+}
+
+#define STR(x) #x
+#define XSTR(x) STR(x)
+
+static const UciOption options[] = {
+    {"UCI_Variant", UCI_COMBO, NULL, 0, 0, set_variant},
+    {"Threads", UCI_SPIN, "1", 1, MAX_THREADS, set_threads},
+    {"Hash", UCI_SPIN, XSTR(HASH_DEFAULT), 1, HASH_MAX, set_hash},
+    {"Clear Hash", UCI_BUTTON, NULL, 0, 0, clear_hash},
+    {"MultiPV", UCI_SPIN, "1", 1, MAX_MULTIPV, set_multipv},
+    {"Ponder", UCI_CHECK, "false", 0, 0, set_ponder},
+    {"Skill Level", UCI_SPIN, "20", 0, 20, set_skill},
+    {"UCI_LimitStrength", UCI_CHECK, "false", 0, 0, set_limit_strength},
+    {"UCI_Elo", UCI_SPIN, "1500", 800, 2800, set_elo},
+    {"Greedy", UCI_CHECK, "false", 0, 0, set_greedy},
+    {"TablebasePath", UCI_STRING, "tb", 0, 0, set_tablebase_path},
+};
+
+static void cmd_uci(Session *s)
+{
+    static const char *type_names[] = {"spin", "check", "button", "string", "combo"};
+    say(s, "id name starfish");
+    say(s, "id author the starfish developers");
+    for (size_t i = 0; i < sizeof options / sizeof options[0]; i++) {
+        const UciOption *o = &options[i];
+        char text[4096];
+        int len = snprintf(text, sizeof text, "option name %s type %s", o->name, type_names[o->type]);
+        if (o->type == UCI_COMBO) {
+            len += snprintf(text + len, sizeof text - (size_t)len, " default %s", variant_at(0)->def->name);
+            for (int k = 0; k < variant_count() && (size_t)len < sizeof text; k++)
+                len += snprintf(text + len, sizeof text - (size_t)len, " var %s", variant_at(k)->def->name);
+        } else if (o->def) {
+            len += snprintf(text + len, sizeof text - (size_t)len, " default %s", o->def);
+        }
+        if (o->type == UCI_SPIN)
+            snprintf(text + len, sizeof text - (size_t)len, " min %d max %d", o->min, o->max);
+        say(s, "%s", text);
+    }
+    say(s, "uciok");
+}
+
+/* Checks a value against its option's type and range, then applies it. */
+static void set_option(Session *s, const char *name, const char *value)
+{
+    const UciOption *o = NULL;
+    for (size_t i = 0; i < sizeof options / sizeof options[0] && !o; i++)
+        if (strcasecmp(name, options[i].name) == 0)
+            o = &options[i];
+    if (!o) {
+        error(s, "unknown option '%s'", name);
+        return;
+    }
+    int number = 0;
+    if (o->type == UCI_SPIN && !parse_int(value, o->min, o->max, &number)) {
+        error(s, "%s must be a number from %d to %d, not '%s'", o->name, o->min, o->max, value);
+        return;
+    }
+    if (o->type == UCI_CHECK) {
+        if (strcmp(value, "true") != 0 && strcmp(value, "false") != 0) {
+            error(s, "%s must be true or false, not '%s'", o->name, value);
+            return;
+        }
+        number = strcmp(value, "true") == 0;
+    }
+    o->apply(s, value, number);
 }
 
 static void cmd_setoption(Session *s, char **tok, int n)
@@ -156,17 +273,7 @@ static void cmd_setoption(Session *s, char **tok, int n)
             strcat(dst, " ");
         strcat(dst, tok[i]);
     }
-    if (strcasecmp(name, "UCI_Variant") != 0) {
-        set_engine_option(s, name, value);
-        return;
-    }
-    const Variant *v = variant_by_name(value);
-    if (!v) {
-        error(s, "unknown variant '%s'", value);
-        return;
-    }
-    s->variant = v;
-    reset_game(s);
+    set_option(s, name, value);
 }
 
 static void cmd_position(Session *s, char **tok, int n)
@@ -214,10 +321,55 @@ static void cmd_position(Session *s, char **tok, int n)
     s->game = g;
 }
 
+/* ---- The search's reports ------------------------------------------------------------------ */
+
+/* Appends a line's moves, each in coordinate notation, to text. */
+static int append_moves(char *text, size_t size, const Position *root, const SearchLine *line)
+{
+    Position pos = *root;
+    Undo undo;
+    int len = 0;
+    for (int k = 0; k < line->length && (size_t)len < size; k++) {
+        char move[MOVE_TEXT_MAX];
+        move_to_text(&pos, line->moves[k], move);
+        len += snprintf(text + len, size - (size_t)len, " %s", move);
+        pos_make(&pos, line->moves[k], &undo);
+    }
+    return len;
+}
+
+static void print_iteration(void *ctx, const Position *root, const SearchInfo *info)
+{
+    Session *s = ctx;
+    uint64_t nps = info->seconds > 0 ? (uint64_t)(info->nodes / info->seconds) : 0;
+    for (int i = 0; i < info->nlines; i++) {
+        const SearchLine *line = &info->lines[i];
+        char score[32], moves[OUT_LINE_MAX - 256];
+        int mate = score_mate_moves(line->score);
+        if (mate)
+            snprintf(score, sizeof score, "mate %d", mate);
+        else
+            snprintf(score, sizeof score, "cp %d", line->score);
+        moves[0] = 0;
+        append_moves(moves, sizeof moves, root, line);
+        say(s, "info depth %d seldepth %d multipv %d score %s nodes %llu nps %llu hashfull %d tbhits %llu time %.0f pv%s",
+            info->depth, info->seldepth, i + 1, score, (unsigned long long)info->nodes, (unsigned long long)nps,
+            info->hashfull, (unsigned long long)info->tbhits, info->seconds * 1000, moves);
+    }
+}
+
+static void print_current_move(void *ctx, const Position *root, Move m, int number, int depth)
+{
+    char move[MOVE_TEXT_MAX];
+    move_to_text(root, m, move);
+    say(ctx, "info depth %d currmove %s currmovenumber %d", depth, move, number);
+}
+
 static void *search_thread(void *arg)
 {
     Session *s = arg;
-    SearchResult r = search_run(&s->engine, &s->game, &s->limits, s->out);
+    SearchObserver observer = {print_iteration, print_current_move, s};
+    SearchResult r = search_run(&s->engine, &s->game, &s->limits, &observer);
     char best[MOVE_TEXT_MAX] = "0000", ponder[MOVE_TEXT_MAX];
     if (r.best != MOVE_NONE)
         move_to_text(&s->game.pos, r.best, best);
@@ -226,23 +378,26 @@ static void *search_thread(void *arg)
         pos_make(&s->game.pos, r.best, &u);
         move_to_text(&s->game.pos, r.ponder, ponder);
         pos_unmake(&s->game.pos, r.best, &u);
-        fprintf(s->out, "bestmove %s ponder %s\n", best, ponder);
+        say(s, "bestmove %s ponder %s", best, ponder);
     } else {
-        fprintf(s->out, "bestmove %s\n", best);
+        say(s, "bestmove %s", best);
     }
-    fflush(s->out);
     return NULL;
 }
 
-/* go [depth N] [nodes N] [movetime MS] [wtime MS] [btime MS] [winc MS] [binc MS]
+/* ---- go ------------------------------------------------------------------------------------ */
+
+/* go [depth N] [nodes N] [movetime MS] [mate N] [wtime MS] [btime MS] [winc MS] [binc MS]
  *    [movestogo N] [infinite] [ponder] */
 static void start_search(Session *s, char **tok, int n)
 {
     SearchLimits l = {0};
+    bool ponder = false;
     for (int i = 1; i < n; i++) {
         const char *k = tok[i];
         int *field = strcmp(k, "depth") == 0       ? &l.depth
                      : strcmp(k, "movetime") == 0  ? &l.movetime
+                     : strcmp(k, "mate") == 0      ? &l.mate
                      : strcmp(k, "wtime") == 0     ? &l.time[WHITE]
                      : strcmp(k, "btime") == 0     ? &l.time[BLACK]
                      : strcmp(k, "winc") == 0      ? &l.inc[WHITE]
@@ -251,13 +406,13 @@ static void start_search(Session *s, char **tok, int n)
                                                    : NULL;
         int nodes;
         if (field) {
-            if (i + 1 >= n || !read_int(tok[i + 1], -100000000, 1000000000, field)) {
+            if (i + 1 >= n || !parse_int(tok[i + 1], -100000000, 1000000000, field)) {
                 error(s, "go: '%s' needs a number", k);
                 return;
             }
             i++;
         } else if (strcmp(k, "nodes") == 0) {
-            if (i + 1 >= n || !read_int(tok[i + 1], 1, 2000000000, &nodes)) {
+            if (i + 1 >= n || !parse_int(tok[i + 1], 1, 2000000000, &nodes)) {
                 error(s, "go: 'nodes' needs a positive number");
                 return;
             }
@@ -265,13 +420,16 @@ static void start_search(Session *s, char **tok, int n)
             i++;
         } else if (strcmp(k, "infinite") == 0) {
             l.infinite = true;
-        } else if (strcmp(k, "ponder") != 0) {
+        } else if (strcmp(k, "ponder") == 0) {
+            ponder = true;
+        } else {
             error(s, "go: unknown parameter '%s'", k);
             return;
         }
     }
     s->limits = l;
     atomic_store(&s->engine.stop, false);
+    atomic_store(&s->engine.pondering, ponder);
     if (pthread_create(&s->thread, NULL, search_thread, s) != 0) {
         error(s, "cannot start the search thread");
         return;
@@ -321,22 +479,27 @@ static bool handle(Session *s, char *line)
     if (n == 0)
         return true;
     const char *c = tok[0];
-    /* While a search runs only `isready` leaves it alone; anything else ends it first. */
-    if (strcmp(c, "isready") != 0)
-        stop_search(s);
+    if (strcmp(c, "isready") == 0) {
+        say(s, "readyok");
+        return true;
+    }
+    if (strcmp(c, "ponderhit") == 0) {
+        engine_ponderhit(&s->engine);
+        return true;
+    }
+    /* While a search runs only `isready` and `ponderhit` leave it alone; anything else ends
+     * it first. */
+    stop_search(s);
     if (strcmp(c, "quit") == 0)
         return false;
     if (strcmp(c, "uci") == 0)
         cmd_uci(s);
-    else if (strcmp(c, "isready") == 0)
-        fprintf(s->out, "readyok\n");
     else if (strcmp(c, "setoption") == 0)
         cmd_setoption(s, tok, n);
     else if (strcmp(c, "ucinewgame") == 0) {
         reset_game(s);
         engine_new_game(&s->engine);
-    }
-    else if (strcmp(c, "position") == 0)
+    } else if (strcmp(c, "position") == 0)
         cmd_position(s, tok, n);
     else if (strcmp(c, "go") == 0)
         cmd_go(s, tok, n);
@@ -344,9 +507,7 @@ static bool handle(Session *s, char *line)
         display_game(s->out, &s->game);
     else if (strcmp(c, "pgn") == 0)
         cmd_pgn(s);
-    else if (strcmp(c, "stop") == 0 || strcmp(c, "ponderhit") == 0)
-        ; /* the search, if any, was stopped above */
-    else
+    else if (strcmp(c, "stop") != 0) /* the search, if any, was stopped above */
         error(s, "unknown command '%s'", c);
     return true;
 }
@@ -375,7 +536,7 @@ int uci_loop(FILE *in, FILE *out)
 {
     static Session s;
     s = (Session){.out = out, .variant = variant_at(0), .skill_level = 20, .elo = 1500};
-    if (!engine_init(&s.engine, 16)) {
+    if (!engine_init(&s.engine, HASH_DEFAULT)) {
         fprintf(out, "info string error: cannot allocate the hash table\n");
         return 1;
     }
@@ -383,14 +544,13 @@ int uci_loop(FILE *in, FILE *out)
     size_t len;
     bool too_long;
     reset_game(&s);
-    setvbuf(out, NULL, _IOLBF, 0);
     while (read_line(in, line, sizeof line, &len, &too_long)) {
         if (too_long) {
-            fprintf(out, "info string error: line longer than %d bytes ignored\n", LINE_MAX_BYTES - 1);
+            error(&s, "line longer than %d bytes ignored", LINE_MAX_BYTES - 1);
             continue;
         }
         if (memchr(line, 0, len)) {
-            fprintf(out, "info string error: line with a NUL byte ignored\n");
+            error(&s, "line with a NUL byte ignored");
             continue;
         }
         if (!handle(&s, line))

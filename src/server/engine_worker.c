@@ -206,42 +206,12 @@ static void pool_release(Engine *e)
     pthread_mutex_unlock(&pool_lock);
 }
 
-/* Reads the last `info` line's score and principal variation. */
-static void parse_info(const char *text, Analysis *out)
+/* Keeps the best line of the search's last iteration. */
+static void keep_best_line(void *ctx, const Position *root, const SearchInfo *info)
 {
-    const char *line = NULL;
-    for (const char *p = text; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
-        if (strncmp(p, "info ", 5) == 0)
-            line = p;
-    if (!line)
-        return;
-    size_t len = strcspn(line, "\n");
-    char *copy = strndup(line, len);
-    if (!copy)
-        return;
-    char *save = NULL, *tok = strtok_r(copy, " ", &save);
-    bool in_pv = false;
-    while (tok) {
-        if (in_pv) {
-            if (out->npv < 64)
-                snprintf(out->pv[out->npv++], MOVE_TEXT_MAX, "%s", tok);
-        } else if (strcmp(tok, "cp") == 0 || strcmp(tok, "mate") == 0) {
-            char *value = strtok_r(NULL, " ", &save);
-            if (!value)
-                break;
-            if (tok[0] == 'c') {
-                out->has_score = true;
-                out->score_cp = atoi(value);
-            } else {
-                out->has_mate = true;
-                out->mate = atoi(value);
-            }
-        } else if (strcmp(tok, "pv") == 0) {
-            in_pv = true;
-        }
-        tok = strtok_r(NULL, " ", &save);
-    }
-    free(copy);
+    (void)root;
+    if (info->nlines > 0)
+        *(SearchLine *)ctx = info->lines[0];
 }
 
 bool engine_analyse(Game *g, int movetime_ms, Analysis *out)
@@ -253,41 +223,30 @@ bool engine_analyse(Game *g, int movetime_ms, Analysis *out)
     Engine *e = pool_acquire(g->v);
     if (!e)
         return false;
-    char *text = NULL;
-    size_t size = 0;
-    FILE *f = open_memstream(&text, &size);
+    SearchLine line = {0};
+    SearchObserver observer = {.iteration = keep_best_line, .ctx = &line};
     SearchLimits limits = {.movetime = movetime_ms};
-    SearchResult r = search_run(e, g, &limits, f);
-    if (f)
-        fclose(f);
+    SearchResult r = search_run(e, g, &limits, &observer);
     pool_release(e);
     out->depth = r.depth;
-    if (text)
-        parse_info(text, out);
-    free(text);
-    /* The principal variation in SAN, each move read back through the rules core. */
-    Game copy;
-    int played = 0;
-    if (replay(&copy, g->v, g->start_fen, g->moves, g->n)) {
-        for (int i = 0; i < out->npv; i++) {
-            char err[160];
-            Move m = parse_move(&copy.pos, out->pv[i], err, sizeof err);
-            if (m == MOVE_NONE)
-                break;
-            move_to_san(&copy.pos, m, out->pv_san[i]);
-            game_play(&copy, m);
-            played++;
-        }
+    if (line.length == 0 && r.best != MOVE_NONE) /* no iteration finished: at least the move */
+        line = (SearchLine){.score = r.score, .length = 1, .moves = {r.best}};
+    int mate = score_mate_moves(line.score);
+    out->has_mate = mate != 0;
+    out->mate = mate;
+    out->has_score = !mate && line.length > 0;
+    out->score_cp = line.score;
+    /* The principal variation in coordinate notation and SAN. */
+    Position pos = g->pos;
+    for (int i = 0; i < line.length && i < 64; i++) {
+        Undo u;
+        move_to_text(&pos, line.moves[i], out->pv[i]);
+        move_to_san(&pos, line.moves[i], out->pv_san[i]);
+        pos_make(&pos, line.moves[i], &u);
+        out->npv++;
     }
-    game_free(&copy);
-    out->npv = played;
     if (r.best != MOVE_NONE)
         move_to_text(&g->pos, r.best, out->best);
-    if (played == 0 && out->best[0]) { /* no info line: at least the best move */
-        strcpy(out->pv[0], out->best);
-        move_to_san(&g->pos, r.best, out->pv_san[0]);
-        out->npv = 1;
-    }
     return true;
 }
 

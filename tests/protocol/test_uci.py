@@ -15,7 +15,9 @@ START_MOVES = {"a2a3", "a2a4", "b2b3", "b2b4", "c2c3", "c2c4", "d2d3", "d2d4", "
 
 
 def divide(lines):
-    """The divide of a session whose only output is one `go perft`: ({move: count}, total)."""
+    """The divide of a session whose only output is one `go perft` (after any `info string
+    variant` lines that choosing a variant prints): ({move: count}, total)."""
+    lines = [line for line in lines if not line.startswith("info string variant ")]
     moves, total, rest = parse_divide(lines)
     assert rest == [], "unexpected output after 'Nodes searched': %r" % (rest,)
     return moves, total
@@ -265,6 +267,7 @@ def assert_one_error_and_intact(bad, expect=None, setup=(SETUP,), variant="chess
         "setup gave %r / %r" % (field(before, "Variant"), field(before, "Fen"))
     bad_lines = bad if isinstance(bad, list) else [bad]
     out = uci(list(setup) + bad_lines + ["isready", "d", "go perft 1"])
+    out = out[len(uci(list(setup))):]  # what the setup itself printed
     errs = errors(out)
     assert len(errs) == 1, "%r: expected exactly one error line, got %r" % (bad_lines[0][:80], errs)
     if expect:
