@@ -1,43 +1,12 @@
 /*
  * The engine finds mates in one and two in every variant and always answers with a legal
  * move.  The positions come from random self-play; each test first proves with the rules
- * core alone (a brute-force search, independent of the engine) that the mate exists.
+ * core's exhaustive mate search (mate.c, independent of the engine) that the mate exists.
  */
+#include "../../src/core/mate.h"
 #include "../../src/engine/search.h"
 #include "helpers.h"
 #include "test.h"
-
-static bool forced_mate(Position *pos, int moves);
-
-/* After playing m, is the opponent mated now, or mated within `moves - 1` more of ours
- * whatever it answers? */
-static bool mates_after(Position *pos, Move m, int moves)
-{
-    Undo u;
-    pos_make(pos, m, &u);
-    Move replies[MAX_MOVES];
-    int n = gen_legal(pos, replies);
-    bool mates = n == 0 ? pos_in_check(pos) : moves > 1;
-    for (int k = 0; k < n && mates; k++) {
-        Undo v;
-        pos_make(pos, replies[k], &v);
-        mates = forced_mate(pos, moves - 1);
-        pos_unmake(pos, replies[k], &v);
-    }
-    pos_unmake(pos, m, &u);
-    return mates;
-}
-
-/* Can the side to move force checkmate within `moves` of its moves? */
-static bool forced_mate(Position *pos, int moves)
-{
-    Move list[MAX_MOVES];
-    int n = gen_legal(pos, list);
-    for (int i = 0; i < n; i++)
-        if (mates_after(pos, list[i], moves))
-            return true;
-    return false;
-}
 
 static void check_mate_found(const char *variant, const char *fen, int moves)
 {
@@ -47,7 +16,7 @@ static void check_mate_found(const char *variant, const char *fen, int moves)
         test_fail(__FILE__, __LINE__, "%s: %s", fen, err);
         return;
     }
-    if (!forced_mate(&g.pos, moves))
+    if (!mate_within(&g.pos, moves))
         test_fail(__FILE__, __LINE__, "%s %s: no forced mate in %d", variant, fen, moves);
     Engine e;
     if (!engine_init(&e, 8))
@@ -57,7 +26,7 @@ static void check_mate_found(const char *variant, const char *fen, int moves)
     if (r.score != SCORE_MATE - (2 * moves - 1))
         test_fail(__FILE__, __LINE__, "%s %s: score %d, expected mate in %d", variant, fen, r.score, moves);
     /* The move chosen keeps the forced mate (mate in one: it mates at once). */
-    if (!mates_after(&g.pos, r.best, moves))
+    if (!move_mates_within(&g.pos, r.best, moves))
         test_fail(__FILE__, __LINE__, "%s %s: the engine's move does not mate in %d", variant, fen, moves);
     engine_free(&e);
     game_free(&g);
