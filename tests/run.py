@@ -97,6 +97,8 @@ def run_perft(results, binary, label, limit):
 def run_protocol(results, binary, label, folder_name="protocol"):
     """Calls every test_* function of tests/FOLDER/test_*.py; the binary is in STARFISH_BIN."""
     os.environ["STARFISH_BIN"] = binary
+    # Sanitized builds run several times slower: tests that time the engine scale their limits.
+    os.environ["STARFISH_TIME_SCALE"] = "10" if binary == ASAN_BIN else "1"
     folder = os.path.join(ROOT, "tests", folder_name)
     if not os.path.isdir(folder):
         return

@@ -72,7 +72,8 @@ static void gen_castling(const Position *pos, MoveList *l)
     }
 }
 
-static void gen_piece(const Position *pos, MoveList *l, Cell from)
+/* The moves of the piece on `from`; without `quiets`, only captures and promotions. */
+static void gen_piece(const Position *pos, MoveList *l, Cell from, bool quiets)
 {
     const Variant *v = pos->v;
     const uint8_t *board = pos->board;
@@ -92,7 +93,8 @@ static void gen_piece(const Position *pos, MoveList *l, Cell from)
         case E_LEAPS:
             for (; cells < end; cells++) {
                 uint8_t o = board[*cells];
-                if (o ? capture && PIECE_COLOUR(o) != us : quiet) {
+                if (o ? capture && PIECE_COLOUR(o) != us
+                      : quiet && (quiets || (pawn && v->promotion_zone[us][*cells]))) {
                     if (pawn)
                         add_pawn(pos, l, from, *cells, MK_NORMAL);
                     else
@@ -105,7 +107,7 @@ static void gen_piece(const Position *pos, MoveList *l, Cell from)
             for (; cells < end; cells++) {
                 uint8_t o = board[*cells];
                 if (!o) {
-                    if (quiet)
+                    if (quiet && quiets)
                         add(l, from, *cells, 0, MK_NORMAL);
                     continue;
                 }
@@ -117,8 +119,9 @@ static void gen_piece(const Position *pos, MoveList *l, Cell from)
         case E_PUSH:
             if (board[cells[0]])
                 break;
-            add_pawn(pos, l, from, cells[0], MK_NORMAL);
-            if (p[1] == 2 && !board[cells[1]] && !pos->limping[from])
+            if (quiets || v->promotion_zone[us][cells[0]])
+                add_pawn(pos, l, from, cells[0], MK_NORMAL);
+            if (p[1] == 2 && !board[cells[1]] && !pos->limping[from] && (quiets || v->promotion_zone[us][cells[1]]))
                 add_pawn(pos, l, from, cells[1], MK_DOUBLE);
             break;
         case E_PAWN_CAPTURE:
@@ -136,7 +139,7 @@ static void gen_piece(const Position *pos, MoveList *l, Cell from)
                 uint8_t o = board[*cells];
                 if (!screened) {
                     if (!o) {
-                        if (quiet)
+                        if (quiet && quiets)
                             add(l, from, *cells, 0, MK_NORMAL);
                     } else {
                         screened = true;
@@ -176,9 +179,20 @@ int gen_pseudo(const Position *pos, Move *out)
         return l.n;
     }
     for (int i = 0; i < pos->pcount[us]; i++)
-        gen_piece(pos, &l, pos->plist[us][i]);
+        gen_piece(pos, &l, pos->plist[us][i], true);
     if (pos->castling)
         gen_castling(pos, &l);
+    return l.n;
+}
+
+int gen_captures(const Position *pos, Move *out)
+{
+    MoveList l = {out, 0};
+    int us = pos->side;
+    if (pos->hand_total[us])
+        return 0;
+    for (int i = 0; i < pos->pcount[us]; i++)
+        gen_piece(pos, &l, pos->plist[us][i], false);
     return l.n;
 }
 

@@ -315,6 +315,32 @@ bool pos_attacked_by(const Position *pos, Cell x, int by, unsigned patterns)
     return false;
 }
 
+int board_attackers(const Variant *v, const uint8_t *board, Cell x, int by, Cell *out)
+{
+    const uint16_t(*mask_of)[MAX_CELLS] = v->side_mask[by];
+    const uint8_t *p = v->atk + v->atk_at[by][x];
+    int n = 0;
+    if (*p == A_LEAPS) { /* entries (cell, mask low, mask high) */
+        const uint8_t *e = p + 2, *end = e + 3 * p[1];
+        for (; e < end; e += 3)
+            if (mask_of[board[e[0]]][e[0]] & (e[1] | (unsigned)e[2] << 8))
+                out[n++] = e[0];
+        p = end;
+    }
+    for (; *p; p += 4 + p[3]) { /* rays: [kind, mask low, mask high, count, cells...] */
+        unsigned mask = p[1] | (unsigned)p[2] << 8;
+        const uint8_t *cells = p + 4, *end = cells + p[3];
+        while (cells < end && !board[*cells])
+            cells++;
+        if (cells < end && *p == A_HOP) /* jump the screen */
+            for (cells++; cells < end && !board[*cells]; cells++)
+                ;
+        if (cells < end && (mask_of[board[*cells]][*cells] & mask) && !memchr(out, *cells, (size_t)n))
+            out[n++] = *cells;
+    }
+    return n;
+}
+
 bool pos_in_check(const Position *pos)
 {
     Cell k = pos->royal[pos->side];

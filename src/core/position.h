@@ -66,6 +66,10 @@ void pos_unmake_null(Position *pos, const Undo *u);
 bool pos_attacked(const Position *pos, Cell x, int by);
 /* The same, counting only attackers using the given pattern bits. */
 bool pos_attacked_by(const Position *pos, Cell x, int by, unsigned patterns);
+/* Every cell from which a piece of side `by` attacks x (an orthodox capture) on `board`: a
+ * position's board, or a copy the caller has changed, as exchange evaluation does.  Returns
+ * how many, each cell once; `out` needs room for MAX_PIECES. */
+int board_attackers(const Variant *v, const uint8_t *board, Cell x, int by, Cell *out);
 bool pos_in_check(const Position *pos);
 /* After pos_make: did the move leave the mover's royal piece safe (and on the board)? */
 bool pos_mover_safe(const Position *pos);

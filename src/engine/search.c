@@ -7,17 +7,26 @@
 
 #include "../core/movegen.h"
 #include "eval.h"
+#include "see.h"
 
 #define MAX_HISTORY_KEYS 8192
 
 /* Pruning margins, centipawns. */
 #define QS_DELTA_MARGIN 200
+/* Quiescence's bounds: plies in all, and quiet check evasions once an escape is known. */
+#define QS_MAX_DEPTH 8
+#define QS_QUIET_EVASIONS 2
 #define RFP_MAX_DEPTH 5
 #define RFP_MARGIN 100 /* per ply of depth */
 #define FUTILITY_MAX_DEPTH 2
 #define FUTILITY_MARGIN 100 /* plus this per ply of depth */
 #define LMP_MAX_DEPTH 3
 #define ASPIRATION_DELTA 25
+/* A mate in p plies ends a search under a clock only once an iteration this many plies
+ * deeper than p has run: any shorter mate would have been found by then, reductions of late
+ * moves included (a mate found at a shallow depth, through extensions, proves nothing about
+ * shorter ones). */
+#define MATE_PROOF_MARGIN 2
 /* How often (in nodes, a power of two) a thread looks at the clock and the stop flags: often,
  * since a Megastar node can take microseconds. */
 #define CHECK_EVERY 128
@@ -234,8 +243,8 @@ static int victim_value(const Worker *w, Move m)
 }
 
 /* Quiescence skips a capture that cannot lift the score near alpha even if the victim is won
- * for free (delta pruning), and one by a piece worth more than its victim onto a defended cell
- * (a cheap stand-in for exchange evaluation).  Promotions are always searched. */
+ * for free (delta pruning), and one that loses material in the exchange it starts (a capture
+ * by a piece worth no more than its victim cannot).  Promotions are always searched. */
 static bool qsearch_skips(const Worker *w, Move m, int stand_pat, int alpha)
 {
     const Position *pos = &w->pos;
@@ -244,7 +253,7 @@ static bool qsearch_skips(const Worker *w, Move m, int stand_pat, int alpha)
     int victim = victim_value(w, m);
     if (stand_pat + victim + QS_DELTA_MARGIN <= alpha)
         return true;
-    return piece_value(w, pos->board[MOVE_FROM(m)]) > victim && pos_attacked(pos, MOVE_TO(m), !pos->side);
+    return piece_value(w, pos->board[MOVE_FROM(m)]) > victim && see(pos, m, w->shared->eval->value) < 0;
 }
 
 /* Orders moves best-first by a score: table move, captures (most valuable victim, least
@@ -345,38 +354,53 @@ static bool excluded_at_root(const Worker *w, Move m)
 
 /* ---- Quiescence -------------------------------------------------------------------------- */
 
-static int quiescence(Worker *w, int alpha, int beta, int ply)
+/*
+ * Quiescence: captures and promotions until the position is quiet, standing pat on the static
+ * evaluation.  In check every evasion counts, but once one has been found to escape, at most
+ * QS_QUIET_EVASIONS quiet ones are tried; and the whole of it stops after QS_MAX_DEPTH plies.
+ * Both bounds keep chains of checking captures (Megastar's Slings and Catapults) from growing
+ * without end.
+ */
+static int quiescence(Worker *w, int alpha, int beta, int ply, int qdepth)
 {
     Position *pos = &w->pos;
     if (ply > w->seldepth)
         w->seldepth = ply;
     if (out_of_time(w))
         return 0;
-    bool check = pos_in_check(pos);
-    if (ply >= MAX_PLY)
+    if (ply >= MAX_PLY || qdepth >= QS_MAX_DEPTH)
         return evaluate(pos, w->shared->eval);
+    bool check = pos_in_check(pos);
     Move moves[MAX_MOVES];
-    int n = gen_pseudo(pos, moves), legal = 0;
+    int n, legal = 0, quiet_evasions = 0;
     int best = -SCORE_INF;
-    if (!check) {
+    if (check) {
+        n = gen_pseudo(pos, moves);
+    } else {
         best = evaluate(pos, w->shared->eval);
         if (best >= beta)
             return best;
         if (best > alpha)
             alpha = best;
-        int k = 0; /* captures and promotions only */
+        n = gen_captures(pos, moves);
+        int k = 0;
         for (int i = 0; i < n; i++)
-            if (!is_quiet(pos, moves[i]) && !qsearch_skips(w, moves[i], best, alpha))
+            if (!qsearch_skips(w, moves[i], best, alpha))
                 moves[k++] = moves[i];
         n = k;
     }
     order_moves(w, moves, n, MOVE_NONE, ply);
     for (int i = 0; i < n; i++) {
+        bool quiet = is_quiet(pos, moves[i]);
+        /* Quiet moves come last: enough of them once an escape is known. */
+        if (quiet && best > -SCORE_MATE_BOUND && quiet_evasions >= QS_QUIET_EVASIONS)
+            break;
         Undo u;
         if (!make_if_legal(w, moves[i], &u))
             continue;
         legal++;
-        int score = -quiescence(w, -beta, -alpha, ply + 1);
+        quiet_evasions += quiet;
+        int score = -quiescence(w, -beta, -alpha, ply + 1, qdepth + 1);
         unmake(w, moves[i], &u);
         if (w->stopped)
             return 0;
@@ -473,7 +497,7 @@ static int negamax(Worker *w, int alpha, int beta, int depth, int ply, bool allo
     if (check)
         depth++;
     if (depth <= 0 || ply >= MAX_PLY)
-        return quiescence(w, alpha, beta, ply);
+        return quiescence(w, alpha, beta, ply, 0);
 
     /* Step 3. The transposition table: a deep enough entry with a fitting bound ends the node
      * outside the principal variation. */
@@ -804,8 +828,8 @@ static bool iteration_ends_search(const Worker *w, int nlegal)
         return true;
     if (sh->limits.infinite || atomic_load(&sh->engine->pondering) || sh->soft_limit <= 0)
         return false;
-    /* One legal move, or a forced mate found: no need to look further. */
-    if (nlegal == 1 || abs(score) >= SCORE_MATE_BOUND)
+    /* One legal move, or a mate proven to be the shortest: no need to look further. */
+    if (nlegal == 1 || (abs(score) >= SCORE_MATE_BOUND && w->completed_depth >= SCORE_MATE - abs(score) + MATE_PROOF_MARGIN))
         return true;
     return now_seconds() - sh->start >= sh->soft_limit;
 }
@@ -904,7 +928,6 @@ SearchResult search_run(Engine *e, Game *game, const SearchLimits *limits, const
     sh.start = now_seconds();
     sh.nthreads = e->threads;
     atomic_init(&sh.abort, false);
-    atomic_store(&e->pondering, limits->ponder);
     e->tt.generation++;
     plan_time(&sh, game->pos.side);
     for (int i = 0; i < e->threads; i++)

@@ -35,8 +35,6 @@ typedef struct SearchLimits {
     int time[2], inc[2], movestogo;
     int mate;      /* stop at a mate in this many moves or fewer (`go mate N`); 0: none */
     bool infinite; /* search until stopped */
-    bool ponder;   /* search without a clock until engine_ponderhit() (then the clock counts
-                      from the start of the search) or until stopped */
 } SearchLimits;
 
 /* One principal variation: its score for the side to move and its moves. */
@@ -81,7 +79,10 @@ typedef struct Engine {
     int multipv;       /* 1..MAX_MULTIPV lines */
     int skill;         /* 0..20; 20 is full strength */
     atomic_bool stop;  /* set by another thread to end the search at once */
-    atomic_bool pondering; /* a `go ponder` search that has not had its ponderhit yet */
+    /* Set by the caller before a `go ponder` search: the search keeps no clock until
+     * engine_ponderhit() clears it (the clock then counts from the search's start), and it
+     * ends only when stopped or after the ponderhit. */
+    atomic_bool pondering;
     uint64_t seed;     /* for the weakened play of lower skill levels */
     bool greedy;       /* play the one-ply greedy baseline: the move that wins most material */
     struct Worker **workers; /* one per thread, kept between searches */

@@ -5,7 +5,9 @@ this file).  Output is split on '\\n' only, so that stray control bytes echoed i
 message (form feeds, vertical tabs, ...) never look like extra lines.
 """
 import os
+import select
 import subprocess
+import time
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -19,6 +21,71 @@ def binary():
     if os.path.isabs(path) or os.path.exists(path):
         return os.path.abspath(path)
     return os.path.join(REPO_ROOT, path)
+
+
+def time_scale():
+    """How much slower than the release build the binary under test runs (the test runner sets
+    STARFISH_TIME_SCALE for sanitized builds): tests that time the engine multiply their
+    limits by it."""
+    return float(os.environ.get("STARFISH_TIME_SCALE", "1"))
+
+
+class Session:
+    """A UCI session kept open across commands: send lines, read until a line starting with
+    a prefix, with the arrival time (seconds, monotonic) of every line read."""
+
+    def __init__(self, variant=None):
+        self.proc = subprocess.Popen([binary()], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.DEVNULL)
+        self.pending = b""
+        if variant:
+            self.send("setoption name UCI_Variant value " + variant)
+            self.read_until("info string variant")
+
+    def send(self, line):
+        self.proc.stdin.write(_to_bytes(line) + b"\n")
+        self.proc.stdin.flush()
+
+    def read_until(self, prefix, timeout=60):
+        """[(time, line), ...] up to and including the first line starting with prefix."""
+        out, deadline = [], time.monotonic() + timeout
+        while True:
+            while b"\n" not in self.pending:
+                left = deadline - time.monotonic()
+                ready, _, _ = select.select([self.proc.stdout], [], [], max(0.0, left))
+                assert ready, "no %r line within %.0f s; got %r" % (prefix, timeout, [l for _, l in out][-5:])
+                data = os.read(self.proc.stdout.fileno(), 65536)
+                assert data, "the engine exited; got %r" % ([l for _, l in out][-5:],)
+                self.pending += data
+            raw, _, self.pending = self.pending.partition(b"\n")
+            line = raw.decode("utf-8", errors="replace").rstrip("\r")
+            out.append((time.monotonic(), line))
+            if line.startswith(prefix):
+                return out
+
+    def lines_until(self, prefix, timeout=60):
+        return [line for _, line in self.read_until(prefix, timeout)]
+
+    def close(self):
+        try:
+            self.send("quit")
+            self.proc.stdin.close()
+            assert self.proc.wait(30) == 0, "UCI session exited with status %d" % self.proc.returncode
+        finally:
+            if self.proc.poll() is None:
+                self.proc.kill()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def info_field(line, name):
+    """The word after `name` in an `info` line, or None."""
+    words = line.split()
+    return words[words.index(name) + 1] if name in words[:-1] else None
 
 
 def _to_bytes(line):

@@ -184,3 +184,45 @@ const char *san_of(Position *pos, const char *move)
     move_to_san(pos, m, buf);
     return buf;
 }
+
+/* Position text from a piece list and the fields after the board ("w - 0 1"). */
+const char *ms_fen(const char *pieces, const char *rest)
+{
+    static char out[FEN_MAX];
+    const Geometry *g = geo_megastar();
+    char board[MAX_CELLS] = {0};
+    char copy[1024];
+    snprintf(copy, sizeof copy, "%s", pieces);
+    char *save = NULL;
+    for (char *t = strtok_r(copy, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+        int len;
+        Cell c = geo_parse_cell(g, t + 1, &len);
+        if (c == NO_CELL || t[1 + len]) {
+            test_fail(__FILE__, __LINE__, "bad piece '%s'", t);
+            continue;
+        }
+        board[c] = t[0];
+    }
+    size_t at = 0;
+    int cell = 0;
+    for (int row = 0; row < g->nrows; row++) {
+        int empty = 0;
+        for (int i = 0; i < g->row_len[row]; i++, cell++) {
+            char p = board[g->row_cells[cell]];
+            if (!p) {
+                empty++;
+                continue;
+            }
+            if (empty)
+                at += (size_t)snprintf(out + at, sizeof out - at, "%d", empty);
+            empty = 0;
+            out[at++] = p;
+        }
+        if (empty)
+            at += (size_t)snprintf(out + at, sizeof out - at, "%d", empty);
+        if (row + 1 < g->nrows)
+            out[at++] = '/';
+    }
+    snprintf(out + at, sizeof out - at, " %s", rest);
+    return out;
+}

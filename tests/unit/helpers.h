@@ -44,6 +44,12 @@ GameResult status_after(const char *variant, const char *fen, const char *moves)
  */
 const char *star_fen(const char *pieces, const char *hand, const char *tail);
 
+/*
+ * Megastar position text from a piece list ("KUa1 kLq1 RUi5": letter, cell) and the fields
+ * after the board ("w - 0 1").  A static buffer.
+ */
+const char *ms_fen(const char *pieces, const char *rest);
+
 /* A game result: its kind and its reason ("(none)" while the game goes on). */
 #define CHECK_RESULT(r, kind_, reason_)                                                          \
     do {                                                                                         \

@@ -1,0 +1,116 @@
+"""The search over UCI: threads, MultiPV, go mate, pondering, info fields, the variant echo."""
+import time
+
+from harness import Session, errors, info_field, time_scale, uci, uci_search
+
+# White mates in 2 with c3b4 (and only so); the queen's g2g6 mates in 3 (issue 15's example).
+MATE_IN_2 = "2r1k3/2p5/p1P5/P4p1P/8/2BP1K2/6Q1/1N6 w - f6 0 41"
+MIDDLEGAME = "r1bq1rk1/pp2bppp/2n2n2/3p4/3P4/2NB1N2/PP3PPP/R1BQ1RK1 w - - 0 10"
+
+
+def infos(lines):
+    return [l for l in lines if l.startswith("info depth") and " pv " in l]
+
+
+def bestmove(lines):
+    return lines[-1].split()[1]
+
+
+def test_uci_lists_threads_multipv_and_ponder():
+    out = uci(["uci"])
+    assert "option name Threads type spin default 1 min 1 max 256" in out, out
+    assert "option name MultiPV type spin default 1 min 1 max 64" in out, out
+    assert "option name Ponder type check default false" in out, out
+
+
+def test_variant_choice_is_echoed():
+    out = uci(["setoption name UCI_Variant value megastar", "setoption name UCI_Variant value chess"])
+    assert out == ["info string variant megastar", "info string variant chess"], out
+
+
+def test_threads_search_and_bad_values():
+    out = uci_search(["setoption name Threads value 2", "position fen " + MIDDLEGAME, "go depth 9"])
+    assert errors(out) == [], out
+    assert infos(out) and info_field(infos(out)[-1], "depth") == "9", out[-3:]
+    assert bestmove(out) != "0000", out[-1]
+    for bad in ("0", "257", "two"):
+        out = uci(["setoption name Threads value " + bad])
+        assert len(errors(out)) == 1 and "Threads must be a number from 1 to 256" in out[0], out
+
+
+def test_threads_find_the_same_mate():
+    out = uci_search(["setoption name Threads value 3", "position fen " + MATE_IN_2, "go depth 6"])
+    assert info_field(infos(out)[-1], "mate") == "2" and bestmove(out) == "c3b4", out[-3:]
+
+
+def test_multipv_gives_distinct_lines_best_first():
+    out = uci_search(["setoption name MultiPV value 4", "position fen " + MIDDLEGAME, "go depth 6"])
+    last = [l for l in infos(out) if info_field(l, "depth") == "6"]
+    assert [info_field(l, "multipv") for l in last] == ["1", "2", "3", "4"], last
+    firsts = [l.split(" pv ")[1].split()[0] for l in last]
+    assert len(set(firsts)) == 4, "each line starts with another move: %r" % firsts
+    scores = [int(info_field(l, "cp")) for l in last]
+    assert scores == sorted(scores, reverse=True), "lines best first: %r" % scores
+    assert bestmove(out) == firsts[0], (bestmove(out), firsts)
+    # More lines than legal moves: one line per move.
+    out = uci_search(["setoption name MultiPV value 10", "position fen 7k/8/8/8/8/8/8/K7 w - - 0 1", "go depth 3"])
+    last = [l for l in infos(out) if info_field(l, "depth") == "3"]
+    assert sorted(l.split(" pv ")[1].split()[0] for l in last) == ["a1a2", "a1b1", "a1b2"], last
+
+
+def test_go_mate_stops_at_the_mate():
+    start = time.monotonic()
+    out = uci_search(["position fen " + MATE_IN_2, "go mate 2"], timeout=30)
+    assert info_field(infos(out)[-1], "mate") == "2" and bestmove(out) == "c3b4", out[-3:]
+    assert time.monotonic() - start < 5 * time_scale(), "go mate must stop once the mate is found"
+
+
+def test_info_lines_carry_every_field():
+    out = uci_search(["position startpos", "go depth 6"])
+    line = infos(out)[-1]
+    for name in ("depth", "seldepth", "multipv", "score", "nodes", "nps", "hashfull", "tbhits", "time", "pv"):
+        assert info_field(line, name) is not None, "%s missing from %r" % (name, line)
+    out = uci_search(["position fen " + MIDDLEGAME, "go movetime %d" % (1500 * time_scale())], timeout=60)
+    current = [l for l in out if " currmove " in l]
+    assert current and all(info_field(l, "currmovenumber").isdigit() for l in current), out[-5:]
+
+
+def test_ponder_waits_for_ponderhit_then_keeps_the_clock():
+    with Session() as s:
+        s.send("position fen " + MIDDLEGAME)
+        s.send("go ponder wtime 2000 btime 2000 winc 0 binc 0")
+        s.send("isready")
+        assert s.lines_until("readyok")[-1] == "readyok"
+        time.sleep(0.5 * time_scale())  # far beyond the move's share of a 2 s clock
+        s.send("isready")
+        lines = s.lines_until("readyok")
+        assert not any(l.startswith("bestmove") for l in lines), "no move before ponderhit: %r" % lines[-3:]
+        hit = time.monotonic()
+        s.send("ponderhit")
+        got = s.read_until("bestmove", timeout=10 * time_scale())
+        # The pondering time counts: the move comes at once.
+        assert got[-1][0] - hit < 0.25 * time_scale(), "bestmove %.3f s after ponderhit" % (got[-1][0] - hit)
+
+
+def test_ponder_miss_is_stopped():
+    with Session() as s:
+        s.send("position fen " + MIDDLEGAME)
+        s.send("go ponder wtime 2000 btime 2000")
+        time.sleep(0.2)
+        s.send("stop")
+        assert s.lines_until("bestmove")[-1].startswith("bestmove ")
+        # The next search is not a ponder search: it ends on its own.
+        s.send("go movetime 100")
+        assert s.lines_until("bestmove", timeout=5 * time_scale())[-1].startswith("bestmove ")
+
+
+def test_go_infinite_waits_for_stop():
+    with Session() as s:
+        s.send("position fen " + MATE_IN_2)
+        s.send("go infinite")
+        time.sleep(0.3)
+        s.send("isready")
+        lines = s.lines_until("readyok")
+        assert not any(l.startswith("bestmove") for l in lines), lines[-3:]
+        s.send("stop")
+        assert s.lines_until("bestmove")[-1].split()[:2] == ["bestmove", "c3b4"]
