@@ -6,6 +6,8 @@
 #include <time.h>
 
 #include "../core/movegen.h"
+#include "../util/clock.h"
+#include "../util/rng.h"
 #include "eval.h"
 #include "see.h"
 
@@ -68,13 +70,6 @@ typedef struct Worker {
     int pv_len[MAX_PLY + 1];
 } Worker;
 
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* ---- The engine --------------------------------------------------------------------------- */
 
 bool engine_init(Engine *e, size_t hash_mb)
@@ -82,7 +77,7 @@ bool engine_init(Engine *e, size_t hash_mb)
     memset(e, 0, sizeof *e);
     e->skill = 20;
     e->multipv = 1;
-    e->seed = (uint64_t)time(NULL) | 1;
+    e->seed = rng_fresh_seed();
     atomic_init(&e->stop, false);
     atomic_init(&e->pondering, false);
     return tt_resize(&e->tt, hash_mb) && engine_set_threads(e, 1);
@@ -209,7 +204,7 @@ static bool out_of_time(Worker *w)
     else if (w->id == 0 && sh->limits.nodes && total_nodes(sh) >= sh->limits.nodes)
         w->stopped = true;
     else if (w->id == 0 && sh->hard_limit > 0 && !atomic_load(&sh->engine->pondering) &&
-             now_seconds() - sh->start >= sh->hard_limit)
+             clock_seconds() - sh->start >= sh->hard_limit)
         w->stopped = true;
     return w->stopped;
 }
@@ -559,7 +554,7 @@ static int negamax(Worker *w, int alpha, int beta, int depth, int ply, bool allo
         bool quiet = is_quiet(pos, m);
         Undo u;
         if (root && w->id == 0 && sh->observer && sh->observer->current_move &&
-            now_seconds() - sh->start >= CURRMOVE_AFTER && move_is_legal(pos, m))
+            clock_seconds() - sh->start >= CURRMOVE_AFTER && move_is_legal(pos, m))
             sh->observer->current_move(sh->observer->ctx, pos, m, legal + 1, depth);
         if (!make_if_legal(w, m, &u))
             continue;
@@ -648,14 +643,6 @@ static void plan_time(Shared *sh, int side)
     sh->hard_limit = budget;
 }
 
-static uint64_t next_random(uint64_t *state)
-{
-    *state ^= *state << 13;
-    *state ^= *state >> 7;
-    *state ^= *state << 17;
-    return *state;
-}
-
 /* Weaker play: every root move scored at a shallow depth, then a noisy choice. */
 static Move weakened_choice(Worker *w, Move *moves, int n, int depth)
 {
@@ -669,7 +656,7 @@ static Move weakened_choice(Worker *w, Move *moves, int n, int depth)
         unmake(w, moves[i], &u);
         if (w->stopped && i > 0)
             break;
-        int noisy = score + (int)(next_random(&e->seed) % (uint64_t)(spread + 1));
+        int noisy = score + (int)rng_below(&e->seed, (uint64_t)spread + 1);
         if (noisy > best_noisy) {
             best_noisy = noisy;
             choice = moves[i];
@@ -704,7 +691,7 @@ static Move greedy_choice(Engine *e, Position *pos, const Move *moves, int n)
         Undo u;
         Move replies[MAX_MOVES];
         pos_make(pos, moves[i], &u);
-        int score = -material(pos, t) * 64 + (int)(next_random(&e->seed) % 64);
+        int score = -material(pos, t) * 64 + (int)rng_below(&e->seed, 64);
         if (gen_legal(pos, replies) == 0 && pos_in_check(pos))
             score = SCORE_INF - 1;
         pos_unmake(pos, moves[i], &u);
@@ -814,7 +801,7 @@ static void report(Worker *w)
     w->info.depth = w->completed_depth;
     w->info.nodes = total_nodes(sh);
     w->info.tbhits = total_tbhits(sh);
-    w->info.seconds = now_seconds() - sh->start;
+    w->info.seconds = clock_seconds() - sh->start;
     w->info.hashfull = hashfull(&sh->engine->tt);
     sh->observer->iteration(sh->observer->ctx, &w->pos, &w->info);
 }
@@ -831,7 +818,7 @@ static bool iteration_ends_search(const Worker *w, int nlegal)
     /* One legal move, or a mate proven to be the shortest: no need to look further. */
     if (nlegal == 1 || (abs(score) >= SCORE_MATE_BOUND && w->completed_depth >= SCORE_MATE - abs(score) + MATE_PROOF_MARGIN))
         return true;
-    return now_seconds() - sh->start >= sh->soft_limit;
+    return clock_seconds() - sh->start >= sh->soft_limit;
 }
 
 /* Iterative deepening on one thread: every MultiPV line at depth 1, 2, ... (helpers one ply
@@ -925,7 +912,7 @@ SearchResult search_run(Engine *e, Game *game, const SearchLimits *limits, const
 {
     SearchResult r = {0};
     Shared sh = {.engine = e, .eval = eval_tables(game->v), .limits = *limits, .observer = observer};
-    sh.start = now_seconds();
+    sh.start = clock_seconds();
     sh.nthreads = e->threads;
     atomic_init(&sh.abort, false);
     e->tt.generation++;
@@ -975,6 +962,6 @@ SearchResult search_run(Engine *e, Game *game, const SearchLimits *limits, const
         nanosleep(&pause, NULL);
     }
     r.nodes = total_nodes(&sh);
-    r.seconds = now_seconds() - sh.start;
+    r.seconds = clock_seconds() - sh.start;
     return r;
 }
