@@ -1,24 +1,31 @@
 /* Games: history and every end condition, with the variants' hooks deciding their own. */
 #include "game.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "movegen.h"
 
-static void grow(Game *g)
+/* Makes room for one more move; false (the game unchanged) when memory runs out. */
+static bool grow(Game *g)
 {
     if (g->n + 1 < g->cap)
-        return;
-    g->cap = g->cap ? g->cap * 2 : 256;
-    Move *m = realloc(g->moves, sizeof *m * (size_t)g->cap);
-    Undo *u = realloc(g->undos, sizeof *u * (size_t)g->cap);
-    uint64_t *k = realloc(g->keys, sizeof *k * (size_t)g->cap);
+        return true;
+    int cap = g->cap ? g->cap * 2 : 256;
+    Move *m = realloc(g->moves, sizeof *m * (size_t)cap);
+    if (m)
+        g->moves = m;
+    Undo *u = realloc(g->undos, sizeof *u * (size_t)cap);
+    if (u)
+        g->undos = u;
+    uint64_t *k = realloc(g->keys, sizeof *k * (size_t)cap);
+    if (k)
+        g->keys = k;
     if (!m || !u || !k)
-        abort();
-    g->moves = m;
-    g->undos = u;
-    g->keys = k;
+        return false;
+    g->cap = cap;
+    return true;
 }
 
 bool game_init(Game *g, const Variant *v, const char *fen, char *err, size_t errlen)
@@ -30,7 +37,10 @@ bool game_init(Game *g, const Variant *v, const char *fen, char *err, size_t err
     g->v = v;
     g->pos = pos;
     pos_fen(&pos, g->start_fen, sizeof g->start_fen);
-    grow(g);
+    if (!grow(g)) {
+        snprintf(err, errlen, "out of memory");
+        return false;
+    }
     g->keys[0] = pos_repetition_key(&g->pos);
     return true;
 }
@@ -43,13 +53,15 @@ void game_free(Game *g)
     memset(g, 0, sizeof *g);
 }
 
-void game_play(Game *g, Move m)
+bool game_play(Game *g, Move m)
 {
-    grow(g);
+    if (!grow(g))
+        return false;
     g->moves[g->n] = m;
     pos_make(&g->pos, m, &g->undos[g->n]);
     g->n++;
     g->keys[g->n] = pos_repetition_key(&g->pos);
+    return true;
 }
 
 bool game_undo(Game *g)

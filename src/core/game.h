@@ -22,8 +22,8 @@ typedef struct Game {
 /* Starts a game from fen (NULL: the variant's start).  False with err set on bad text. */
 bool game_init(Game *g, const Variant *v, const char *fen, char *err, size_t errlen);
 void game_free(Game *g);
-/* Plays a legal move. */
-void game_play(Game *g, Move m);
+/* Plays a legal move; false (the game unchanged) when memory runs out. */
+bool game_play(Game *g, Move m);
 /* Takes back the last move; false when there is none. */
 bool game_undo(Game *g);
 /* Over or not, and why. */

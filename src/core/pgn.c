@@ -240,7 +240,10 @@ bool game_from_pgn(Game *g, const char *pgn, const Variant *fallback, char *err,
             snprintf(err, errlen, "move %d: %s", g->n + 1, why);
             return false;
         }
-        game_play(g, m);
+        if (!game_play(g, m)) {
+            snprintf(err, errlen, "out of memory");
+            return false;
+        }
     }
     return true;
 }

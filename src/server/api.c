@@ -1,6 +1,5 @@
 #include "api.h"
 
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,16 +9,12 @@
 #include "board_view.h"
 #include "engine_worker.h"
 #include "events.h"
-#include "games.h"
-#include "http.h"
+#include "game_json.h"
+#include "game_service.h"
+#include "response.h"
 #include "util.h"
 
 #define ERR_MAX 400
-
-static const char *side_name(int side)
-{
-    return side == WHITE ? "white" : "black";
-}
 
 static bool is_get(const char *method)
 {
@@ -28,21 +23,29 @@ static bool is_get(const char *method)
 
 /* ---- Request bodies ----------------------------------------------------------------------- */
 
-/* The body as a JSON object, or NULL with err set. */
-static json_t *parse_body(const char *body, size_t len, char *err)
+/* The body as a JSON object in *out: 0, or 400 (or 503: no memory) with err set. */
+static int parse_body(const char *body, size_t len, json_t **out, char *err)
 {
     json_error_t e;
-    json_t *j = json_loadb(body, len, JSON_REJECT_DUPLICATES, &e);
+    util_json_memory_reset();
+    json_t *j = *out = json_loadb(body, len, JSON_REJECT_DUPLICATES, &e);
+    if (util_json_memory_ran_out()) { /* no object, or one with a string cut short */
+        json_decref(j);
+        *out = NULL;
+        snprintf(err, ERR_MAX, "out of memory");
+        return 503;
+    }
     if (!j) {
         snprintf(err, ERR_MAX, "invalid JSON: %s (line %d, column %d)", e.text, e.line, e.column);
-        return NULL;
+        return 400;
     }
     if (!json_is_object(j)) {
         json_decref(j);
+        *out = NULL;
         snprintf(err, ERR_MAX, "the body must be a JSON object");
-        return NULL;
+        return 400;
     }
-    return j;
+    return 0;
 }
 
 /* An optional string field: 0 (and *out NULL when absent or null) or 400. */
@@ -173,41 +176,102 @@ static void build_variants(void)
                                                v->def->description, "start_fen", v->def->start_fen, "board",
                                                board_view_json(v), "pieces", pieces, "promotion", promotion));
     }
-    variants_text = json_dumps(list, JSON_COMPACT);
-    json_decref(list);
+    variants_text = util_json_text(list);
+}
+
+bool api_start(void)
+{
+    build_variants();
+    return variants_text != NULL;
 }
 
 static enum MHD_Result get_variants(struct MHD_Connection *c)
 {
-    static pthread_once_t once = PTHREAD_ONCE_INIT;
-    pthread_once(&once, build_variants);
-    return http_text(c, 200, "application/json; charset=utf-8", variants_text ? strdup(variants_text) : NULL, NULL);
+    return http_text(c, 200, "application/json; charset=utf-8", strdup(variants_text), NULL);
 }
 
-/* 201 { game, token, side, invite } for a game made from `initial`. */
+/* The HTTP status for a domain result: only this layer speaks HTTP. */
+static unsigned http_status(GameStatus status)
+{
+    switch (status) {
+    case GAME_OK:
+        return MHD_HTTP_OK;
+    case GAME_BAD_ACTION:
+        return MHD_HTTP_BAD_REQUEST;
+    case GAME_NOT_FOUND:
+        return MHD_HTTP_NOT_FOUND;
+    case GAME_NOT_A_PLAYER:
+        return MHD_HTTP_FORBIDDEN;
+    case GAME_NOT_YOUR_TURN:
+    case GAME_ILLEGAL_MOVE:
+    case GAME_OVER:
+    case GAME_NO_DRAW_OFFER:
+        return MHD_HTTP_CONFLICT;
+    case GAME_STORE_FAILED: /* a full disk, a read-only database: nothing changed, try later */
+    case GAME_NO_MEMORY:
+        return MHD_HTTP_SERVICE_UNAVAILABLE;
+    case GAME_ENGINE_DECIDES: /* never answered: the engine is asked first */
+    case GAME_BAD_RECORD:
+    case GAME_NO_RANDOM:
+        break;
+    }
+    return MHD_HTTP_INTERNAL_SERVER_ERROR;
+}
+
+/* A GameCall's read: the answer, the game as JSON, made ready to send under the game's lock
+ * (before a change is stored: if memory runs out the change is not made). */
+static bool read_state(void *ctx, LiveGame *g, int you)
+{
+    struct MHD_Response **r = ctx;
+    if (*r) /* a draw offer's answer made before the engine's */
+        MHD_destroy_response(*r);
+    *r = http_json_response(game_json(g, you));
+    return *r != NULL;
+}
+
+/* The answer to an action: the game after it, or the error. */
+static enum MHD_Result answer(struct MHD_Connection *c, GameStatus status, GameCall *call, unsigned ok_status)
+{
+    struct MHD_Response **r = call->ctx;
+    if (status == GAME_OK)
+        return http_send(c, ok_status, *r);
+    if (*r) /* made before a change that the store then refused */
+        MHD_destroy_response(*r);
+    return http_error(c, http_status(status), "%s", call->message);
+}
+
+/* The read of a new game: 201 { game, token, side, invite } for its creator. */
+static bool read_created(void *ctx, LiveGame *g, int you)
+{
+    struct MHD_Response **r = ctx;
+    json_t *state = game_json(g, you);
+    *r = state ? http_json_response(json_pack("{s:o, s:s, s:s, s:o}", "game", state, "token", g->token[you], "side",
+                                              side_name(you), "invite",
+                                              g->engine[you ^ 1] ? json_null() : json_string(g->token[you ^ 1])))
+               : NULL;
+    return *r != NULL;
+}
+
 static enum MHD_Result create_from(struct MHD_Connection *c, const GameOptions *opt, Game *initial)
 {
-    LiveGame *g;
-    char token[TOKEN_LEN + 1], invite[TOKEN_LEN + 1], err[ERR_MAX];
-    int status = games_create(opt, initial, &g, token, invite, err, sizeof err);
-    game_free(initial);
-    if (status)
-        return http_error(c, (unsigned)status, "%s", err);
-    pthread_mutex_lock(&g->lock);
-    json_t *state = games_state(g, opt->creator);
-    pthread_mutex_unlock(&g->lock);
-    games_release(g);
-    return http_json(c, 201,
-                     json_pack("{s:o, s:s, s:s, s:o}", "game", state, "token", token, "side", side_name(opt->creator),
-                               "invite", invite[0] ? json_string(invite) : json_null()));
+    struct MHD_Response *r = NULL;
+    GameCall call = {.read = read_created, .ctx = &r};
+    return answer(c, service_create(opt, initial, &call), &call, MHD_HTTP_CREATED);
+}
+
+/* game_init and game_from_pgn name what is wrong with the text, or that memory ran out. */
+static int init_failure_status(const char *why)
+{
+    return util_out_of_memory(why) ? 503 : 400;
 }
 
 static enum MHD_Result post_game(struct MHD_Connection *c, const char *body, size_t len)
 {
     char err[ERR_MAX];
-    json_t *o = parse_body(body, len, err);
-    if (!o)
-        return http_error(c, 400, "%s", err);
+    json_t *o;
+    int bad = parse_body(body, len, &o, err);
+    if (bad)
+        return http_error(c, (unsigned)bad, "%s", err);
     GameOptions opt = {0};
     const char *fen;
     int status;
@@ -222,7 +286,7 @@ static enum MHD_Result post_game(struct MHD_Connection *c, const char *body, siz
     json_decref(o);
     if (!ok) {
         game_free(&g);
-        return http_error(c, 400, "bad fen: %s", why);
+        return http_error(c, (unsigned)init_failure_status(why), "bad fen: %s", why);
     }
     return create_from(c, &opt, &g);
 }
@@ -230,9 +294,10 @@ static enum MHD_Result post_game(struct MHD_Connection *c, const char *body, siz
 static enum MHD_Result post_import(struct MHD_Connection *c, const char *body, size_t len)
 {
     char err[ERR_MAX];
-    json_t *o = parse_body(body, len, err);
-    if (!o)
-        return http_error(c, 400, "%s", err);
+    json_t *o;
+    int bad = parse_body(body, len, &o, err);
+    if (bad)
+        return http_error(c, (unsigned)bad, "%s", err);
     GameOptions opt = {0};
     const char *fen, *pgn;
     int status;
@@ -253,7 +318,7 @@ static enum MHD_Result post_import(struct MHD_Connection *c, const char *body, s
     json_decref(o);
     if (!ok) {
         game_free(&g);
-        return http_error(c, 400, "%s: %s", pgn ? "bad PGN" : "bad fen", why);
+        return http_error(c, (unsigned)init_failure_status(why), "%s: %s", pgn ? "bad PGN" : "bad fen", why);
     }
     if (opt.v && g.v != opt.v) {
         const char *named = g.v->def->name;
@@ -274,8 +339,8 @@ static enum MHD_Result list_games(struct MHD_Connection *c)
     }
     ListRow *rows;
     int n;
-    if (!store_list((int)limit, &rows, &n))
-        return http_error(c, 500, "the games cannot be read");
+    if (!service_list((int)limit, &rows, &n))
+        return http_error(c, MHD_HTTP_SERVICE_UNAVAILABLE, "the games cannot be read");
     json_t *list = json_array();
     for (int i = 0; i < n; i++) {
         char created[40];
@@ -291,194 +356,188 @@ static enum MHD_Result list_games(struct MHD_Connection *c)
     return http_json(c, 200, list);
 }
 
-/* The token of a request: 0 with *side (-1 when there is no token and none is needed), or an
- * error status. */
-static int token_side(LiveGame *g, json_t *body, const char *query_token, bool required, int *side, char *err)
-{
-    const char *token = query_token;
-    *side = -1;
-    if (body) {
-        int status = opt_string(body, "token", &token, err);
-        if (status)
-            return status;
-    }
-    if (!token) {
-        if (!required)
-            return 0;
-        snprintf(err, ERR_MAX, "missing token: only the players may do this");
-        return 403;
-    }
-    *side = games_side_of_token(g, token);
-    if (*side < 0) {
-        snprintf(err, ERR_MAX, "wrong token for game %s", g->id);
-        return 403;
-    }
-    return 0;
-}
-
 static enum MHD_Result get_game(struct MHD_Connection *c, LiveGame *g)
 {
-    char err[ERR_MAX];
-    int side;
-    const char *token = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "token");
-    pthread_mutex_lock(&g->lock);
-    games_refresh(g);
-    int status = token_side(g, NULL, token && *token ? token : NULL, false, &side, err);
-    json_t *state = status ? NULL : games_state(g, side);
-    pthread_mutex_unlock(&g->lock);
-    return status ? http_error(c, (unsigned)status, "%s", err) : http_json(c, 200, state);
+    struct MHD_Response *r = NULL;
+    GameCall call = {.token = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "token"),
+                     .read = read_state,
+                     .ctx = &r};
+    return answer(c, service_read(g, &call), &call, MHD_HTTP_OK);
+}
+
+/* A draw offer to the engine: it is asked (again while the game moves on meanwhile). */
+static GameStatus ask_engine(LiveGame *g, GameCall *call, DrawQuestion *q)
+{
+    GameStatus status = GAME_ENGINE_DECIDES;
+    while (status == GAME_ENGINE_DECIDES)
+        status = service_draw_answer(g, call, q, engine_accepts_draw(q));
+    return status;
 }
 
 typedef enum { ACT_MOVE, ACT_RESIGN, ACT_DRAW } Action;
 
+/* The body's fields of an action: its argument (the move, the draw action) and the token. */
+static int read_action(json_t *o, Action act, const char **arg, const char **token, char *err)
+{
+    int status = act == ACT_MOVE ? req_string(o, "move", arg, err)
+                 : act == ACT_DRAW ? req_string(o, "action", arg, err)
+                                   : 0;
+    if (!status && act == ACT_DRAW && strcmp(*arg, "offer") && strcmp(*arg, "accept") && strcmp(*arg, "decline")) {
+        snprintf(err, ERR_MAX, "\"action\" must be \"offer\", \"accept\" or \"decline\"");
+        status = 400;
+    }
+    return status ? status : opt_string(o, "token", token, err);
+}
+
 static enum MHD_Result post_action(struct MHD_Connection *c, LiveGame *g, Action act, const char *body, size_t len)
 {
     char err[ERR_MAX];
-    json_t *o = parse_body(body, len, err);
-    if (!o)
-        return http_error(c, 400, "%s", err);
+    json_t *o;
+    int bad = parse_body(body, len, &o, err);
+    if (bad)
+        return http_error(c, (unsigned)bad, "%s", err);
     const char *arg = NULL;
-    int status = act == ACT_MOVE ? req_string(o, "move", &arg, err)
-                 : act == ACT_DRAW ? req_string(o, "action", &arg, err)
-                                   : 0;
-    if (!status && act == ACT_DRAW && strcmp(arg, "offer") && strcmp(arg, "accept") && strcmp(arg, "decline")) {
-        snprintf(err, sizeof err, "\"action\" must be \"offer\", \"accept\" or \"decline\"");
-        status = 400;
+    struct MHD_Response *r = NULL;
+    GameCall call = {.read = read_state, .ctx = &r};
+    bad = read_action(o, act, &arg, &call.token, err);
+    if (bad) {
+        json_decref(o);
+        return http_error(c, (unsigned)bad, "%s", err);
     }
-    json_t *state = NULL;
-    if (!status) {
-        pthread_mutex_lock(&g->lock);
-        int side;
-        status = token_side(g, o, NULL, true, &side, err);
-        if (!status)
-            status = act == ACT_MOVE   ? games_move(g, side, arg, err, sizeof err)
-                     : act == ACT_DRAW ? games_draw(g, side, arg, err, sizeof err)
-                                       : games_resign(g, side, err, sizeof err);
-        if (!status)
-            state = games_state(g, side);
-        pthread_mutex_unlock(&g->lock);
-    }
+    DrawQuestion q;
+    GameStatus status = act == ACT_MOVE   ? service_move(g, &call, arg)
+                        : act == ACT_DRAW ? service_draw(g, &call, arg, &q)
+                                          : service_resign(g, &call);
+    if (status == GAME_ENGINE_DECIDES)
+        status = ask_engine(g, &call, &q);
+    if (act == ACT_DRAW)
+        game_copy_free(&q.game);
     json_decref(o);
-    return status ? http_error(c, (unsigned)status, "%s", err) : http_json(c, 200, state);
+    return answer(c, status, &call, MHD_HTTP_OK);
 }
 
 static enum MHD_Result get_events(struct MHD_Connection *c, LiveGame *g)
 {
-    if (http_shutting_down())
+    if (events_closed())
         return http_error(c, 503, "the server is shutting down");
     const union MHD_ConnectionInfo *info = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
-    pthread_mutex_lock(&g->lock);
-    games_refresh(g);
-    json_t *state = games_state(g, -1);
-    char *text = state ? json_dumps(state, JSON_COMPACT) : NULL;
-    json_decref(state);
-    Subscriber *s = text ? events_subscribe(g, info ? info->connect_fd : -1, text) : NULL;
-    /* Shutdown sets the flag, then ends every game's streams under each game's lock: a stream
-     * that joined after that sweep passed this game sees the flag here. */
-    if (s && http_shutting_down())
-        events_close(g);
-    pthread_mutex_unlock(&g->lock);
-    free(text);
-    if (!s)
-        return http_error(c, 500, "out of memory");
-    struct MHD_Response *r = events_response(s);
+    GameStatus status;
+    char err[ERR_MAX];
+    struct MHD_Response *r = events_open(g, info ? info->connect_fd : -1, &status, err, sizeof err);
     if (!r)
-        return MHD_NO;
-    enum MHD_Result ret = MHD_queue_response(c, MHD_HTTP_OK, r);
-    MHD_destroy_response(r);
-    return ret;
+        return http_error(c, http_status(status), "%s", err);
+    return http_send(c, MHD_HTTP_OK, r);
 }
 
 static enum MHD_Result get_pgn(struct MHD_Connection *c, LiveGame *g)
 {
-    pthread_mutex_lock(&g->lock);
-    games_refresh(g);
-    char *pgn = games_pgn(g);
-    pthread_mutex_unlock(&g->lock);
     char disposition[80];
     snprintf(disposition, sizeof disposition, "inline; filename=\"starfish-%s.pgn\"", g->id);
-    return http_text(c, 200, "application/x-chess-pgn; charset=utf-8", pgn, disposition);
+    return http_text(c, 200, "application/x-chess-pgn; charset=utf-8", service_pgn(g), disposition);
+}
+
+/* "moves": an optional array of strings: 0 or 400. */
+static int check_moves_field(json_t *moves, char *err)
+{
+    size_t i;
+    json_t *m;
+    if (!moves || json_is_null(moves))
+        return 0;
+    bool ok = json_is_array(moves);
+    json_array_foreach(moves, i, m) ok = ok && json_is_string(m);
+    if (ok)
+        return 0;
+    snprintf(err, ERR_MAX, "\"moves\" must be an array of strings");
+    return 400;
+}
+
+/* Plays the request's moves in g: 0, 409 (illegal, or after the end) or 503. */
+static int play_moves(Game *g, json_t *moves, char *err)
+{
+    size_t i;
+    json_t *m;
+    char why[200];
+    json_array_foreach(moves, i, m)
+    {
+        if (game_status(g).kind != RESULT_NONE) {
+            snprintf(err, ERR_MAX, "move %zu '%.40s': the game is over", i + 1, json_string_value(m));
+            return 409;
+        }
+        Move mv = parse_move(&g->pos, json_string_value(m), why, sizeof why);
+        if (mv == MOVE_NONE) {
+            snprintf(err, ERR_MAX, "move %zu: %s", i + 1, why);
+            return 409;
+        }
+        if (!game_play(g, mv)) {
+            snprintf(err, ERR_MAX, "out of memory");
+            return 503;
+        }
+    }
+    return 0;
+}
+
+/* The position of POST /api/analysis and its search time: 0, or an error status. */
+static int read_analysis(json_t *o, Game *g, long long *movetime, char *err)
+{
+    const Variant *v;
+    const char *fen;
+    char why[200];
+    json_t *moves = json_object_get(o, "moves");
+    int status;
+    if ((status = read_variant(o, true, &v, err)) || (status = opt_string(o, "fen", &fen, err)) ||
+        (status = opt_int(o, "movetime_ms", 1, ANALYSIS_MAX_MS, 1000, movetime, err)) ||
+        (status = check_moves_field(moves, err)))
+        return status;
+    if (!game_init(g, v, fen, why, sizeof why)) {
+        snprintf(err, ERR_MAX, "bad fen: %s", why);
+        return init_failure_status(why);
+    }
+    return json_is_array(moves) ? play_moves(g, moves, err) : 0;
+}
+
+static json_t *analysis_json(const Analysis *a)
+{
+    json_t *pv = json_array(), *pv_san = json_array();
+    for (int i = 0; i < a->npv; i++) {
+        json_array_append_new(pv, json_string(a->pv[i]));
+        json_array_append_new(pv_san, json_string(a->pv_san[i]));
+    }
+    return json_pack("{s:o, s:o, s:i, s:o, s:o, s:o}", "score_cp",
+                     a->has_score && !a->has_mate ? json_integer(a->score_cp) : json_null(), "mate",
+                     a->has_mate ? json_integer(a->mate) : json_null(), "depth", a->depth, "pv", pv, "pv_san", pv_san,
+                     "bestmove", a->best[0] ? json_string(a->best) : json_null());
 }
 
 static enum MHD_Result post_analysis(struct MHD_Connection *c, const char *body, size_t len)
 {
     char err[ERR_MAX];
-    json_t *o = parse_body(body, len, err);
-    if (!o)
-        return http_error(c, 400, "%s", err);
-    const Variant *v;
-    const char *fen;
-    long long movetime;
-    int status;
-    json_t *moves = json_object_get(o, "moves");
-    if (!(status = read_variant(o, true, &v, err)) && !(status = opt_string(o, "fen", &fen, err)) &&
-        !(status = opt_int(o, "movetime_ms", 1, ANALYSIS_MAX_MS, 1000, &movetime, err)) && moves &&
-        !json_is_null(moves)) {
-        size_t i;
-        json_t *m;
-        if (!json_is_array(moves))
-            status = 400;
-        json_array_foreach(moves, i, m) if (!json_is_string(m)) status = 400;
-        if (status)
-            snprintf(err, sizeof err, "\"moves\" must be an array of strings");
-    }
+    json_t *o;
+    int bad = parse_body(body, len, &o, err);
+    if (bad)
+        return http_error(c, (unsigned)bad, "%s", err);
     Game g = {0};
-    char why[200];
-    if (!status && !game_init(&g, v, fen, why, sizeof why)) {
-        snprintf(err, sizeof err, "bad fen: %s", why);
-        status = 400;
-    }
-    if (!status && json_is_array(moves)) {
-        size_t i;
-        json_t *m;
-        json_array_foreach(moves, i, m)
-        {
-            if (game_status(&g).kind != RESULT_NONE) {
-                snprintf(err, sizeof err, "move %zu '%.40s': the game is over", i + 1, json_string_value(m));
-                status = 409;
-                break;
-            }
-            Move mv = parse_move(&g.pos, json_string_value(m), why, sizeof why);
-            if (mv == MOVE_NONE) {
-                snprintf(err, sizeof err, "move %zu: %s", i + 1, why);
-                status = 409;
-                break;
-            }
-            game_play(&g, mv);
-        }
-    }
+    long long movetime;
+    int status = read_analysis(o, &g, &movetime, err);
     json_decref(o);
     Analysis *a = status ? NULL : malloc(sizeof *a);
     if (!status && !a) {
         snprintf(err, sizeof err, "out of memory");
-        status = 500;
+        status = 503;
     }
     if (!status && !engine_analyse(&g, (int)movetime, a)) {
         snprintf(err, sizeof err, "the server is shutting down");
         status = 503;
     }
     game_free(&g);
-    if (status) {
-        free(a);
-        return http_error(c, (unsigned)status, "%s", err);
-    }
-    json_t *pv = json_array(), *pv_san = json_array();
-    for (int i = 0; i < a->npv; i++) {
-        json_array_append_new(pv, json_string(a->pv[i]));
-        json_array_append_new(pv_san, json_string(a->pv_san[i]));
-    }
-    json_t *result = json_pack("{s:o, s:o, s:i, s:o, s:o, s:o}", "score_cp",
-                               a->has_score && !a->has_mate ? json_integer(a->score_cp) : json_null(), "mate",
-                               a->has_mate ? json_integer(a->mate) : json_null(), "depth", a->depth, "pv", pv, "pv_san",
-                               pv_san, "bestmove", a->best[0] ? json_string(a->best) : json_null());
+    json_t *result = status ? NULL : analysis_json(a);
     free(a);
-    return http_json(c, 200, result);
+    return status ? http_error(c, (unsigned)status, "%s", err) : http_json(c, 200, result);
 }
 
 /* What the server holds: cheap enough to poll. */
 static enum MHD_Result get_health(struct MHD_Connection *c)
 {
-    return http_json(c, 200, json_pack("{s:i}", "games_in_memory", games_in_memory()));
+    return http_json(c, 200, json_pack("{s:i}", "games_in_memory", service_count()));
 }
 
 /* ---- Routing -------------------------------------------------------------------------------- */
@@ -524,15 +583,17 @@ enum MHD_Result api_handle(struct MHD_Connection *c, const char *method, const c
         return http_error(c, 404, "unknown game");
     memcpy(id, id_start, id_len);
     id[id_len] = 0;
-    LiveGame *g = games_find(id);
-    if (!g)
-        return http_error(c, 404, "unknown game '%s'", id);
+    LiveGame *g;
+    GameCall call = {0};
+    GameStatus status = service_find(id, &g, &call);
+    if (status != GAME_OK)
+        return http_error(c, http_status(status), "%s", call.message);
     enum MHD_Result ret = route == -1  ? get_game(c, g)
                           : route == 0 ? post_action(c, g, ACT_MOVE, body, len)
                           : route == 1 ? post_action(c, g, ACT_RESIGN, body, len)
                           : route == 2 ? post_action(c, g, ACT_DRAW, body, len)
                           : route == 3 ? get_events(c, g)
                                        : get_pgn(c, g);
-    games_release(g); /* an event stream holds a reference of its own */
+    service_release(g); /* an event stream holds a reference of its own */
     return ret;
 }

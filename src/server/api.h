@@ -3,8 +3,11 @@
 #define STARFISH_SERVER_API_H
 
 #include <microhttpd.h>
+#include <stdbool.h>
 #include <stddef.h>
 
+/* Prepares what never changes (the variants' descriptions); false when memory runs out. */
+bool api_start(void);
 /* Answers a request under /api/ (the body is NUL-terminated, len bytes). */
 enum MHD_Result api_handle(struct MHD_Connection *c, const char *method, const char *url, const char *body,
                            size_t len);

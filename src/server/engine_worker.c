@@ -29,7 +29,8 @@ static const Variant *pool_variant[ENGINE_POOL];
 static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t pool_cond = PTHREAD_COND_INITIALIZER;
 
-/* Rebuilds a game from its start and moves (the search needs the history for repetitions). */
+/* Rebuilds a game from its start and moves (the search needs the history for repetitions);
+ * false when memory runs out. */
 static bool replay(Game *g, const Variant *v, const char *start_fen, const Move *moves, int n)
 {
     char err[160];
@@ -37,8 +38,14 @@ static bool replay(Game *g, const Variant *v, const char *start_fen, const Move 
     if (!game_init(g, v, start_fen, err, sizeof err))
         return false;
     for (int i = 0; i < n; i++)
-        game_play(g, moves[i]);
+        if (!game_play(g, moves[i]))
+            return false;
     return true;
+}
+
+static bool replay_copy(Game *g, const GameCopy *c)
+{
+    return replay(g, c->v, c->start_fen, c->moves, c->n);
 }
 
 static void *worker(void *arg)
@@ -62,12 +69,12 @@ static void *worker(void *arg)
         pthread_mutex_unlock(&queue_lock);
 
         EngineTask task;
-        if (games_engine_task(job->game, &task)) {
+        if (service_engine_task(job->game, &task)) {
             Game g;
-            if (replay(&g, task.v, task.start_fen, task.moves, task.n)) {
-                if (task.v != last_variant) /* table entries of another variant mean nothing here */
+            if (replay_copy(&g, &task.game)) {
+                if (task.game.v != last_variant) /* table entries of another variant mean nothing here */
                     engine_new_game(e);
-                last_variant = task.v;
+                last_variant = task.game.v;
                 e->skill = task.skill < 0 ? 20 : task.skill;
                 SearchLimits limits = {.movetime = task.movetime_ms};
                 SearchResult r = search_run(e, &g, &limits, NULL);
@@ -75,19 +82,24 @@ static void *worker(void *arg)
                 bool stopping = quitting;
                 pthread_mutex_unlock(&queue_lock);
                 if (!stopping && r.best != MOVE_NONE)
-                    games_engine_reply(job->game, &task, r.best);
+                    service_engine_reply(job->game, &task, r.best);
             }
             game_free(&g);
-            free(task.moves);
+            game_copy_free(&task.game);
         }
-        games_release(job->game);
+        service_release(job->game);
         free(job);
     }
     return NULL;
 }
 
+static bool queue_job(void *ctx, LiveGame *g);
+
 bool workers_start(void)
 {
+    GameObserver o = {.engine_to_move = queue_job};
+    if (!service_observe(&o))
+        return false;
     for (int i = 0; i < ENGINE_POOL; i++) {
         if (!engine_init(&pool[i], 8))
             return false;
@@ -127,7 +139,7 @@ void workers_stop(void)
     while (head) {
         Job *j = head;
         head = j->next;
-        games_release(j->game);
+        service_release(j->game);
         free(j);
     }
     tail = NULL;
@@ -143,23 +155,23 @@ static void pool_free(void)
         }
 }
 
-void workers_request(LiveGame *g)
+/* The observer: the engine is to move in g (g's lock held).  The queued job holds a
+ * reference to g. */
+static bool queue_job(void *ctx, LiveGame *g)
 {
-    if (g->engine_queued)
-        return;
+    (void)ctx;
     Job *job = malloc(sizeof *job);
     if (!job)
-        return;
+        return false;
     job->game = g;
     job->next = NULL;
     pthread_mutex_lock(&queue_lock);
     if (quitting) {
         pthread_mutex_unlock(&queue_lock);
         free(job);
-        return;
+        return false;
     }
-    g->engine_queued = true;
-    games_hold(g);
+    service_hold(g);
     if (tail)
         tail->next = job;
     else
@@ -167,6 +179,7 @@ void workers_request(LiveGame *g)
     tail = job;
     pthread_cond_signal(&queue_cond);
     pthread_mutex_unlock(&queue_lock);
+    return true;
 }
 
 /* ---- The pool of engines for searches that a request waits for -------------------------- */
@@ -250,10 +263,11 @@ bool engine_analyse(Game *g, int movetime_ms, Analysis *out)
     return true;
 }
 
-bool engine_accepts_draw(const Variant *v, const char *start_fen, const Move *moves, int n, int engine_side)
+bool engine_accepts_draw(const DrawQuestion *q)
 {
     Game g;
-    if (!replay(&g, v, start_fen, moves, n)) {
+    int engine_side = q->engine_side;
+    if (!replay_copy(&g, &q->game)) {
         game_free(&g);
         return false;
     }
@@ -265,7 +279,7 @@ bool engine_accepts_draw(const Variant *v, const char *start_fen, const Move *mo
     if (agreed.kind != RESULT_DRAW) {
         yes = (agreed.kind == RESULT_WHITE_WINS) == (engine_side == WHITE);
     } else {
-        Engine *e = pool_acquire(v);
+        Engine *e = pool_acquire(q->game.v);
         if (!e) {
             yes = false;
         } else {

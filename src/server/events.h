@@ -1,30 +1,30 @@
 /*
- * Server-Sent Events: GET /api/games/ID/events.  Each subscriber has a queue of messages and
- * an eventfd that wakes its connection thread; the stream is produced by an MHD callback that
- * blocks (thread-per-connection) until there is something to send, writes a keep-alive
- * comment every 15 s, and ends as soon as the client hangs up (POLLRDHUP on its socket), when
- * the subscriber is unlinked from its game and freed (and lets go of its game).
+ * Server-Sent Events: GET /api/games/ID/events.  Each stream is a subscriber to one game; the
+ * module observes the game service and, when a game changes, queues its new state (one
+ * message, shared by every subscriber of the game) for each of the game's subscribers.  A
+ * subscriber has an eventfd that wakes its connection thread; the stream is produced by an
+ * MHD callback that waits (thread-per-connection) until there is something to send, writes
+ * a keep-alive comment every 15 s, and ends as soon as the client hangs up (POLLRDHUP on its
+ * socket), when the subscriber is freed and lets go of its game.
  */
 #ifndef STARFISH_SERVER_EVENTS_H
 #define STARFISH_SERVER_EVENTS_H
 
 #include <microhttpd.h>
 
-#include "games.h"
+#include "game_service.h"
 
 #define EVENTS_KEEPALIVE_MS 15000
 
-typedef struct Subscriber Subscriber;
-
-/* Subscribes to g (g->lock held, by a holder of a reference) with `first` as the first
- * event's data; NULL on failure.  The subscriber holds a reference to g until it is freed.
- * sock is the client's socket (to notice a hang-up), or -1. */
-Subscriber *events_subscribe(LiveGame *g, int sock, const char *first);
-/* The streaming response for a subscriber; it owns the subscriber from then on. */
-struct MHD_Response *events_response(Subscriber *s);
-/* Sends `event: state` with data `json` to every subscriber of g (g->lock held). */
-void events_publish(LiveGame *g, const char *json);
-/* Ends every stream of g (g->lock held): at shutdown. */
-void events_close(LiveGame *g);
+/* Observes the game service (at start). */
+bool events_start(void);
+/* A stream of g's states for a request (the stream holds a reference to g of its own); sock
+ * is the client's socket (to notice a hang-up), or -1.  NULL with *status and message set
+ * when it cannot be opened. */
+struct MHD_Response *events_open(LiveGame *g, int sock, GameStatus *status, char *message, size_t len);
+/* Ends every stream, and every stream opened from now on at once (shutdown). */
+void events_close_all(void);
+/* Has events_close_all been called? */
+bool events_closed(void);
 
 #endif

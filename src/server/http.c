@@ -5,7 +5,6 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +13,7 @@
 #include <unistd.h>
 
 #include "api.h"
+#include "response.h"
 
 /* Bodies beyond the limit are read and thrown away (so that the client reads the 413),
  * up to this much; beyond it the connection is closed. */
@@ -21,89 +21,12 @@
 
 static struct MHD_Daemon *daemon_handle;
 static char web_root[PATH_MAX]; /* realpath of the web directory, "" when there is none */
-static atomic_bool shutting_down;
 
 typedef struct Request {
     char *body;
     size_t len, received;
-    bool too_large;
+    bool too_large, out_of_memory;
 } Request;
-
-/* ---- Responses -------------------------------------------------------------------------- */
-
-static enum MHD_Result send_buffer(struct MHD_Connection *c, unsigned status, const char *type, char *text,
-                                   size_t len, const char *disposition)
-{
-    struct MHD_Response *r = MHD_create_response_from_buffer(len, text, MHD_RESPMEM_MUST_FREE);
-    if (!r) {
-        free(text);
-        return MHD_NO;
-    }
-    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
-    MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
-    MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
-    if (disposition)
-        MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_DISPOSITION, disposition);
-    enum MHD_Result ret = MHD_queue_response(c, status, r);
-    MHD_destroy_response(r);
-    return ret;
-}
-
-enum MHD_Result http_json(struct MHD_Connection *c, unsigned status, json_t *body)
-{
-    char *text = body ? json_dumps(body, JSON_COMPACT) : NULL;
-    json_decref(body);
-    if (!text)
-        return http_error(c, 500, "out of memory");
-    return send_buffer(c, status, "application/json; charset=utf-8", text, strlen(text), NULL);
-}
-
-enum MHD_Result http_error(struct MHD_Connection *c, unsigned status, const char *fmt, ...)
-{
-    char message[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(message, sizeof message, fmt, ap);
-    va_end(ap);
-    json_t *body = json_pack("{s:s}", "error", message);
-    char *text = body ? json_dumps(body, JSON_COMPACT) : NULL;
-    json_decref(body);
-    if (!text) { /* a message with bytes that are not UTF-8: say it without them */
-        body = json_pack("{s:s}", "error", "bad request");
-        text = body ? json_dumps(body, JSON_COMPACT) : NULL;
-        json_decref(body);
-        if (!text)
-            return MHD_NO;
-    }
-    return send_buffer(c, status, "application/json; charset=utf-8", text, strlen(text), NULL);
-}
-
-enum MHD_Result http_text(struct MHD_Connection *c, unsigned status, const char *content_type, char *text,
-                          const char *disposition)
-{
-    if (!text)
-        return http_error(c, 500, "out of memory");
-    return send_buffer(c, status, content_type, text, strlen(text), disposition);
-}
-
-enum MHD_Result http_method_not_allowed(struct MHD_Connection *c, const char *allow)
-{
-    json_t *body = json_pack("{s:s}", "error", "method not allowed");
-    char *text = json_dumps(body, JSON_COMPACT);
-    json_decref(body);
-    if (!text)
-        return MHD_NO;
-    struct MHD_Response *r = MHD_create_response_from_buffer(strlen(text), text, MHD_RESPMEM_MUST_FREE);
-    if (!r) {
-        free(text);
-        return MHD_NO;
-    }
-    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "application/json; charset=utf-8");
-    MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, allow);
-    enum MHD_Result ret = MHD_queue_response(c, MHD_HTTP_METHOD_NOT_ALLOWED, r);
-    MHD_destroy_response(r);
-    return ret;
-}
 
 static int hexval(char c)
 {
@@ -188,14 +111,13 @@ static enum MHD_Result serve_static(struct MHD_Connection *c, const char *method
     struct MHD_Response *r = MHD_create_response_from_fd((uint64_t)st.st_size, fd);
     if (!r) {
         close(fd);
-        return MHD_NO;
+        return http_send(c, 503, NULL);
     }
-    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, content_type(real));
-    MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-cache");
-    MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
-    enum MHD_Result ret = MHD_queue_response(c, MHD_HTTP_OK, r);
-    MHD_destroy_response(r);
-    return ret;
+    if (!response_headers(r, content_type(real), "no-cache", NULL)) {
+        MHD_destroy_response(r);
+        r = NULL;
+    }
+    return http_send(c, MHD_HTTP_OK, r);
 }
 
 /* Unescapes %XX in the URL and its arguments, except %00, which stays as it is written: a
@@ -228,7 +150,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     if (!rq) {
         rq = calloc(1, sizeof *rq);
         if (!rq)
-            return MHD_NO;
+            return http_send(c, 503, NULL);
         *con_cls = rq;
         const char *length = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
         if (length && strtoull(length, NULL, 10) > DISCARD_MAX)
@@ -241,25 +163,26 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         rq->received += n;
         if (rq->received > DISCARD_MAX)
             return MHD_NO;
-        if (!rq->too_large && rq->len + n > HTTP_BODY_MAX) {
+        if (!rq->too_large && rq->len + n > HTTP_BODY_MAX)
             rq->too_large = true;
-            free(rq->body);
-            rq->body = NULL;
-            rq->len = 0;
-        }
-        if (!rq->too_large) {
-            char *grown = realloc(rq->body, rq->len + n + 1);
-            if (!grown)
-                return MHD_NO;
+        char *grown = rq->too_large || rq->out_of_memory ? NULL : realloc(rq->body, rq->len + n + 1);
+        if (grown) {
             rq->body = grown;
             memcpy(rq->body + rq->len, upload_data, n);
             rq->len += n;
             rq->body[rq->len] = 0;
+        } else { /* the rest is read and thrown away, then answered */
+            rq->out_of_memory = !rq->too_large;
+            free(rq->body);
+            rq->body = NULL;
+            rq->len = 0;
         }
         return MHD_YES;
     }
     if (rq->too_large)
         return http_error(c, 413, "request body over %d KiB", HTTP_BODY_MAX / 1024);
+    if (rq->out_of_memory)
+        return http_send(c, 503, NULL);
     if (strncmp(url, "/api/", 5) == 0 || strcmp(url, "/api") == 0)
         return api_handle(c, method, url, rq->body ? rq->body : "", rq->len);
     return serve_static(c, method, url);
@@ -286,6 +209,10 @@ bool http_start(const char *host, int port, const char *web_dir, int *bound_port
         snprintf(err, errlen, "bad host address '%s' (an IPv4 address like 127.0.0.1)", host);
         return false;
     }
+    if (!response_start()) {
+        snprintf(err, errlen, "out of memory");
+        return false;
+    }
     if (!realpath(web_dir, web_root)) {
         fprintf(stderr, "starfish: no web directory %s (%s): serving the API only\n", web_dir, strerror(errno));
         web_root[0] = 0;
@@ -304,19 +231,10 @@ bool http_start(const char *host, int port, const char *web_dir, int *bound_port
     return true;
 }
 
-void http_begin_shutdown(void)
-{
-    atomic_store(&shutting_down, true);
-}
-
-bool http_shutting_down(void)
-{
-    return atomic_load(&shutting_down);
-}
-
 void http_stop(void)
 {
     if (daemon_handle)
         MHD_stop_daemon(daemon_handle);
     daemon_handle = NULL;
+    response_stop();
 }

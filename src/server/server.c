@@ -16,10 +16,12 @@
 #include <time.h>
 
 #include "../core/variant.h"
+#include "api.h"
 #include "engine_worker.h"
-#include "games.h"
+#include "events.h"
+#include "game_service.h"
 #include "http.h"
-#include "store.h"
+#include "store_sqlite.h"
 #include "util.h"
 
 #define EVICT_AFTER_DEFAULT_S 600
@@ -48,9 +50,9 @@ static void *clock_thread(void *arg)
         if (clock_quit)
             break;
         pthread_mutex_unlock(&clock_lock);
-        games_check_flags();
+        service_check_flags();
         if (clock_ms() >= next_eviction) {
-            games_evict(idle_ms);
+            service_evict(idle_ms);
             next_eviction = clock_ms() + EVICT_EVERY_MS;
         }
         pthread_mutex_lock(&clock_lock);
@@ -80,6 +82,47 @@ const Command serve_command = {
     "start and kept in memory; Ctrl-C (or SIGTERM) stops the server cleanly.",
     serve_options, 0, 0};
 
+/* Frees what start_services made (its threads stopped). */
+static void free_services(Store *store)
+{
+    workers_free_pool();
+    service_free_all();
+    store->ops->close(store);
+}
+
+/* The store, the game service and its observers, the unfinished games: NULL after a message
+ * when the server cannot start. */
+static Store *start_services(const char *db)
+{
+    char err[512];
+    Store *store = store_sqlite_open(db, err, sizeof err);
+    if (!store) {
+        fprintf(stderr, "starfish: %s\n", err);
+        return NULL;
+    }
+    service_start(store);
+    const char *failed = !api_start()                     ? "out of memory"
+                         : !events_start()                ? "cannot observe the games"
+                         : !workers_start()               ? "cannot start the engine workers"
+                         : service_load_unfinished() < 0  ? "cannot read the games in the store"
+                                                          : NULL;
+    if (!failed)
+        return store;
+    fprintf(stderr, "starfish: %s (%s)\n", failed, db);
+    workers_stop();
+    free_services(store);
+    return NULL;
+}
+
+static void stop_clock(pthread_t clock)
+{
+    pthread_mutex_lock(&clock_lock);
+    clock_quit = true;
+    pthread_cond_signal(&clock_cond);
+    pthread_mutex_unlock(&clock_lock);
+    pthread_join(clock, NULL);
+}
+
 int server_main(int argc, char **argv)
 {
     int status, nargs;
@@ -94,33 +137,17 @@ int server_main(int argc, char **argv)
     pthread_sigmask(SIG_BLOCK, &stop_signals, NULL);
     signal(SIGPIPE, SIG_IGN);
     json_object_seed(0); /* before any thread uses jansson */
-    variant_at(0);       /* builds every variant's tables now */
+    util_json_memory_track();
+    variant_at(0); /* builds every variant's tables now */
 
-    char err[512];
-    if (!store_open(serve.db, err, sizeof err)) {
-        fprintf(stderr, "starfish: %s\n", err);
+    Store *store = start_services(serve.db);
+    if (!store)
         return 1;
-    }
-    if (!workers_start()) {
-        fprintf(stderr, "starfish: cannot start the engine workers\n");
-        workers_stop();
-        workers_free_pool();
-        store_close();
-        return 1;
-    }
-    int loaded = games_load_unfinished();
-    if (loaded < 0) {
-        fprintf(stderr, "starfish: cannot read the games in %s\n", serve.db);
-        workers_stop();
-        workers_free_pool();
-        games_free_all();
-        store_close();
-        return 1;
-    }
     pthread_t clock;
     int64_t idle_ms = (int64_t)serve.evict_after * 1000;
     pthread_create(&clock, NULL, clock_thread, &idle_ms);
     int bound;
+    char err[512];
     bool listening = http_start(serve.host, serve.port, serve.web, &bound, err, sizeof err);
     if (listening) {
         printf("starfish: serving http://%s:%d (db %s)\n", serve.host, bound, serve.db);
@@ -132,17 +159,10 @@ int server_main(int argc, char **argv)
     }
 
     /* Shutdown: end the streams, stop the searches, then the daemon and the threads. */
-    http_begin_shutdown();
-    games_close_streams();
+    events_close_all();
     workers_stop();
     http_stop();
-    pthread_mutex_lock(&clock_lock);
-    clock_quit = true;
-    pthread_cond_signal(&clock_cond);
-    pthread_mutex_unlock(&clock_lock);
-    pthread_join(clock, NULL);
-    workers_free_pool();
-    games_free_all();
-    store_close();
+    stop_clock(clock);
+    free_services(store);
     return listening ? 0 : 1;
 }

@@ -1,8 +1,12 @@
 /*
- * The SQLite store (WAL mode): tables `games` and `moves`.  Every change is one transaction,
- * committed before the function returns; a false return means nothing was changed.
- * One connection, serialised by the store's own mutex (take it after a game's lock, never
- * before).
+ * The game store, behind an interface.  The game service reaches the store only through a
+ * Store: a table of operations (StoreOps) and the backend's own state, so that a second
+ * backend (PostgreSQL) implements the same table and the service does not change.
+ * store_sqlite.c is the first backend.
+ *
+ * Every change is one transaction, committed before the operation returns; a false return
+ * means nothing was changed.  A backend serialises its own calls; callers take the store
+ * after a game's lock, never before.
  */
 #ifndef STARFISH_SERVER_STORE_H
 #define STARFISH_SERVER_STORE_H
@@ -18,7 +22,7 @@
 #define STORE_TOKEN_MAX 48
 #define STORE_REASON_MAX 32
 
-/* A row of `games`. */
+/* A game as stored: its settings and its state. */
 typedef struct GameRow {
     char id[STORE_ID_MAX + 1];
     char variant[32];
@@ -34,14 +38,14 @@ typedef struct GameRow {
     int64_t created_ms, ended_ms;
 } GameRow;
 
-/* A row of `moves`. */
+/* A move as stored. */
 typedef struct MoveRow {
     char move[MOVE_TEXT_MAX]; /* coordinate notation */
     int64_t clock_ms;         /* the mover's time left after the move (increment added), -1: none */
     int64_t at_ms;            /* when it was stored */
 } MoveRow;
 
-/* What changes on a game's row with a move or an event: result, reason, end time, offer. */
+/* What changes on a game with a move or an event: result, reason, end time, draw offer. */
 typedef struct GameState {
     const char *result;
     const char *reason; /* NULL while the game goes on */
@@ -60,22 +64,32 @@ typedef struct ListRow {
     bool engine[2];
 } ListRow;
 
-bool store_open(const char *path, char *err, size_t errlen);
-void store_close(void);
+typedef char StoreId[STORE_ID_MAX + 1];
+typedef struct Store Store;
 
-/* A new game with the moves it starts with (an imported game's history). */
-bool store_insert_game(const GameRow *g, const MoveRow *moves, int n);
-/* A move (ply counts from 0) and the game's state after it. */
-bool store_add_move(const char *id, int ply, const MoveRow *m, const GameState *st);
-/* The game's state alone (resignation, agreement, flag fall, draw offer). */
-bool store_set_state(const char *id, const GameState *st);
-/* Is the id in use?  (true on a database error, to stay safe) */
-bool store_id_taken(const char *id);
-/* Loads a game and its moves (*moves malloc'ed).  1 found, 0 not found, -1 error. */
-int store_load(const char *id, GameRow *g, MoveRow **moves, int *n);
-/* The ids of unfinished games (malloc'ed array of STORE_ID_MAX + 1 strings). */
-bool store_unfinished(char (**ids)[STORE_ID_MAX + 1], int *n);
-/* The `limit` newest games, newest first (malloc'ed). */
-bool store_list(int limit, ListRow **rows, int *n);
+typedef struct StoreOps {
+    /* Closes the store and frees it. */
+    void (*close)(Store *s);
+    /* A new game with the moves it starts with (an imported game's history). */
+    bool (*insert_game)(Store *s, const GameRow *g, const MoveRow *moves, int n);
+    /* A move (ply counts from 0) and the game's state after it. */
+    bool (*append_move)(Store *s, const char *id, int ply, const MoveRow *m, const GameState *st);
+    /* The game's state alone: a result off the board (resignation, agreement, flag fall)
+     * or a draw offer made or withdrawn. */
+    bool (*set_state)(Store *s, const char *id, const GameState *st);
+    /* Is the id in use?  (true on an error, to stay safe) */
+    bool (*id_taken)(Store *s, const char *id);
+    /* Loads a game and its moves (*moves malloc'ed).  1 found, 0 not found, -1 error. */
+    int (*load)(Store *s, const char *id, GameRow *g, MoveRow **moves, int *n);
+    /* The ids of the unfinished games, oldest first (*ids malloc'ed). */
+    bool (*load_unfinished)(Store *s, StoreId **ids, int *n);
+    /* The `limit` newest games, newest first (*rows malloc'ed). */
+    bool (*list)(Store *s, int limit, ListRow **rows, int *n);
+} StoreOps;
+
+/* What every backend's state begins with. */
+struct Store {
+    const StoreOps *ops;
+};
 
 #endif

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -55,6 +56,48 @@ void util_iso_time(int64_t ms, char *out, size_t len)
     struct tm tm;
     gmtime_r(&t, &tm);
     strftime(out, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+bool util_out_of_memory(const char *message)
+{
+    return strcmp(message, "out of memory") == 0;
+}
+
+static _Thread_local bool json_ran_out;
+
+static void *json_malloc(size_t n)
+{
+    void *p = malloc(n);
+    if (!p)
+        json_ran_out = true;
+    return p;
+}
+
+void util_json_memory_track(void)
+{
+    json_set_alloc_funcs(json_malloc, free);
+}
+
+void util_json_memory_reset(void)
+{
+    json_ran_out = false;
+}
+
+bool util_json_memory_ran_out(void)
+{
+    return json_ran_out;
+}
+
+char *util_json_text(json_t *j)
+{
+    util_json_memory_reset();
+    char *text = j ? json_dumps(j, JSON_COMPACT) : NULL;
+    json_decref(j);
+    if (text && util_json_memory_ran_out()) { /* a text with something left out */
+        free(text);
+        text = NULL;
+    }
+    return text;
 }
 
 bool util_secret_equal(const char *a, const char *b)

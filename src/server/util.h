@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <jansson.h>
+
 #include "../util/clock.h" /* clock_ms(): monotonic milliseconds, for timeouts */
 
 /* Wall-clock milliseconds since the epoch (stored in the database, survives restarts). */
@@ -16,6 +18,17 @@ bool util_random(void *buf, size_t n);
 bool util_random_string(char *out, size_t len, const char *alphabet);
 /* "2026-11-22T01:30:00Z" for a time in milliseconds. */
 void util_iso_time(int64_t ms, char *out, size_t len);
+/* Does an error message of the rules core (game_init, game_from_pgn) say that memory ran
+ * out, rather than what is wrong with the text? */
+bool util_out_of_memory(const char *message);
+/* jansson's allocations through a malloc that notes, per thread, when memory ran out: its
+ * parser reports that as a syntax error, or cuts a string short, and its writer may leave
+ * text out.  util_json_memory_reset before a call, then util_json_memory_ran_out. */
+void util_json_memory_track(void);
+void util_json_memory_reset(void);
+bool util_json_memory_ran_out(void);
+/* j as compact JSON text (malloc'ed, NULL when j is NULL or memory ran out); takes j over. */
+char *util_json_text(json_t *j);
 /* String comparison in time independent of where they differ (for secrets). */
 bool util_secret_equal(const char *a, const char *b);
 

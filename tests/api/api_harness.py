@@ -62,11 +62,12 @@ class Response:
 class Server:
     """One `starfish serve` process (restartable on the same database)."""
 
-    def __init__(self, db=None, web=WEB_DIR, extra_args=()):
+    def __init__(self, db=None, web=WEB_DIR, extra_args=(), env=None):
         self.dir = tempfile.mkdtemp(prefix="starfish-api-")
         self.db = db or os.path.join(self.dir, "games.db")
         self.web = web
         self.extra_args = list(extra_args)
+        self.env = dict(os.environ, **(env or {}))
         self.binary = binary()
         self.proc = None
         self.runs = 0
@@ -82,7 +83,7 @@ class Server:
         with open(self.out_path, "wb") as out, open(self.err_path, "wb") as err:
             self.proc = subprocess.Popen(
                 [self.binary, "serve", "--port", "0", "--db", self.db, "--web", self.web] + self.extra_args,
-                cwd=REPO_ROOT, stdin=subprocess.DEVNULL, stdout=out, stderr=err)
+                cwd=REPO_ROOT, stdin=subprocess.DEVNULL, stdout=out, stderr=err, env=self.env)
         deadline = time.time() + START_TIMEOUT
         self.port = None
         while time.time() < deadline:

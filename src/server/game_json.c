@@ -1,0 +1,135 @@
+#include "game_json.h"
+
+#include "../core/movegen.h"
+#include "util.h"
+
+/* Adds key: value to an object (taking value over); a failure (memory) clears *ok. */
+static void put(json_t *object, const char *key, json_t *value, bool *ok)
+{
+    if (!value || json_object_set_new(object, key, value) != 0)
+        *ok = false;
+}
+
+static void append(json_t *array, json_t *value, bool *ok)
+{
+    if (!value || json_array_append_new(array, value) != 0)
+        *ok = false;
+}
+
+static json_t *string_or_null(const char *text)
+{
+    return text ? json_string(text) : json_null();
+}
+
+static json_t *cell_or_null(const Geometry *geo, Cell c)
+{
+    return c == NO_CELL ? json_null() : json_string(geo->cell_name[c]);
+}
+
+static json_t *legal_move(const Variant *v, Position *pos, Move m)
+{
+    char text[MOVE_TEXT_MAX];
+    move_to_text(pos, m, text);
+    bool place = MOVE_KIND(m) == MK_PLACE;
+    char promo[2] = {0}, placed[2] = {0};
+    if (MOVE_PIECE(m) && !place)
+        promo[0] = v->letter[MAKE_PIECE(BLACK, MOVE_PIECE(m))];
+    if (place)
+        placed[0] = v->letter[MAKE_PIECE(WHITE, MOVE_PIECE(m))];
+    return json_pack("{s:s, s:o, s:s, s:o, s:o, s:b}", "uci", text, "from",
+                     place ? json_null() : json_string(v->geo->cell_name[MOVE_FROM(m)]), "to",
+                     v->geo->cell_name[MOVE_TO(m)], "promotion", string_or_null(promo[0] ? promo : NULL), "place",
+                     string_or_null(placed[0] ? placed : NULL), "castle", MOVE_KIND(m) == MK_CASTLE);
+}
+
+static json_t *legal_moves(LiveGame *g, bool *ok)
+{
+    json_t *list = json_array();
+    if (!list || g->result != RESULT_NONE)
+        return list;
+    Move moves[MAX_MOVES];
+    int n = gen_legal(&g->game.pos, moves);
+    for (int i = 0; i < n; i++)
+        append(list, legal_move(g->v, &g->game.pos, moves[i]), ok);
+    return list;
+}
+
+static json_t *played_moves(const LiveGame *g, bool *ok)
+{
+    json_t *list = json_array();
+    for (int i = 0; list && i < g->game.n; i++)
+        append(list, json_pack("{s:s, s:s, s:s?}", "uci", g->uci[i], "san", g->san[i], "fen", g->fen[i]), ok);
+    return list;
+}
+
+static json_t *hand_of(const LiveGame *g, int side)
+{
+    char text[MAX_PIECES + 1];
+    int k = 0;
+    for (int t = 1; t <= g->v->ntypes; t++)
+        for (int i = 0; i < g->game.pos.hand[side][t] && k < MAX_PIECES; i++)
+            text[k++] = g->v->letter[MAKE_PIECE(side, t)];
+    text[k] = 0;
+    return json_string(text);
+}
+
+static json_t *last_move(const LiveGame *g)
+{
+    if (g->game.n == 0)
+        return json_null();
+    const Geometry *geo = g->v->geo;
+    Move m = g->game.moves[g->game.n - 1];
+    return json_pack("{s:o, s:s}", "from", MOVE_KIND(m) == MK_PLACE ? json_null() : json_string(geo->cell_name[MOVE_FROM(m)]),
+                     "to", geo->cell_name[MOVE_TO(m)]);
+}
+
+static json_t *clock_of(const LiveGame *g)
+{
+    if (!g->has_clock)
+        return json_null();
+    int64_t now = util_now_ms();
+    return json_pack("{s:I, s:I, s:I, s:I, s:o}", "base_ms", (json_int_t)g->base_ms, "inc_ms", (json_int_t)g->inc_ms,
+                     "white_ms", (json_int_t)live_time_left(g, WHITE, now), "black_ms",
+                     (json_int_t)live_time_left(g, BLACK, now), "running",
+                     g->result == RESULT_NONE ? json_string(side_name(g->game.pos.side)) : json_null());
+}
+
+json_t *game_json(LiveGame *g, int you)
+{
+    Position *pos = &g->game.pos;
+    bool over = g->result != RESULT_NONE, ok = true;
+    char fen[FEN_MAX], created[40];
+    pos_fen(pos, fen, sizeof fen);
+    util_iso_time(g->created_ms, created, sizeof created);
+    json_t *state = json_object();
+    if (!state)
+        return NULL;
+    put(state, "id", json_string(g->id), &ok);
+    put(state, "variant", json_string(g->v->def->name), &ok);
+    put(state, "start_fen", json_string(g->game.start_fen), &ok);
+    put(state, "fen", json_string(fen), &ok);
+    put(state, "moves", played_moves(g, &ok), &ok);
+    put(state, "side", json_string(side_name(pos->side)), &ok);
+    put(state, "legal", legal_moves(g, &ok), &ok);
+    put(state, "check", pos_in_check(pos) ? cell_or_null(g->v->geo, pos->royal[pos->side]) : json_null(), &ok);
+    put(state, "last", last_move(g), &ok);
+    put(state, "hand", json_pack("{s:o, s:o}", "white", hand_of(g, WHITE), "black", hand_of(g, BLACK)), &ok);
+    put(state, "status", json_string(over ? "over" : "ongoing"), &ok);
+    put(state, "result", json_string(result_text(g->result)), &ok);
+    put(state, "reason", string_or_null(over ? g->reason : NULL), &ok);
+    put(state, "clock", clock_of(g), &ok);
+    put(state, "draw_offer", string_or_null(g->draw_offer >= 0 ? side_name(g->draw_offer) : NULL), &ok);
+    put(state, "players",
+        json_pack("{s:s, s:s}", "white", g->engine[WHITE] ? "engine" : "human", "black",
+                  g->engine[BLACK] ? "engine" : "human"),
+        &ok);
+    put(state, "engine", g->skill >= 0 ? json_pack("{s:i}", "skill", g->skill) : json_null(), &ok);
+    put(state, "created", json_string(created), &ok);
+    if (you >= 0)
+        put(state, "you", json_string(side_name(you)), &ok);
+    if (!ok) {
+        json_decref(state);
+        return NULL;
+    }
+    return state;
+}

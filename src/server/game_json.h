@@ -1,0 +1,13 @@
+/* A live game as JSON: the GAME object of docs/api.md (jansson). */
+#ifndef STARFISH_SERVER_GAME_JSON_H
+#define STARFISH_SERVER_GAME_JSON_H
+
+#include <jansson.h>
+
+#include "live_game.h"
+
+/* GAME for g (read under its lock: from a GameCall's or an observer's callback); `you` >= 0
+ * adds "you": "white" | "black".  NULL when memory runs out. */
+json_t *game_json(LiveGame *g, int you);
+
+#endif

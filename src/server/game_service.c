@@ -1,0 +1,629 @@
+#include "game_service.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/movegen.h"
+#include "../core/pgn.h"
+#include "game_table.h"
+#include "util.h"
+
+#define OBSERVERS_MAX 4
+#define DRAW_ASKS_MAX 3
+
+static Store *store;
+static GameObserver observers[OBSERVERS_MAX];
+static int nobservers;
+
+
+void service_start(Store *s)
+{
+    store = s;
+}
+
+bool service_observe(const GameObserver *o)
+{
+    if (nobservers == OBSERVERS_MAX)
+        return false;
+    observers[nobservers++] = *o;
+    return true;
+}
+
+/* ---- Telling the observers (g's lock held) ------------------------------------------------ */
+
+static void tell_changed(LiveGame *g)
+{
+    for (int i = 0; i < nobservers; i++)
+        if (observers[i].changed)
+            observers[i].changed(observers[i].ctx, g);
+}
+
+static void want_engine_move(LiveGame *g)
+{
+    if (g->result != RESULT_NONE || !g->engine[g->game.pos.side] || g->engine_queued)
+        return;
+    for (int i = 0; i < nobservers && !g->engine_queued; i++)
+        if (observers[i].engine_to_move)
+            g->engine_queued = observers[i].engine_to_move(observers[i].ctx, g);
+}
+
+static GameStatus fail(GameCall *call, GameStatus status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static GameStatus fail(GameCall *call, GameStatus status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(call->message, sizeof call->message, fmt, ap);
+    va_end(ap);
+    return status;
+}
+
+/* Lets the caller read the game (g's lock held): GAME_OK, or GAME_NO_MEMORY when the
+ * reading ran out of memory. */
+static GameStatus done(LiveGame *g, GameCall *call, int you)
+{
+    if (call->read && !call->read(call->ctx, g, you))
+        return fail(call, GAME_NO_MEMORY, "out of memory");
+    return GAME_OK;
+}
+
+/* ---- Changes (g's lock held) -------------------------------------------------------------- */
+
+/* What a change may touch, kept to undo it. */
+typedef struct Saved {
+    int n; /* moves played */
+    GameResult ended;
+    int64_t left[2], turn_start_ms, ended_ms;
+    ResultKind result;
+    char reason[STORE_REASON_MAX];
+    int draw_offer;
+} Saved;
+
+static Saved save(const LiveGame *g)
+{
+    Saved s = {g->game.n, g->game.ended, {g->left[WHITE], g->left[BLACK]}, g->turn_start_ms, g->ended_ms,
+               g->result, "", g->draw_offer};
+    memcpy(s.reason, g->reason, sizeof s.reason);
+    return s;
+}
+
+static void restore(LiveGame *g, const Saved *s)
+{
+    while (g->game.n > s->n)
+        game_undo(&g->game);
+    g->game.ended = s->ended;
+    g->left[WHITE] = s->left[WHITE];
+    g->left[BLACK] = s->left[BLACK];
+    g->turn_start_ms = s->turn_start_ms;
+    g->ended_ms = s->ended_ms;
+    g->result = s->result;
+    memcpy(g->reason, s->reason, sizeof g->reason);
+    g->draw_offer = s->draw_offer;
+}
+
+static GameState state_of(const LiveGame *g)
+{
+    GameState s = {result_text(g->result), g->result != RESULT_NONE ? g->reason : NULL,
+                   g->result != RESULT_NONE ? g->ended_ms : 0, g->draw_offer};
+    return s;
+}
+
+/*
+ * Completes a change made in memory since `before`: the caller reads the game after it (its
+ * answer), then the store takes the change (`move`, the move played, with the state after
+ * it, or the state alone); when either fails, the change is undone.  Then the observers are
+ * told, and the engine is asked for its move when it is its turn.
+ */
+static GameStatus settle(LiveGame *g, const Saved *before, const MoveRow *move, const char *what, GameCall *call,
+                         int you)
+{
+    GameStatus status = done(g, call, you);
+    GameState st = state_of(g);
+    if (status == GAME_OK && !(move ? store->ops->append_move(store, g->id, before->n, move, &st)
+                                    : store->ops->set_state(store, g->id, &st)))
+        status = fail(call, GAME_STORE_FAILED, "the %s could not be stored", what);
+    if (status != GAME_OK) {
+        restore(g, before);
+        return status;
+    }
+    tell_changed(g);
+    want_engine_move(g);
+    return GAME_OK;
+}
+
+/* Plays a legal move for the side to move. */
+static GameStatus commit_move(LiveGame *g, Move m, int64_t now, GameCall *call, int you)
+{
+    Saved before = save(g);
+    int side = g->game.pos.side;
+    MoveRow row;
+    move_to_text(&g->game.pos, m, row.move);
+    row.clock_ms = g->has_clock ? g->left[side] - (now - g->turn_start_ms) + g->inc_ms : -1;
+    row.at_ms = now;
+    if (!live_play(g, m))
+        return fail(call, GAME_NO_MEMORY, "out of memory");
+    if (g->has_clock)
+        g->left[side] = row.clock_ms;
+    g->turn_start_ms = now;
+    if (g->draw_offer == side) /* an offer stands until the opponent answers or the offerer moves */
+        g->draw_offer = -1;
+    GameResult r = game_status(&g->game);
+    if (r.kind != RESULT_NONE) {
+        live_set_result(g, r);
+        g->ended_ms = now;
+        g->draw_offer = -1;
+    }
+    return settle(g, &before, &row, "move", call, you);
+}
+
+/* Ends the game off the board through the rules core: `how` (resign, timeout) for `side`, or
+ * by agreement when how is NULL. */
+static GameStatus finish_by(LiveGame *g, void (*how)(Game *, int), int side, int64_t ended, GameCall *call)
+{
+    Saved before = save(g);
+    if (how)
+        how(&g->game, side);
+    else
+        game_agree_draw(&g->game);
+    live_set_result(g, game_status(&g->game));
+    g->ended_ms = ended;
+    g->draw_offer = -1;
+    return settle(g, &before, NULL, "result", call, side);
+}
+
+/* Stands or withdraws (-1) a draw offer; `what` for the message. */
+static GameStatus set_draw_offer(LiveGame *g, int offer, const char *what, GameCall *call, int you)
+{
+    Saved before = save(g);
+    g->draw_offer = offer;
+    return settle(g, &before, NULL, what, call, you);
+}
+
+/* When the side to move's time has run out, ends the game (the flag fell when it ran out). */
+static bool flag_fell(LiveGame *g, int64_t now)
+{
+    if (g->result != RESULT_NONE || !g->has_clock)
+        return false;
+    int side = g->game.pos.side;
+    if (g->left[side] - (now - g->turn_start_ms) > 0)
+        return false;
+    GameCall call = {0};
+    if (finish_by(g, game_timeout, side, g->turn_start_ms + g->left[side], &call) != GAME_OK)
+        fprintf(stderr, "starfish: game %s: %s\n", g->id, call.message);
+    /* The clock thread may end a game that nobody holds: its idle time starts at its end. */
+    atomic_store(&g->used_ms, clock_ms());
+    return true;
+}
+
+/* ---- The games in memory ------------------------------------------------------------------ */
+
+void service_hold(LiveGame *g)
+{
+    table_hold(g);
+}
+
+void service_release(LiveGame *g)
+{
+    table_release(g);
+}
+
+/* A game from the store, brought up to date with the rules, in *out. */
+static GameStatus load(const char *id, LiveGame **out, GameCall *call)
+{
+    GameRow row;
+    MoveRow *moves;
+    int n, found = store->ops->load(store, id, &row, &moves, &n);
+    if (found <= 0)
+        return found == 0 ? fail(call, GAME_NOT_FOUND, "unknown game '%s'", id)
+                          : fail(call, GAME_STORE_FAILED, "game %s cannot be read from the store", id);
+    char err[256];
+    LiveGame *g = live_from_row(&row, moves, n, err, sizeof err);
+    free(moves);
+    if (!g) {
+        if (util_out_of_memory(err))
+            return fail(call, GAME_NO_MEMORY, "out of memory");
+        fprintf(stderr, "starfish: game %s cannot be loaded: %s\n", id, err);
+        return fail(call, GAME_BAD_RECORD, "game %s cannot be loaded: %s", id, err);
+    }
+    GameResult r = game_status(&g->game);
+    if (g->result == RESULT_NONE && r.kind != RESULT_NONE) { /* the rules now end it: record that */
+        live_set_result(g, r);
+        g->ended_ms = g->turn_start_ms;
+        g->draw_offer = -1;
+        GameState st = state_of(g);
+        store->ops->set_state(store, g->id, &st);
+    }
+    *out = g;
+    return GAME_OK;
+}
+
+/* Puts a loaded game in the table (or takes the one another thread put there meanwhile)
+ * and asks for the engine's move if it is due; returns the game, with a reference. */
+static LiveGame *adopt(LiveGame *loaded)
+{
+    LiveGame *g = table_add(loaded);
+    if (g != loaded) {
+        live_free(loaded);
+        return g;
+    }
+    pthread_mutex_lock(&g->lock);
+    flag_fell(g, util_now_ms()); /* it may have fallen while the game was out of memory */
+    want_engine_move(g);
+    pthread_mutex_unlock(&g->lock);
+    return g;
+}
+
+int service_load_unfinished(void)
+{
+    StoreId *ids;
+    int n;
+    if (!store->ops->load_unfinished(store, &ids, &n))
+        return -1;
+    int loaded = 0;
+    for (int i = 0; i < n; i++) {
+        LiveGame *g;
+        GameCall call = {0};
+        if (load(ids[i], &g, &call) != GAME_OK)
+            continue;
+        service_release(adopt(g));
+        loaded++;
+    }
+    free(ids);
+    return loaded;
+}
+
+GameStatus service_find(const char *id, LiveGame **out, GameCall *call)
+{
+    size_t len = strlen(id);
+    if (len == 0 || len > STORE_ID_MAX || strspn(id, ID_ALPHABET) != len)
+        return fail(call, GAME_NOT_FOUND, "unknown game '%s'", id);
+    *out = table_find(id);
+    if (*out)
+        return GAME_OK;
+    LiveGame *g; /* a finished game from an earlier run, or one evicted */
+    GameStatus status = load(id, &g, call);
+    if (status == GAME_OK)
+        *out = adopt(g);
+    return status;
+}
+
+void service_free_all(void)
+{
+    table_free_all();
+}
+
+/* Whether g can go: it is over and idle long enough.  A queued engine job would hold a
+ * reference; it is checked as well so that a missing reference keeps a game rather than
+ * freeing one in use. */
+static bool idle_and_over(const LiveGame *g, void *ctx)
+{
+    const int64_t *limits = ctx; /* now, idle_ms */
+    return g->result != RESULT_NONE && !g->engine_queued && limits[0] - atomic_load(&g->used_ms) >= limits[1];
+}
+
+int service_evict(int64_t idle_ms)
+{
+    int64_t limits[2] = {clock_ms(), idle_ms};
+    return table_evict(idle_and_over, limits);
+}
+
+int service_count(void)
+{
+    return table_size();
+}
+
+bool service_list(int limit, ListRow **rows, int *n)
+{
+    return store->ops->list(store, limit, rows, n);
+}
+
+/* For table_each: a flag that fell, an engine move that could not be asked for (memory ran
+ * out) and is asked for again. */
+static void look_at_clock(LiveGame *g, void *ctx)
+{
+    const int64_t *now = ctx;
+    pthread_mutex_lock(&g->lock);
+    flag_fell(g, *now);
+    want_engine_move(g);
+    pthread_mutex_unlock(&g->lock);
+}
+
+void service_check_flags(void)
+{
+    int64_t now = util_now_ms();
+    table_each(look_at_clock, &now);
+}
+
+/* ---- Creating ----------------------------------------------------------------------------- */
+
+/* A fresh id for g: one the store does not have (every game in memory is in the store). */
+static GameStatus fresh_id(LiveGame *g, GameCall *call)
+{
+    for (int attempt = 0; attempt < 16; attempt++) {
+        if (!util_random_string(g->id, GAME_ID_LEN, ID_ALPHABET))
+            return fail(call, GAME_NO_RANDOM, "no random numbers");
+        if (!store->ops->id_taken(store, g->id))
+            return GAME_OK;
+    }
+    return fail(call, GAME_STORE_FAILED, "no free game id");
+}
+
+/* Gives g its id, lets the caller read it (as its creator), stores it and adds it to the
+ * table, with a reference for the caller.  The store's key keeps the id unique should two
+ * new games draw the same one. */
+static GameStatus store_new(LiveGame *g, const MoveRow *rows, int n, GameCall *call, int creator)
+{
+    GameStatus status = fresh_id(g, call);
+    if (status == GAME_OK)
+        status = done(g, call, creator);
+    GameRow row;
+    live_to_row(g, &row);
+    if (status == GAME_OK && !store->ops->insert_game(store, &row, rows, n))
+        status = fail(call, GAME_STORE_FAILED, "the game could not be stored");
+    if (status == GAME_OK)
+        table_add(g);
+    return status;
+}
+
+GameStatus service_create(const GameOptions *o, Game *initial, GameCall *call)
+{
+    int n = initial->n;
+    LiveGame *g = live_new();
+    MoveRow *rows = calloc((size_t)n + 1, sizeof *rows);
+    GameStatus status = g && rows && live_start(g, o, initial, rows, util_now_ms())
+                            ? GAME_OK
+                            : fail(call, GAME_NO_MEMORY, "out of memory");
+    if (status == GAME_OK && !(util_random_string(g->token[WHITE], TOKEN_LEN, TOKEN_ALPHABET) &&
+                               util_random_string(g->token[BLACK], TOKEN_LEN, TOKEN_ALPHABET)))
+        status = fail(call, GAME_NO_RANDOM, "no random numbers");
+    if (status == GAME_OK)
+        status = store_new(g, rows, n, call, o->creator);
+    free(rows);
+    game_free(initial);
+    if (status != GAME_OK) {
+        if (g)
+            live_free(g);
+        return status;
+    }
+    pthread_mutex_lock(&g->lock);
+    want_engine_move(g);
+    pthread_mutex_unlock(&g->lock);
+    service_release(g);
+    return GAME_OK;
+}
+
+/* ---- Actions ------------------------------------------------------------------------------ */
+
+/* The side whose secret the token is, or -1. */
+static int side_of_token(const LiveGame *g, const char *token)
+{
+    if (!token || !*token)
+        return -1;
+    for (int s = 0; s < 2; s++)
+        if (!g->engine[s] && util_secret_equal(token, g->token[s]))
+            return s;
+    return -1;
+}
+
+/* The caller's side, or -1 with the status set: a player's token is needed (or, when
+ * `optional`, a given token must be one). */
+static int player(LiveGame *g, GameCall *call, bool optional, GameStatus *status)
+{
+    bool given = call->token && *call->token;
+    int side = side_of_token(g, call->token);
+    *status = GAME_OK;
+    if (!given && !optional)
+        *status = fail(call, GAME_NOT_A_PLAYER, "missing token: only the players may do this");
+    else if (given && side < 0)
+        *status = fail(call, GAME_NOT_A_PLAYER, "wrong token for game %s", g->id);
+    return side;
+}
+
+/* The checks every action makes first: the game goes on and no flag has fallen. */
+static GameStatus still_going(LiveGame *g, int64_t now, GameCall *call)
+{
+    flag_fell(g, now);
+    if (g->result == RESULT_NONE)
+        return GAME_OK;
+    return fail(call, GAME_OVER, "the game is over (%s, %s)", result_text(g->result), g->reason);
+}
+
+GameStatus service_read(LiveGame *g, GameCall *call)
+{
+    pthread_mutex_lock(&g->lock);
+    flag_fell(g, util_now_ms());
+    GameStatus status;
+    int side = player(g, call, true, &status);
+    if (status == GAME_OK)
+        status = done(g, call, side);
+    pthread_mutex_unlock(&g->lock);
+    return status;
+}
+
+static GameStatus move_locked(LiveGame *g, GameCall *call, const char *text)
+{
+    int64_t now = util_now_ms();
+    GameStatus status;
+    int side = player(g, call, false, &status);
+    if (status != GAME_OK || (status = still_going(g, now, call)) != GAME_OK)
+        return status;
+    if (side != g->game.pos.side)
+        return fail(call, GAME_NOT_YOUR_TURN, "not your turn: %s is to move", side_name(g->game.pos.side));
+    char why[160];
+    Move m = parse_move(&g->game.pos, text, why, sizeof why);
+    if (m == MOVE_NONE)
+        return fail(call, GAME_ILLEGAL_MOVE, "%s", why);
+    return commit_move(g, m, now, call, side);
+}
+
+GameStatus service_move(LiveGame *g, GameCall *call, const char *move_text)
+{
+    pthread_mutex_lock(&g->lock);
+    GameStatus status = move_locked(g, call, move_text);
+    pthread_mutex_unlock(&g->lock);
+    return status;
+}
+
+GameStatus service_resign(LiveGame *g, GameCall *call)
+{
+    pthread_mutex_lock(&g->lock);
+    int64_t now = util_now_ms();
+    GameStatus status;
+    int side = player(g, call, false, &status);
+    if (status == GAME_OK && (status = still_going(g, now, call)) == GAME_OK)
+        status = finish_by(g, game_resign, side, now, call);
+    pthread_mutex_unlock(&g->lock);
+    return status;
+}
+
+/* Copies the game's start and moves (g's lock held). */
+static bool copy_game(const LiveGame *g, GameCopy *c)
+{
+    c->v = g->v;
+    strcpy(c->start_fen, g->game.start_fen);
+    c->n = g->game.n;
+    c->moves = malloc(sizeof *c->moves * ((size_t)c->n + 1));
+    if (c->moves && c->n)
+        memcpy(c->moves, g->game.moves, sizeof *c->moves * (size_t)c->n);
+    return c->moves != NULL;
+}
+
+void game_copy_free(GameCopy *c)
+{
+    free(c->moves);
+    c->moves = NULL;
+}
+
+/* An offer to the engine: the question for it, about the game as it is now. */
+static GameStatus ask_engine(LiveGame *g, GameCall *call, int side, DrawQuestion *q)
+{
+    game_copy_free(&q->game);
+    if (!copy_game(g, &q->game))
+        return fail(call, GAME_NO_MEMORY, "out of memory");
+    q->engine_side = side ^ 1;
+    q->asked++;
+    return GAME_ENGINE_DECIDES;
+}
+
+static GameStatus draw_locked(LiveGame *g, GameCall *call, const char *action, DrawQuestion *q)
+{
+    GameStatus status;
+    int side = player(g, call, false, &status);
+    if (status != GAME_OK || (status = still_going(g, util_now_ms(), call)) != GAME_OK)
+        return status;
+    int other = side ^ 1;
+    bool offer = strcmp(action, "offer") == 0, accept = strcmp(action, "accept") == 0;
+    if (!offer && !accept && strcmp(action, "decline") != 0)
+        return fail(call, GAME_BAD_ACTION, "action must be \"offer\", \"accept\" or \"decline\"");
+    if (!offer && g->draw_offer != other)
+        return fail(call, GAME_NO_DRAW_OFFER, "there is no draw offer from %s to %s", side_name(other),
+                    accept ? "accept" : "decline");
+    if (accept || (offer && g->draw_offer == other)) /* offering back is accepting */
+        return finish_by(g, NULL, side, util_now_ms(), call);
+    if (!offer)
+        return set_draw_offer(g, -1, "answer", call, side);
+    if (g->draw_offer == side) /* offered already */
+        return done(g, call, side);
+    if (g->engine[other])
+        return ask_engine(g, call, side, q);
+    return set_draw_offer(g, side, "offer", call, side);
+}
+
+GameStatus service_draw(LiveGame *g, GameCall *call, const char *action, DrawQuestion *q)
+{
+    pthread_mutex_lock(&g->lock);
+    q->asked = 0;
+    q->game.moves = NULL;
+    GameStatus status = draw_locked(g, call, action, q);
+    pthread_mutex_unlock(&g->lock);
+    return status;
+}
+
+static GameStatus draw_answer_locked(LiveGame *g, GameCall *call, DrawQuestion *q, bool accepted)
+{
+    GameStatus status;
+    int side = player(g, call, false, &status);
+    if (status != GAME_OK || (status = still_going(g, util_now_ms(), call)) != GAME_OK)
+        return status;
+    if (g->game.n != q->game.n) /* the engine moved meanwhile: think again about the new position */
+        return q->asked < DRAW_ASKS_MAX ? ask_engine(g, call, side, q) : done(g, call, side);
+    if (!accepted) /* declined: the offer never stood, nothing changes */
+        return done(g, call, side);
+    return finish_by(g, NULL, side, util_now_ms(), call);
+}
+
+GameStatus service_draw_answer(LiveGame *g, GameCall *call, DrawQuestion *q, bool accepted)
+{
+    pthread_mutex_lock(&g->lock);
+    GameStatus status = draw_answer_locked(g, call, q, accepted);
+    pthread_mutex_unlock(&g->lock);
+    return status;
+}
+
+char *service_pgn(LiveGame *g)
+{
+    char event[64];
+    snprintf(event, sizeof event, "starfish game %s", g->id);
+    Text pgn = {0};
+    pthread_mutex_lock(&g->lock);
+    flag_fell(g, util_now_ms());
+    if (!game_pgn(&g->game, &(PgnTags){.event = event}, &pgn))
+        text_free(&pgn);
+    pthread_mutex_unlock(&g->lock);
+    return text_take(&pgn);
+}
+
+/* ---- The engine's moves ------------------------------------------------------------------- */
+
+/* Skill 0..20 -> 100..1500 ms, within what the engine's clock allows. */
+static int engine_movetime(const LiveGame *g, int64_t now)
+{
+    int ms = 100 + g->skill * 70;
+    if (g->has_clock) {
+        int64_t left = g->left[g->game.pos.side] - (now - g->turn_start_ms);
+        int64_t budget = left / 20 + g->inc_ms * 3 / 4;
+        if (budget > left / 2)
+            budget = left / 2;
+        if (budget < 10)
+            budget = 10;
+        if (budget < ms)
+            ms = (int)budget;
+    }
+    return ms;
+}
+
+bool service_engine_task(LiveGame *g, EngineTask *t)
+{
+    pthread_mutex_lock(&g->lock);
+    g->engine_queued = false;
+    int64_t now = util_now_ms();
+    bool todo = !flag_fell(g, now) && g->result == RESULT_NONE && g->engine[g->game.pos.side];
+    if (todo) {
+        t->skill = g->skill;
+        t->movetime_ms = engine_movetime(g, now);
+        todo = copy_game(g, &t->game);
+    }
+    pthread_mutex_unlock(&g->lock);
+    return todo;
+}
+
+void service_engine_reply(LiveGame *g, const EngineTask *t, Move best)
+{
+    pthread_mutex_lock(&g->lock);
+    int64_t now = util_now_ms();
+    if (!flag_fell(g, now) && g->result == RESULT_NONE && g->game.n == t->game.n && g->engine[g->game.pos.side]) {
+        /* The move is checked again against the rules core's legal moves before it is played. */
+        Move legal[MAX_MOVES];
+        int n = gen_legal(&g->game.pos, legal), i = 0;
+        while (i < n && legal[i] != best)
+            i++;
+        GameCall call = {0};
+        if (i == n)
+            fprintf(stderr, "starfish: game %s: the engine found no legal move\n", g->id);
+        else if (commit_move(g, best, now, &call, -1) != GAME_OK)
+            fprintf(stderr, "starfish: game %s: %s\n", g->id, call.message);
+    }
+    pthread_mutex_unlock(&g->lock);
+}

@@ -1,0 +1,145 @@
+/*
+ * The game service: the domain work of the server.  It keeps the table of live games,
+ * creates them, plays moves, resignations and draw offers, runs the clocks, and tells its
+ * observers (the event streams, the engine workers) of every change.  It answers in domain
+ * terms (GameStatus and a message); the HTTP layer (api.c) turns those into status codes.
+ * Legality and game ends come from the rules core only.
+ *
+ * Locking: each live game has its own lock, and the service takes it: no caller locks a
+ * game.  Every change happens under the game's lock, is stored in one transaction and then
+ * told to the observers (called under the lock); when the store fails the change is undone.
+ * A caller reads a game through a GameCall's `read` function, which the service calls under
+ * the lock.  Lock order: the table -> a game -> (the store, an observer's own locks).
+ *
+ * Lifetime: whoever keeps a LiveGame pointer beyond the table's lock holds a reference to it:
+ * a request from service_find until service_release, an event stream until it ends, a
+ * queued engine job until the worker is done with it.  A reference is only made under the
+ * table's lock or by a holder of one, so a game without references cannot be reached while
+ * the table is locked: service_evict frees such games when they are over and have been idle
+ * long enough.  An evicted game is loaded from the store again when it is next asked for.
+ */
+#ifndef STARFISH_SERVER_GAME_SERVICE_H
+#define STARFISH_SERVER_GAME_SERVICE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "live_game.h"
+#include "store.h"
+
+#define GAME_MESSAGE_MAX 300
+
+typedef enum GameStatus {
+    GAME_OK,
+    GAME_BAD_ACTION,     /* a draw action other than "offer", "accept" or "decline" */
+    GAME_NOT_FOUND,      /* no game with that id */
+    GAME_NOT_A_PLAYER,   /* no token, or none of this game's players' */
+    GAME_NOT_YOUR_TURN,  /* a move by the side not to move */
+    GAME_ILLEGAL_MOVE,   /* an illegal move, or text naming no move */
+    GAME_OVER,           /* an action on a finished game */
+    GAME_NO_DRAW_OFFER,  /* accept or decline with no offer from the opponent standing */
+    GAME_ENGINE_DECIDES, /* a draw offer to the engine: ask it, then call service_draw_answer */
+    GAME_STORE_FAILED,   /* the store failed (a change: nothing changed) */
+    GAME_BAD_RECORD,     /* a stored game that the rules refuse */
+    GAME_NO_MEMORY,      /* memory ran out: nothing changed */
+    GAME_NO_RANDOM,      /* the system's random source failed */
+} GameStatus;
+
+/* Who asks (a token), what they want to read after the action, and the answer's message. */
+typedef struct GameCall {
+    const char *token; /* a player's secret; NULL or "": a spectator */
+    /* Called under the game's lock with the game after the action and the side of the
+     * token (-1 for a spectator), before a change is stored; false when memory ran out
+     * (then the change is undone: GAME_NO_MEMORY).  May be NULL. */
+    bool (*read)(void *ctx, LiveGame *g, int you);
+    void *ctx;
+    char message[GAME_MESSAGE_MAX]; /* what went wrong, when the status is not GAME_OK */
+} GameCall;
+
+/* A game's start and moves, copied under its lock to be searched outside it. */
+typedef struct GameCopy {
+    const Variant *v;
+    char start_fen[FEN_MAX];
+    Move *moves; /* malloc'ed */
+    int n;
+} GameCopy;
+
+/* The engine's move to think about. */
+typedef struct EngineTask {
+    GameCopy game;
+    int skill;
+    int movetime_ms;
+} EngineTask;
+
+/* A draw offer for the engine to answer, playing engine_side. */
+typedef struct DrawQuestion {
+    GameCopy game;
+    int engine_side;
+    int asked; /* how often the engine has been asked (the game may move on meanwhile) */
+} DrawQuestion;
+
+/* Told of changes, under the game's lock; each callback may be NULL. */
+typedef struct GameObserver {
+    /* The game changed: a move, a result, a draw offer, a flag fall. */
+    void (*changed)(void *ctx, LiveGame *g);
+    /* The engine is to move in g.  True when a job is queued (holding a reference, taken
+     * with service_hold); the service then asks no more until service_engine_task. */
+    bool (*engine_to_move)(void *ctx, LiveGame *g);
+    void *ctx;
+} GameObserver;
+
+/* Starts the service on a store (which it uses, not owns). */
+void service_start(Store *store);
+/* Adds an observer (at start, before any game is loaded or served); false when full. */
+bool service_observe(const GameObserver *o);
+/* Loads every unfinished game from the store; returns how many, or -1 on an error. */
+int service_load_unfinished(void);
+/* Frees every game (at shutdown, when no other thread runs). */
+void service_free_all(void);
+
+/* Creates a game from `initial` (its moves become the game's history; the service takes it
+ * over and frees it).  call->read sees the game as its creator (the tokens are in it). */
+GameStatus service_create(const GameOptions *o, Game *initial, GameCall *call);
+/* The game with that id (loaded from the store when it is not in memory) in *g; the caller
+ * holds a reference and gives it back with service_release.  GAME_NOT_FOUND when there is
+ * none. */
+GameStatus service_find(const char *id, LiveGame **g, GameCall *call);
+/* Another reference to g, for a holder of one. */
+void service_hold(LiveGame *g);
+/* Gives back a reference; g must not be used after it. */
+void service_release(LiveGame *g);
+
+/* Reads the game (brought up to date: a fallen flag ends it first).  A token is optional;
+ * one that is given must be a player's. */
+GameStatus service_read(LiveGame *g, GameCall *call);
+GameStatus service_move(LiveGame *g, GameCall *call, const char *move_text);
+GameStatus service_resign(LiveGame *g, GameCall *call);
+/* action: "offer", "accept" or "decline".  An offer to the engine gives GAME_ENGINE_DECIDES
+ * with the question in *q: ask the engine, then answer with service_draw_answer.  The
+ * caller frees q->game.moves in the end. */
+GameStatus service_draw(LiveGame *g, GameCall *call, const char *action, DrawQuestion *q);
+/* The engine's answer: accepted, the game is drawn by agreement; declined, nothing changes.
+ * GAME_ENGINE_DECIDES again when the game moved on while the engine thought (a few times
+ * at most): ask again about the new position. */
+GameStatus service_draw_answer(LiveGame *g, GameCall *call, DrawQuestion *q, bool accepted);
+/* The game as PGN (malloc'ed), NULL when memory runs out. */
+char *service_pgn(LiveGame *g);
+
+/* For the clock thread: ends every game whose side to move has run out of time, and asks
+ * again for the engine's moves that could not be asked for. */
+void service_check_flags(void);
+/* Frees every game that is over, has no reference and was last used idle_ms or more ago;
+ * returns how many. */
+int service_evict(int64_t idle_ms);
+/* How many games are in memory. */
+int service_count(void);
+/* The `limit` newest games in the store, newest first (*rows malloc'ed). */
+bool service_list(int limit, ListRow **rows, int *n);
+
+/* For the engine workers: the task for the engine's move (false when there is nothing to
+ * do); then the move found, played if the game is still where the task left it. */
+bool service_engine_task(LiveGame *g, EngineTask *t);
+void service_engine_reply(LiveGame *g, const EngineTask *t, Move best);
+void game_copy_free(GameCopy *c);
+
+#endif

@@ -1,0 +1,112 @@
+#include "response.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+#define JSON_TYPE "application/json; charset=utf-8"
+
+/* The answer when memory runs out, made at start: it needs no memory to send. */
+static struct MHD_Response *no_memory;
+static const char no_memory_body[] = "{\"error\":\"out of memory\"}";
+
+bool response_start(void)
+{
+    no_memory = MHD_create_response_from_buffer(sizeof no_memory_body - 1, (void *)no_memory_body,
+                                                MHD_RESPMEM_PERSISTENT);
+    return no_memory && response_headers(no_memory, JSON_TYPE, "no-store", NULL);
+}
+
+void response_stop(void)
+{
+    if (no_memory)
+        MHD_destroy_response(no_memory);
+    no_memory = NULL;
+}
+
+/* 503 {"error": "out of memory"}, from the response made at start. */
+static enum MHD_Result send_no_memory(struct MHD_Connection *c)
+{
+    return MHD_queue_response(c, MHD_HTTP_SERVICE_UNAVAILABLE, no_memory);
+}
+
+bool response_headers(struct MHD_Response *r, const char *type, const char *cache, const char *disposition)
+{
+    return MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type) == MHD_YES &&
+           MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, cache) == MHD_YES &&
+           MHD_add_response_header(r, "X-Content-Type-Options", "nosniff") == MHD_YES &&
+           (!disposition || MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_DISPOSITION, disposition) == MHD_YES);
+}
+
+/* A response with a malloc'ed text (taken over); NULL when memory runs out. */
+static struct MHD_Response *text_response(char *text, const char *type, const char *disposition)
+{
+    struct MHD_Response *r = text ? MHD_create_response_from_buffer(strlen(text), text, MHD_RESPMEM_MUST_FREE) : NULL;
+    if (!r) {
+        free(text);
+        return NULL;
+    }
+    if (!response_headers(r, type, "no-store", disposition)) {
+        MHD_destroy_response(r);
+        return NULL;
+    }
+    return r;
+}
+
+struct MHD_Response *http_json_response(json_t *body)
+{
+    return text_response(util_json_text(body), JSON_TYPE, NULL);
+}
+
+enum MHD_Result http_send(struct MHD_Connection *c, unsigned status, struct MHD_Response *r)
+{
+    if (!r)
+        return send_no_memory(c);
+    enum MHD_Result ret = MHD_queue_response(c, status, r);
+    MHD_destroy_response(r);
+    return ret;
+}
+
+enum MHD_Result http_json(struct MHD_Connection *c, unsigned status, json_t *body)
+{
+    return http_send(c, status, http_json_response(body));
+}
+
+/* {"error": message} as text; NULL when memory runs out. */
+static char *error_text(const char *message)
+{
+    json_t *body = json_pack("{s:s}", "error", message);
+    if (!body) /* a message with bytes that are not UTF-8 (or no memory): say it without them */
+        body = json_pack("{s:s}", "error", "bad request");
+    return util_json_text(body);
+}
+
+enum MHD_Result http_error(struct MHD_Connection *c, unsigned status, const char *fmt, ...)
+{
+    char message[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(message, sizeof message, fmt, ap);
+    va_end(ap);
+    return http_send(c, status, text_response(error_text(message), JSON_TYPE, NULL));
+}
+
+enum MHD_Result http_text(struct MHD_Connection *c, unsigned status, const char *content_type, char *text,
+                          const char *disposition)
+{
+    return http_send(c, status, text_response(text, content_type, disposition));
+}
+
+enum MHD_Result http_method_not_allowed(struct MHD_Connection *c, const char *allow)
+{
+    struct MHD_Response *r = text_response(error_text("method not allowed"), JSON_TYPE, NULL);
+    if (r && MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, allow) != MHD_YES) {
+        MHD_destroy_response(r);
+        r = NULL;
+    }
+    return http_send(c, MHD_HTTP_METHOD_NOT_ALLOWED, r);
+}
+

@@ -1,0 +1,33 @@
+/*
+ * HTTP responses of the server: JSON, errors as {"error": "..."}, texts.  Each one that
+ * cannot be made for lack of memory is sent as 503 {"error": "out of memory"} instead, from a
+ * response made at start that needs no memory to send.
+ */
+#ifndef STARFISH_SERVER_RESPONSE_H
+#define STARFISH_SERVER_RESPONSE_H
+
+#include <jansson.h>
+#include <microhttpd.h>
+#include <stdbool.h>
+
+/* Makes the 503 kept for when memory runs out; false when it cannot. */
+bool response_start(void);
+void response_stop(void);
+
+/* Adds the headers of every response of ours (content type, caching, ...); false when
+ * memory ran out. */
+bool response_headers(struct MHD_Response *r, const char *type, const char *cache, const char *disposition);
+/* A JSON response made ready to send later (taken over: `body`), NULL when memory runs out;
+ * http_send sends one (NULL: the 503) and lets go of it. */
+struct MHD_Response *http_json_response(json_t *body);
+enum MHD_Result http_send(struct MHD_Connection *c, unsigned status, struct MHD_Response *r);
+/* http_json takes over `body`; http_text takes over `text` (freed with free()). */
+enum MHD_Result http_json(struct MHD_Connection *c, unsigned status, json_t *body);
+enum MHD_Result http_error(struct MHD_Connection *c, unsigned status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+enum MHD_Result http_text(struct MHD_Connection *c, unsigned status, const char *content_type, char *text,
+                          const char *disposition);
+/* 405 with the Allow header. */
+enum MHD_Result http_method_not_allowed(struct MHD_Connection *c, const char *allow);
+
+#endif

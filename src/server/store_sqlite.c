@@ -1,0 +1,459 @@
+#include "store_sqlite.h"
+
+#include <pthread.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/types.h"
+
+typedef struct SqliteStore {
+    Store base;
+    sqlite3 *db;
+    pthread_mutex_t lock; /* one statement or transaction at a time on the connection */
+} SqliteStore;
+
+static const char *const schema =
+    "CREATE TABLE IF NOT EXISTS games ("
+    "  id          TEXT PRIMARY KEY,"
+    "  variant     TEXT NOT NULL,"
+    "  start_fen   TEXT NOT NULL,"
+    "  white_token TEXT NOT NULL,"
+    "  black_token TEXT NOT NULL,"
+    "  white       TEXT NOT NULL CHECK (white IN ('human', 'engine')),"
+    "  black       TEXT NOT NULL CHECK (black IN ('human', 'engine')),"
+    "  skill       INTEGER,"          /* NULL without an engine */
+    "  base_ms     INTEGER,"          /* NULL without a clock */
+    "  inc_ms      INTEGER,"
+    "  result      TEXT NOT NULL DEFAULT '*',"
+    "  reason      TEXT,"
+    "  draw_offer  TEXT CHECK (draw_offer IN ('white', 'black')),"
+    "  created_ms  INTEGER NOT NULL,"
+    "  ended_ms    INTEGER"
+    ");"
+    "CREATE INDEX IF NOT EXISTS games_by_created ON games (created_ms DESC);"
+    "CREATE INDEX IF NOT EXISTS games_by_result ON games (result);"
+    "CREATE TABLE IF NOT EXISTS moves ("
+    "  game_id  TEXT NOT NULL REFERENCES games (id),"
+    "  ply      INTEGER NOT NULL,"
+    "  move     TEXT NOT NULL,"
+    "  clock_ms INTEGER,"             /* the mover's time left after it; NULL without a clock */
+    "  at_ms    INTEGER NOT NULL,"
+    "  PRIMARY KEY (game_id, ply)"
+    ") WITHOUT ROWID;";
+
+static SqliteStore *sqlite_of(Store *s)
+{
+    return (SqliteStore *)s;
+}
+
+static void log_error(sqlite3 *db, const char *what)
+{
+    fprintf(stderr, "starfish: database: %s: %s\n", what, sqlite3_errmsg(db));
+}
+
+static const char *side_name(int side)
+{
+    return side == WHITE ? "white" : side == BLACK ? "black" : NULL;
+}
+
+static int side_of(const unsigned char *text)
+{
+    if (!text)
+        return -1;
+    return strcmp((const char *)text, "white") == 0 ? WHITE : strcmp((const char *)text, "black") == 0 ? BLACK : -1;
+}
+
+static bool is_engine(sqlite3_stmt *st, int column)
+{
+    const unsigned char *text = sqlite3_column_text(st, column);
+    return text && strcmp((const char *)text, "engine") == 0;
+}
+
+static void bind_text_or_null(sqlite3_stmt *st, int i, const char *text)
+{
+    if (text)
+        sqlite3_bind_text(st, i, text, -1, SQLITE_TRANSIENT);
+    else
+        sqlite3_bind_null(st, i);
+}
+
+/* Binds a time or amount that only exists when `present` (NULL otherwise). */
+static void bind_int64_or_null(sqlite3_stmt *st, int i, bool present, int64_t value)
+{
+    if (present)
+        sqlite3_bind_int64(st, i, value);
+    else
+        sqlite3_bind_null(st, i);
+}
+
+static void copy_text(char *out, size_t len, const unsigned char *text)
+{
+    snprintf(out, len, "%s", text ? (const char *)text : "");
+}
+
+/* Makes room for one more element in a malloc'ed array of *cap elements holding n. */
+static bool grow_array(void *array, int *cap, int n, size_t size)
+{
+    void **p = array;
+    if (n < *cap)
+        return true;
+    int more = *cap ? *cap * 2 : 64;
+    void *grown = realloc(*p, size * (size_t)more);
+    if (!grown)
+        return false;
+    *p = grown;
+    *cap = more;
+    return true;
+}
+
+static sqlite3_stmt *prepare(sqlite3 *db, const char *sql, const char *what)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+        log_error(db, what);
+        return NULL;
+    }
+    return st;
+}
+
+/* Runs a prepared statement that returns no rows and finalizes it. */
+static bool run(sqlite3 *db, sqlite3_stmt *st, const char *what)
+{
+    int rc = sqlite3_step(st);
+    if (rc != SQLITE_DONE)
+        log_error(db, what);
+    sqlite3_finalize(st);
+    return rc == SQLITE_DONE;
+}
+
+static bool begin(sqlite3 *db)
+{
+    if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK)
+        return true;
+    log_error(db, "begin");
+    return false;
+}
+
+/* Commits when ok, else (or when the commit fails) rolls back. */
+static bool commit_if(sqlite3 *db, bool ok)
+{
+    if (ok && sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK)
+        return true;
+    if (ok)
+        log_error(db, "commit");
+    sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+    return false;
+}
+
+static bool insert_move(sqlite3 *db, const char *id, int ply, const MoveRow *m)
+{
+    sqlite3_stmt *st =
+        prepare(db, "INSERT INTO moves (game_id, ply, move, clock_ms, at_ms) VALUES (?, ?, ?, ?, ?)", "insert move");
+    if (!st)
+        return false;
+    sqlite3_bind_text(st, 1, id, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int(st, 2, ply);
+    sqlite3_bind_text(st, 3, m->move, -1, SQLITE_TRANSIENT);
+    bind_int64_or_null(st, 4, m->clock_ms >= 0, m->clock_ms);
+    sqlite3_bind_int64(st, 5, m->at_ms);
+    return run(db, st, "insert move");
+}
+
+static bool update_state(sqlite3 *db, const char *id, const GameState *s)
+{
+    sqlite3_stmt *st =
+        prepare(db, "UPDATE games SET result = ?, reason = ?, ended_ms = ?, draw_offer = ? WHERE id = ?", "update game");
+    if (!st)
+        return false;
+    sqlite3_bind_text(st, 1, s->result, -1, SQLITE_TRANSIENT);
+    bind_text_or_null(st, 2, s->reason);
+    bind_int64_or_null(st, 3, s->ended_ms > 0, s->ended_ms);
+    bind_text_or_null(st, 4, side_name(s->draw_offer));
+    sqlite3_bind_text(st, 5, id, -1, SQLITE_TRANSIENT);
+    if (!run(db, st, "update game"))
+        return false;
+    if (sqlite3_changes(db) != 1) {
+        fprintf(stderr, "starfish: database: game %s not found for an update\n", id);
+        return false;
+    }
+    return true;
+}
+
+static bool insert_game_row(sqlite3 *db, const GameRow *g)
+{
+    sqlite3_stmt *st = prepare(db,
+                               "INSERT INTO games (id, variant, start_fen, white_token, black_token, white, black, "
+                               "skill, base_ms, inc_ms, result, reason, draw_offer, created_ms, ended_ms) "
+                               "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                               "insert game");
+    if (!st)
+        return false;
+    sqlite3_bind_text(st, 1, g->id, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 2, g->variant, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 3, g->start_fen, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 4, g->token[WHITE], -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 5, g->token[BLACK], -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 6, g->engine[WHITE] ? "engine" : "human", -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 7, g->engine[BLACK] ? "engine" : "human", -1, SQLITE_STATIC);
+    bind_int64_or_null(st, 8, g->skill >= 0, g->skill);
+    bind_int64_or_null(st, 9, g->has_clock, g->base_ms);
+    bind_int64_or_null(st, 10, g->has_clock, g->inc_ms);
+    sqlite3_bind_text(st, 11, g->result, -1, SQLITE_TRANSIENT);
+    bind_text_or_null(st, 12, g->reason[0] ? g->reason : NULL);
+    bind_text_or_null(st, 13, side_name(g->draw_offer));
+    sqlite3_bind_int64(st, 14, g->created_ms);
+    bind_int64_or_null(st, 15, g->ended_ms > 0, g->ended_ms);
+    return run(db, st, "insert game");
+}
+
+static bool sqlite_insert_game(Store *s, const GameRow *g, const MoveRow *moves, int n)
+{
+    SqliteStore *q = sqlite_of(s);
+    pthread_mutex_lock(&q->lock);
+    bool ok = begin(q->db);
+    if (ok) {
+        ok = insert_game_row(q->db, g);
+        for (int i = 0; ok && i < n; i++)
+            ok = insert_move(q->db, g->id, i, &moves[i]);
+        ok = commit_if(q->db, ok);
+    }
+    pthread_mutex_unlock(&q->lock);
+    return ok;
+}
+
+static bool sqlite_append_move(Store *s, const char *id, int ply, const MoveRow *m, const GameState *st)
+{
+    SqliteStore *q = sqlite_of(s);
+    pthread_mutex_lock(&q->lock);
+    bool ok = begin(q->db) && commit_if(q->db, insert_move(q->db, id, ply, m) && update_state(q->db, id, st));
+    pthread_mutex_unlock(&q->lock);
+    return ok;
+}
+
+static bool sqlite_set_state(Store *s, const char *id, const GameState *st)
+{
+    SqliteStore *q = sqlite_of(s);
+    pthread_mutex_lock(&q->lock);
+    bool ok = begin(q->db) && commit_if(q->db, update_state(q->db, id, st));
+    pthread_mutex_unlock(&q->lock);
+    return ok;
+}
+
+static bool sqlite_id_taken(Store *s, const char *id)
+{
+    SqliteStore *q = sqlite_of(s);
+    pthread_mutex_lock(&q->lock);
+    bool taken = true;
+    sqlite3_stmt *st = prepare(q->db, "SELECT 1 FROM games WHERE id = ?", "look up an id");
+    if (st) {
+        sqlite3_bind_text(st, 1, id, -1, SQLITE_TRANSIENT);
+        taken = sqlite3_step(st) != SQLITE_DONE;
+        sqlite3_finalize(st);
+    }
+    pthread_mutex_unlock(&q->lock);
+    return taken;
+}
+
+static void read_game_row(sqlite3_stmt *st, GameRow *g)
+{
+    memset(g, 0, sizeof *g);
+    copy_text(g->id, sizeof g->id, sqlite3_column_text(st, 0));
+    copy_text(g->variant, sizeof g->variant, sqlite3_column_text(st, 1));
+    copy_text(g->start_fen, sizeof g->start_fen, sqlite3_column_text(st, 2));
+    copy_text(g->token[WHITE], sizeof g->token[WHITE], sqlite3_column_text(st, 3));
+    copy_text(g->token[BLACK], sizeof g->token[BLACK], sqlite3_column_text(st, 4));
+    g->engine[WHITE] = is_engine(st, 5);
+    g->engine[BLACK] = is_engine(st, 6);
+    g->skill = sqlite3_column_type(st, 7) == SQLITE_NULL ? -1 : sqlite3_column_int(st, 7);
+    g->has_clock = sqlite3_column_type(st, 8) != SQLITE_NULL;
+    g->base_ms = sqlite3_column_int64(st, 8);
+    g->inc_ms = sqlite3_column_int64(st, 9);
+    copy_text(g->result, sizeof g->result, sqlite3_column_text(st, 10));
+    copy_text(g->reason, sizeof g->reason, sqlite3_column_text(st, 11));
+    g->draw_offer = side_of(sqlite3_column_text(st, 12));
+    g->created_ms = sqlite3_column_int64(st, 13);
+    g->ended_ms = sqlite3_column_int64(st, 14);
+}
+
+/* The game's row: 1 found, 0 not found, -1 error. */
+static int load_game_row(sqlite3 *db, const char *id, GameRow *g)
+{
+    sqlite3_stmt *st = prepare(db,
+                               "SELECT id, variant, start_fen, white_token, black_token, white, black, skill, base_ms, "
+                               "inc_ms, result, reason, draw_offer, created_ms, ended_ms FROM games WHERE id = ?",
+                               "load game");
+    if (!st)
+        return -1;
+    sqlite3_bind_text(st, 1, id, -1, SQLITE_TRANSIENT);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW)
+        read_game_row(st, g);
+    else if (rc != SQLITE_DONE)
+        log_error(db, "load game");
+    sqlite3_finalize(st);
+    return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
+}
+
+static bool load_moves(sqlite3 *db, const char *id, MoveRow **moves, int *n)
+{
+    sqlite3_stmt *st = prepare(db, "SELECT move, clock_ms, at_ms FROM moves WHERE game_id = ? ORDER BY ply", "load moves");
+    if (!st)
+        return false;
+    sqlite3_bind_text(st, 1, id, -1, SQLITE_TRANSIENT);
+    int rc, cap = 0;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (!grow_array(moves, &cap, *n, sizeof **moves)) {
+            rc = SQLITE_NOMEM;
+            break;
+        }
+        MoveRow *m = &(*moves)[(*n)++];
+        copy_text(m->move, sizeof m->move, sqlite3_column_text(st, 0));
+        m->clock_ms = sqlite3_column_type(st, 1) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 1);
+        m->at_ms = sqlite3_column_int64(st, 2);
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE)
+        log_error(db, "load moves");
+    return rc == SQLITE_DONE;
+}
+
+static int sqlite_load(Store *s, const char *id, GameRow *g, MoveRow **moves, int *n)
+{
+    SqliteStore *q = sqlite_of(s);
+    *moves = NULL;
+    *n = 0;
+    pthread_mutex_lock(&q->lock);
+    int found = load_game_row(q->db, id, g);
+    if (found == 1 && !load_moves(q->db, id, moves, n)) {
+        free(*moves);
+        *moves = NULL;
+        *n = 0;
+        found = -1;
+    }
+    pthread_mutex_unlock(&q->lock);
+    return found;
+}
+
+static bool sqlite_load_unfinished(Store *s, StoreId **ids, int *n)
+{
+    SqliteStore *q = sqlite_of(s);
+    *ids = NULL;
+    *n = 0;
+    pthread_mutex_lock(&q->lock);
+    sqlite3_stmt *st = prepare(q->db, "SELECT id FROM games WHERE result = '*' ORDER BY created_ms", "list unfinished");
+    int rc = SQLITE_ERROR, cap = 0;
+    while (st && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (!grow_array(ids, &cap, *n, sizeof **ids)) {
+            rc = SQLITE_NOMEM;
+            break;
+        }
+        copy_text((*ids)[(*n)++], sizeof **ids, sqlite3_column_text(st, 0));
+    }
+    if (st && rc != SQLITE_DONE)
+        log_error(q->db, "list unfinished games");
+    sqlite3_finalize(st);
+    pthread_mutex_unlock(&q->lock);
+    return rc == SQLITE_DONE;
+}
+
+static bool sqlite_list(Store *s, int limit, ListRow **rows, int *n)
+{
+    SqliteStore *q = sqlite_of(s);
+    *rows = calloc((size_t)(limit > 0 ? limit : 1), sizeof **rows);
+    *n = 0;
+    if (!*rows)
+        return false;
+    pthread_mutex_lock(&q->lock);
+    sqlite3_stmt *st = prepare(q->db,
+                               "SELECT g.id, g.variant, g.result, g.reason, g.created_ms, g.white, g.black, "
+                               "(SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) "
+                               "FROM games g ORDER BY g.created_ms DESC, g.rowid DESC LIMIT ?",
+                               "list games");
+    int rc = SQLITE_ERROR;
+    if (st)
+        sqlite3_bind_int(st, 1, limit);
+    while (st && *n < limit && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        ListRow *r = &(*rows)[(*n)++];
+        copy_text(r->id, sizeof r->id, sqlite3_column_text(st, 0));
+        copy_text(r->variant, sizeof r->variant, sqlite3_column_text(st, 1));
+        copy_text(r->result, sizeof r->result, sqlite3_column_text(st, 2));
+        copy_text(r->reason, sizeof r->reason, sqlite3_column_text(st, 3));
+        r->created_ms = sqlite3_column_int64(st, 4);
+        r->engine[WHITE] = is_engine(st, 5);
+        r->engine[BLACK] = is_engine(st, 6);
+        r->moves = sqlite3_column_int(st, 7);
+    }
+    bool ok = *n == limit || rc == SQLITE_DONE;
+    if (st && !ok)
+        log_error(q->db, "list games");
+    sqlite3_finalize(st);
+    pthread_mutex_unlock(&q->lock);
+    if (!ok) {
+        free(*rows);
+        *rows = NULL;
+        *n = 0;
+    }
+    return ok;
+}
+
+static void sqlite_close(Store *s)
+{
+    SqliteStore *q = sqlite_of(s);
+    sqlite3_close(q->db);
+    pthread_mutex_destroy(&q->lock);
+    free(q);
+}
+
+static const StoreOps sqlite_ops = {
+    .close = sqlite_close,
+    .insert_game = sqlite_insert_game,
+    .append_move = sqlite_append_move,
+    .set_state = sqlite_set_state,
+    .id_taken = sqlite_id_taken,
+    .load = sqlite_load,
+    .load_unfinished = sqlite_load_unfinished,
+    .list = sqlite_list,
+};
+
+/* WAL: readers never block the writer; synchronous=FULL: a commit is on disk when it returns. */
+static bool set_up(sqlite3 *db, const char *path, char *err, size_t errlen)
+{
+    sqlite3_busy_timeout(db, 5000);
+    bool wal = false;
+    sqlite3_stmt *st = prepare(db, "PRAGMA journal_mode=WAL", "journal mode");
+    if (st && sqlite3_step(st) == SQLITE_ROW) {
+        const char *mode = (const char *)sqlite3_column_text(st, 0);
+        wal = mode && strcmp(mode, "wal") == 0;
+    }
+    sqlite3_finalize(st);
+    char *msg = NULL;
+    if (!wal || sqlite3_exec(db, "PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;", NULL, NULL, &msg) != SQLITE_OK ||
+        sqlite3_exec(db, schema, NULL, NULL, &msg) != SQLITE_OK) {
+        snprintf(err, errlen, "cannot set up %s: %s", path, msg ? msg : !wal ? "WAL mode refused" : sqlite3_errmsg(db));
+        sqlite3_free(msg);
+        return false;
+    }
+    return true;
+}
+
+Store *store_sqlite_open(const char *path, char *err, size_t errlen)
+{
+    SqliteStore *q = calloc(1, sizeof *q);
+    if (!q) {
+        snprintf(err, errlen, "cannot open %s: out of memory", path);
+        return NULL;
+    }
+    int rc = sqlite3_open_v2(path, &q->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, NULL);
+    if (rc != SQLITE_OK) {
+        snprintf(err, errlen, "cannot open %s: %s", path, q->db ? sqlite3_errmsg(q->db) : "out of memory");
+    } else if (set_up(q->db, path, err, errlen)) {
+        q->base.ops = &sqlite_ops;
+        pthread_mutex_init(&q->lock, NULL);
+        return &q->base;
+    }
+    sqlite3_close(q->db);
+    free(q);
+    return NULL;
+}
