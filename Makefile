@@ -64,13 +64,13 @@ build/fuzz/fuzz-parse: $(LIB_SRC) $(LIB_ASM) tests/fuzz/fuzz_parse.c src/tableba
 
 asan: $(ASAN)/starfish $(ASAN)/unit-tests
 
-# A shim that makes memory run out on demand, for the server's out-of-memory test.
-build/failmalloc.so: tests/api/failmalloc.c
+# A shim that makes memory or the disk fail on demand, for the server's tests.
+build/faults.so: tests/api/faults.c
 	@mkdir -p build
 	$(CC) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -shared -fPIC $< -o $@
 
 # Every test: unit, perft suites, protocol, fuzzing, then the suite again under ASan+UBSan.
-test: starfish $(REL)/unit-tests asan build/fuzz/fuzz-parse build/failmalloc.so tests/browser/node_modules
+test: starfish $(REL)/unit-tests asan build/fuzz/fuzz-parse build/faults.so tests/browser/node_modules
 	python3 tests/run.py
 
 # playwright-core for the browser tests (it drives Debian's chromium; no browser download).

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "game_json.h"
+#include "response.h"
 #include "util.h"
 
 #define QUEUE_MAX 64
@@ -314,8 +315,12 @@ struct MHD_Response *events_open(LiveGame *g, int sock, GameStatus *status, char
         snprintf(message, len, "out of memory");
         return NULL;
     }
-    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/event-stream; charset=utf-8");
-    MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-cache, no-store");
-    MHD_add_response_header(r, "X-Accel-Buffering", "no");
+    if (!response_headers(r, "text/event-stream; charset=utf-8", "no-cache, no-store", NULL) ||
+        MHD_add_response_header(r, "X-Accel-Buffering", "no") != MHD_YES) {
+        MHD_destroy_response(r); /* frees the subscriber */
+        *status = GAME_NO_MEMORY;
+        snprintf(message, len, "out of memory");
+        return NULL;
+    }
     return r;
 }

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "api.h"
+#include "framing.h"
 #include "response.h"
 
 /* Bodies beyond the limit are read and thrown away (so that the client reads the 413),
@@ -23,6 +24,8 @@ static struct MHD_Daemon *daemon_handle;
 static char web_root[PATH_MAX]; /* realpath of the web directory, "" when there is none */
 
 typedef struct Request {
+    RequestLine line; /* the raw URI, from the URI log callback */
+    bool started;     /* the access handler has seen the request's head */
     char *body;
     size_t len, received;
     bool too_large, out_of_memory;
@@ -145,13 +148,18 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
                                   const char *version, const char *upload_data, size_t *upload_data_size,
                                   void **con_cls)
 {
-    (void)cls, (void)version;
+    (void)cls;
     Request *rq = *con_cls;
-    if (!rq) {
-        rq = calloc(1, sizeof *rq);
-        if (!rq)
-            return http_send(c, 503, NULL);
-        *con_cls = rq;
+    if (!rq) /* on_uri could not make it */
+        return http_send(c, MHD_HTTP_SERVICE_UNAVAILABLE, NULL);
+    if (!rq->started) {
+        rq->started = true;
+        rq->line.method = method;
+        rq->line.version = version;
+        char why[120];
+        unsigned bad = framing_check(c, &rq->line, why, sizeof why);
+        if (bad)
+            return http_refuse(c, bad, "%s", why);
         const char *length = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
         if (length && strtoull(length, NULL, 10) > DISCARD_MAX)
             return http_error(c, 413, "request body over %d KiB", HTTP_BODY_MAX / 1024);
@@ -188,6 +196,17 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     return serve_static(c, method, url);
 }
 
+/* libmicrohttpd's URI log callback, called with the raw request target before it is
+ * unescaped: the request's state starts here. */
+static void *on_uri(void *cls, const char *uri, struct MHD_Connection *c)
+{
+    (void)cls, (void)c;
+    Request *rq = calloc(1, sizeof *rq);
+    if (rq)
+        framing_note_uri(&rq->line, uri);
+    return rq;
+}
+
 static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls, enum MHD_RequestTerminationCode code)
 {
     (void)cls, (void)c, (void)code;
@@ -220,7 +239,7 @@ bool http_start(const char *host, int port, const char *web_dir, int *bound_port
     daemon_handle = MHD_start_daemon(
         MHD_USE_AUTO | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_ERROR_LOG, 0, NULL,
         NULL, on_request, NULL, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr, MHD_OPTION_NOTIFY_COMPLETED,
-        on_completed, NULL, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)120, MHD_OPTION_CONNECTION_LIMIT, (unsigned)1000,
+        on_completed, NULL, MHD_OPTION_URI_LOG_CALLBACK, on_uri, NULL, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)120, MHD_OPTION_CONNECTION_LIMIT, (unsigned)1000,
         MHD_OPTION_LISTENING_ADDRESS_REUSE, (unsigned)1, MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL, MHD_OPTION_END);
     if (!daemon_handle) {
         snprintf(err, errlen, "cannot listen on %s:%d", host, port);

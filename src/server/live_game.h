@@ -18,7 +18,7 @@
 #include "store.h"
 
 #define GAME_ID_LEN 8
-#define TOKEN_LEN 32
+#define TOKEN_LEN 32 /* characters of TOKEN_ALPHABET (64): 192 random bits */
 
 typedef struct LiveGame {
     pthread_mutex_t lock;

@@ -35,10 +35,22 @@ static enum MHD_Result send_no_memory(struct MHD_Connection *c)
 
 bool response_headers(struct MHD_Response *r, const char *type, const char *cache, const char *disposition)
 {
-    return MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type) == MHD_YES &&
-           MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, cache) == MHD_YES &&
-           MHD_add_response_header(r, "X-Content-Type-Options", "nosniff") == MHD_YES &&
-           (!disposition || MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_DISPOSITION, disposition) == MHD_YES);
+    static const char *const security[][2] = {
+        /* Scripts, styles, images and connections from this server only; no inline script,
+         * no framing, no plugins.  Style attributes are allowed (the UI sets a few). */
+        {"Content-Security-Policy", "default-src 'self'; script-src 'self'; style-src 'self'; "
+                                    "style-src-attr 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; "
+                                    "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"},
+        {"X-Content-Type-Options", "nosniff"},
+        {"Referrer-Policy", "no-referrer"}, /* invite links carry tokens */
+        {"X-Frame-Options", "DENY"},
+    };
+    bool ok = MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type) == MHD_YES &&
+              MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, cache) == MHD_YES &&
+              (!disposition || MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_DISPOSITION, disposition) == MHD_YES);
+    for (size_t i = 0; ok && i < sizeof security / sizeof security[0]; i++)
+        ok = MHD_add_response_header(r, security[i][0], security[i][1]) == MHD_YES;
+    return ok;
 }
 
 /* A response with a malloc'ed text (taken over); NULL when memory runs out. */
@@ -84,14 +96,34 @@ static char *error_text(const char *message)
     return util_json_text(body);
 }
 
-enum MHD_Result http_error(struct MHD_Connection *c, unsigned status, const char *fmt, ...)
+/* The error response for a message made from fmt and ap; NULL when memory runs out. */
+static struct MHD_Response *error_response(const char *fmt, va_list ap)
 {
     char message[512];
+    vsnprintf(message, sizeof message, fmt, ap);
+    return text_response(error_text(message), JSON_TYPE, NULL);
+}
+
+enum MHD_Result http_error(struct MHD_Connection *c, unsigned status, const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(message, sizeof message, fmt, ap);
+    struct MHD_Response *r = error_response(fmt, ap);
     va_end(ap);
-    return http_send(c, status, text_response(error_text(message), JSON_TYPE, NULL));
+    return http_send(c, status, r);
+}
+
+enum MHD_Result http_refuse(struct MHD_Connection *c, unsigned status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    struct MHD_Response *r = error_response(fmt, ap);
+    va_end(ap);
+    if (r && MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close") != MHD_YES) {
+        MHD_destroy_response(r);
+        r = NULL;
+    }
+    return r ? http_send(c, status, r) : MHD_NO; /* closing is what matters */
 }
 
 enum MHD_Result http_text(struct MHD_Connection *c, unsigned status, const char *content_type, char *text,

@@ -7,41 +7,13 @@
 #include <string.h>
 
 #include "../core/types.h"
+#include "store_schema.h"
 
 typedef struct SqliteStore {
     Store base;
     sqlite3 *db;
     pthread_mutex_t lock; /* one statement or transaction at a time on the connection */
 } SqliteStore;
-
-static const char *const schema =
-    "CREATE TABLE IF NOT EXISTS games ("
-    "  id          TEXT PRIMARY KEY,"
-    "  variant     TEXT NOT NULL,"
-    "  start_fen   TEXT NOT NULL,"
-    "  white_token TEXT NOT NULL,"
-    "  black_token TEXT NOT NULL,"
-    "  white       TEXT NOT NULL CHECK (white IN ('human', 'engine')),"
-    "  black       TEXT NOT NULL CHECK (black IN ('human', 'engine')),"
-    "  skill       INTEGER,"          /* NULL without an engine */
-    "  base_ms     INTEGER,"          /* NULL without a clock */
-    "  inc_ms      INTEGER,"
-    "  result      TEXT NOT NULL DEFAULT '*',"
-    "  reason      TEXT,"
-    "  draw_offer  TEXT CHECK (draw_offer IN ('white', 'black')),"
-    "  created_ms  INTEGER NOT NULL,"
-    "  ended_ms    INTEGER"
-    ");"
-    "CREATE INDEX IF NOT EXISTS games_by_created ON games (created_ms DESC);"
-    "CREATE INDEX IF NOT EXISTS games_by_result ON games (result);"
-    "CREATE TABLE IF NOT EXISTS moves ("
-    "  game_id  TEXT NOT NULL REFERENCES games (id),"
-    "  ply      INTEGER NOT NULL,"
-    "  move     TEXT NOT NULL,"
-    "  clock_ms INTEGER,"             /* the mover's time left after it; NULL without a clock */
-    "  at_ms    INTEGER NOT NULL,"
-    "  PRIMARY KEY (game_id, ply)"
-    ") WITHOUT ROWID;";
 
 static SqliteStore *sqlite_of(Store *s)
 {
@@ -417,10 +389,144 @@ static const StoreOps sqlite_ops = {
     .list = sqlite_list,
 };
 
+/* ---- The schema ------------------------------------------------------------------------- */
+
+/* Runs one statement that returns a single integer into *out; false on an error. */
+static bool query_int(sqlite3 *db, const char *sql, const char *arg1, const char *arg2, int *out)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+        return false;
+    if (arg1)
+        sqlite3_bind_text(st, 1, arg1, -1, SQLITE_STATIC);
+    if (arg2)
+        sqlite3_bind_text(st, 2, arg2, -1, SQLITE_STATIC);
+    bool ok = sqlite3_step(st) == SQLITE_ROW;
+    if (ok)
+        *out = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    return ok;
+}
+
+static bool has_table(sqlite3 *db, const char *name, int *has)
+{
+    return query_int(db, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?", name, NULL, has);
+}
+
+/* Reads the schema version into *version (0: no schema_version table); false with err set
+ * when the database cannot be used. */
+static bool read_version(sqlite3 *db, const char *path, int *version, char *err, size_t errlen)
+{
+    int has = 0, rows = 0;
+    if (!has_table(db, "schema_version", &has) ||
+        (has && !query_int(db, "SELECT count(*) FROM schema_version", NULL, NULL, &rows))) {
+        snprintf(err, errlen, "cannot read %s: %s", path, sqlite3_errmsg(db));
+        return false;
+    }
+    *version = 0;
+    if (has && (rows != 1 || !query_int(db, "SELECT version FROM schema_version", NULL, NULL, version))) {
+        snprintf(err, errlen, "%s cannot be used: its table schema_version has %d rows, not 1", path, rows);
+        return false;
+    }
+    if (*version > SCHEMA_VERSION) {
+        snprintf(err, errlen, "%s has schema version %d, newer than this starfish's (%d): use a newer starfish", path,
+                 *version, SCHEMA_VERSION);
+        return false;
+    }
+    return true;
+}
+
+/* A database without a version is new or from before versioning, or someone else's: then it
+ * has tables and no `games`. */
+static bool is_foreign(sqlite3 *db, const char *path, char *err, size_t errlen)
+{
+    int games = 0, others = 0;
+    if (!has_table(db, "games", &games) ||
+        !query_int(db, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'", NULL,
+                   NULL, &others))
+        return false;
+    if (games || !others)
+        return false;
+    snprintf(err, errlen, "%s is not a starfish database: it has tables, and no table games", path);
+    return true;
+}
+
+static bool apply(sqlite3 *db, const Migration *m, const char *path, char *err, size_t errlen)
+{
+    for (const char *const *sql = m->sql; *sql; sql++)
+        if (sqlite3_exec(db, *sql, NULL, NULL, NULL) != SQLITE_OK) {
+            snprintf(err, errlen, "cannot bring %s to schema version %d (%s): %s", path, m->version, m->what,
+                     sqlite3_errmsg(db));
+            return false;
+        }
+    char record[96];
+    snprintf(record, sizeof record, "DELETE FROM schema_version; INSERT INTO schema_version VALUES (%d)", m->version);
+    if (sqlite3_exec(db, record, NULL, NULL, NULL) == SQLITE_OK)
+        return true;
+    snprintf(err, errlen, "cannot record schema version %d in %s: %s", m->version, path, sqlite3_errmsg(db));
+    return false;
+}
+
+/* Every table of the schema has every column it must have. */
+static bool check_columns(sqlite3 *db, const char *path, char *err, size_t errlen)
+{
+    for (size_t t = 0; t < schema_table_count; t++) {
+        const TableColumns *tc = &schema_tables[t];
+        for (const char *const *col = tc->columns; *col; col++) {
+            int found = 0;
+            if (!query_int(db, "SELECT count(*) FROM pragma_table_info(?) WHERE name = ?", tc->table, *col, &found)) {
+                snprintf(err, errlen, "cannot read %s: %s", path, sqlite3_errmsg(db));
+                return false;
+            }
+            if (!found) {
+                snprintf(err, errlen, "%s cannot be used: table %s has no column %s", path, tc->table, *col);
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+/* The first access: is it a database, can it be written? */
+static void explain_begin(sqlite3 *db, const char *path, char *err, size_t errlen)
+{
+    int rc = sqlite3_extended_errcode(db) & 0xff;
+    if (rc == SQLITE_NOTADB)
+        snprintf(err, errlen, "%s is not an SQLite database", path);
+    else if (rc == SQLITE_READONLY)
+        snprintf(err, errlen, "%s is read-only", path);
+    else
+        snprintf(err, errlen, "cannot open %s: %s", path, sqlite3_errmsg(db));
+}
+
+/* Brings the database to the current schema version and checks it, in one transaction: on
+ * failure nothing is changed. */
+static bool migrate(sqlite3 *db, const char *path, char *err, size_t errlen)
+{
+    if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) {
+        explain_begin(db, path, err, errlen);
+        return false;
+    }
+    int version = 0;
+    bool ok = read_version(db, path, &version, err, errlen) && !(version == 0 && is_foreign(db, path, err, errlen));
+    for (int v = version; ok && v < SCHEMA_VERSION; v++)
+        ok = apply(db, &schema_migrations[v], path, err, errlen);
+    ok = ok && check_columns(db, path, err, errlen);
+    if (ok && sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK)
+        return true;
+    if (ok)
+        snprintf(err, errlen, "cannot write %s: %s", path, sqlite3_errmsg(db));
+    sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+    return false;
+}
+
 /* WAL: readers never block the writer; synchronous=FULL: a commit is on disk when it returns. */
 static bool set_up(sqlite3 *db, const char *path, char *err, size_t errlen)
 {
     sqlite3_busy_timeout(db, 5000);
+    sqlite3_exec(db, "PRAGMA foreign_keys=ON", NULL, NULL, NULL);
+    if (!migrate(db, path, err, errlen))
+        return false;
     bool wal = false;
     sqlite3_stmt *st = prepare(db, "PRAGMA journal_mode=WAL", "journal mode");
     if (st && sqlite3_step(st) == SQLITE_ROW) {
@@ -428,11 +534,8 @@ static bool set_up(sqlite3 *db, const char *path, char *err, size_t errlen)
         wal = mode && strcmp(mode, "wal") == 0;
     }
     sqlite3_finalize(st);
-    char *msg = NULL;
-    if (!wal || sqlite3_exec(db, "PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;", NULL, NULL, &msg) != SQLITE_OK ||
-        sqlite3_exec(db, schema, NULL, NULL, &msg) != SQLITE_OK) {
-        snprintf(err, errlen, "cannot set up %s: %s", path, msg ? msg : !wal ? "WAL mode refused" : sqlite3_errmsg(db));
-        sqlite3_free(msg);
+    if (!wal || sqlite3_exec(db, "PRAGMA synchronous=FULL", NULL, NULL, NULL) != SQLITE_OK) {
+        snprintf(err, errlen, "cannot set up %s: %s", path, !wal ? "WAL mode refused" : sqlite3_errmsg(db));
         return false;
     }
     return true;

@@ -1,11 +1,10 @@
 #include "util.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <time.h>
-#include <unistd.h>
 
 int64_t util_now_ms(void)
 {
@@ -16,20 +15,16 @@ int64_t util_now_ms(void)
 
 bool util_random(void *buf, size_t n)
 {
-    int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return false;
     size_t got = 0;
     while (got < n) {
-        ssize_t k = read(fd, (char *)buf + got, n - got);
+        ssize_t k = getrandom((char *)buf + got, n - got, 0);
         if (k < 0 && errno == EINTR)
             continue;
         if (k <= 0)
-            break;
+            return false;
         got += (size_t)k;
     }
-    close(fd);
-    return got == n;
+    return true;
 }
 
 bool util_random_string(char *out, size_t len, const char *alphabet)

@@ -1,4 +1,4 @@
-/* Small helpers of the web server: time, random ids and tokens from /dev/urandom. */
+/* Small helpers of the web server: time, random ids and tokens from getrandom(), JSON text. */
 #ifndef STARFISH_SERVER_UTIL_H
 #define STARFISH_SERVER_UTIL_H
 
@@ -12,7 +12,8 @@
 
 /* Wall-clock milliseconds since the epoch (stored in the database, survives restarts). */
 int64_t util_now_ms(void);
-/* n random bytes from /dev/urandom; false if it cannot be read. */
+/* n random bytes from the kernel (getrandom(): blocks until its pool is seeded, then never);
+ * false if it fails. */
 bool util_random(void *buf, size_t n);
 /* A random string of len characters from `alphabet` (NUL-terminated: out holds len + 1). */
 bool util_random_string(char *out, size_t len, const char *alphabet);

@@ -263,6 +263,28 @@ class EventStream:
         self.resp.close()
 
 
+FAULTS_SHIM = os.path.join(REPO_ROOT, "build", "faults.so")
+
+
+def faults_env(kind, **more):
+    """The environment that preloads build/faults.so (tests/api/faults.c) with FAULTS=kind."""
+    assert os.path.exists(FAULTS_SHIM), "build it: make build/faults.so"
+    return dict({"LD_PRELOAD": FAULTS_SHIM, "FAULTS": kind}, **more)
+
+
+class Faults:
+    """Turns the shim's failures in a server on (SIGUSR1) and off (SIGUSR2)."""
+
+    def __init__(self, server):
+        self.pid = server.proc.pid
+
+    def short(self):
+        os.kill(self.pid, signal.SIGUSR1)
+
+    def back(self):
+        os.kill(self.pid, signal.SIGUSR2)
+
+
 _shared = {}
 
 

@@ -2,8 +2,8 @@
 503 and {"error": "..."}, changes nothing, and the server lives on; when memory is back,
 everything works, and what every game shows is what the store holds.
 
-The server runs with build/failmalloc.so preloaded (`make build/failmalloc.so`): after SIGUSR1
-one allocation in 400 fails (picked pseudo-randomly), after SIGUSR2 none.  The requests go over connections opened
+The server runs with build/faults.so preloaded (`make build/faults.so`, FAULTS=memory): after
+SIGUSR1 one allocation in 400 fails (picked pseudo-randomly), after SIGUSR2 none.  The requests go over connections opened
 before memory runs short (a connection's own buffers come from libmicrohttpd, at accept).
 The sanitizer build brings its own allocator, so this test runs the release build only.
 
@@ -12,11 +12,9 @@ Plain test_* functions with plain asserts; tests/run.py imports the module and c
 import http.client
 import json
 import os
-import signal
 
 import api_harness as h  # tests/api is on the path; the name differs from tests/protocol's harness
 
-FAILMALLOC = os.path.join(h.REPO_ROOT, "build", "failmalloc.so")
 ROUNDS = 60
 STREAMS = 8
 
@@ -51,19 +49,6 @@ def checked(client, method, path, body, ok_status, tally):
     assert status == ok_status, "%s %s: expected %d or 503, got %d: %r" % (method, path, ok_status, status, payload[:300])
     tally["ok"] += 1
     return payload if path.endswith("/pgn") else json.loads(payload)
-
-
-class Memory:
-    """Turns the shim's failures on and off (SIGUSR1, SIGUSR2)."""
-
-    def __init__(self, server):
-        self.pid = server.proc.pid
-
-    def short(self):
-        os.kill(self.pid, signal.SIGUSR1)
-
-    def back(self):
-        os.kill(self.pid, signal.SIGUSR2)
 
 
 def state(client, gid, memory):
@@ -106,8 +91,7 @@ def offer_or_decline(client, memory, gid, tokens, tally):
 def test_out_of_memory_is_503_and_the_server_lives():
     if "asan" in h.binary():
         return  # the sanitizer's allocator cannot be replaced by the shim
-    assert os.path.exists(FAILMALLOC), "build it: make build/failmalloc.so"
-    s = h.Server(env={"LD_PRELOAD": FAILMALLOC, "FAILMALLOC_PERIOD": "400"})
+    s = h.Server(env=h.faults_env("memory", FAULTS_PERIOD="400"))
     try:
         games = []
         for _ in range(2):
@@ -120,7 +104,7 @@ def test_out_of_memory_is_503_and_the_server_lives():
             c.send("GET", "/api/variants")
         tally = {"ok": 0, "503": 0}
         engine_moved = None
-        memory = Memory(s)
+        memory = h.Faults(s)
         memory.short()
         for i in range(ROUNDS):
             play(client, memory, games[0][0], games[0][1], i, tally)
