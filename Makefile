@@ -18,7 +18,7 @@ REL := build/release
 ASAN := build/asan
 SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-.PHONY: all run test asan bench perft-deep fuzz load-test clean
+.PHONY: all run test asan bench perft-deep fuzz load-test load-test-streams clean
 
 all: starfish
 
@@ -88,6 +88,10 @@ bench: starfish
 # A bounded load test of the web server on loopback (games, players, spectators, then wrk).
 load-test: starfish
 	python3 tools/load_test.py
+
+# 10,000 event streams on one server, moves meanwhile: threads, memory per stream, p99.
+load-test-streams: starfish
+	python3 tools/load_test.py --streams 10000 --seconds 20
 
 fuzz: build/fuzz/fuzz-parse
 	build/fuzz/fuzz-parse -max_total_time=300 tests/fuzz/corpus

@@ -1,13 +1,20 @@
 #!/usr/bin/env python3
 """A bounded load test of `starfish serve` on loopback.
 
-Starts its own server (temporary database, a free port), creates --games friend games spread
-over every variant, then for each game runs two player threads that alternately make random
-legal moves (from the state's `legal` list) and --spectators threads per game following the
-game's Server-Sent Events stream.  Stops after --moves moves per game or --seconds, whichever
-comes first.  Then runs `wrk` (Debian's package) against a game's state URL for a throughput
-figure.  Reports move round-trip latency (median, 99th percentile), requests per second and
-errors.  Traffic goes to 127.0.0.1 only.
+Default: creates --games friend games spread over every variant, then for each game runs two
+player threads that alternately make random legal moves (from the state's `legal` list) and
+--spectators threads per game following the game's Server-Sent Events stream.  Stops after
+--moves moves per game or --seconds, whichever comes first.  Then runs `wrk` (Debian's
+package) against a game's state URL for a throughput figure.  Reports move round-trip latency
+(median, 99th percentile), requests per second and errors.
+
+--streams N (`make load-test-streams`: 10,000): holds N event streams open at once, spread
+over --stream-games games (the open-file limit raised to its hard maximum on both sides),
+reading every event; reports the server's threads and resident memory before and after (per
+stream); then players move in --players games meanwhile for --seconds, and the move round
+trip is measured.  It fails (exit status 1) when a stream or a move fails, when the server
+uses more than 16 threads, or when the 99th percentile of the move round trip is 50 ms or
+more.  Traffic goes to 127.0.0.1 only.
 """
 import argparse
 import http.client
@@ -15,7 +22,10 @@ import json
 import os
 import random
 import re
+import resource
+import selectors
 import shutil
+import socket
 import statistics
 import subprocess
 import sys
@@ -25,33 +35,50 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 VARIANTS = ["chess", "starvation", "square-says", "square-says-reversed", "starchess", "starchess-ludii", "megastar"]
+MAX_THREADS = 16
+P99_LIMIT_MS = 50
+
+
+def raise_file_limit():
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    return hard
 
 
 class Server:
-    def __init__(self, binary):
+    def __init__(self, binary, extra=()):
         self.dir = tempfile.mkdtemp(prefix="starfish-load-")
         self.proc = subprocess.Popen([binary, "serve", "--port", "0", "--db", os.path.join(self.dir, "load.db"),
-                                      "--web", os.path.join(ROOT, "web")], stdout=subprocess.PIPE,
-                                     stderr=subprocess.DEVNULL, text=True)
+                                      "--web", os.path.join(ROOT, "web")] + list(extra), stdout=subprocess.PIPE,
+                                     stderr=subprocess.DEVNULL, text=True, preexec_fn=raise_file_limit)
         line = self.proc.stdout.readline()
         m = re.search(r"http://127\.0\.0\.1:(\d+)", line)
         if not m:
             raise SystemExit(f"the server did not start: {line!r}")
         self.port = int(m.group(1))
 
+    def threads(self):
+        return len(os.listdir(f"/proc/{self.proc.pid}/task"))
+
+    def rss_kib(self):
+        with open(f"/proc/{self.proc.pid}/status") as f:
+            return int(next(l for l in f if l.startswith("VmRSS:")).split()[1])
+
     def stop(self):
         self.proc.terminate()
-        self.proc.wait(timeout=10)
+        self.proc.wait(timeout=60)
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
-def request(port, method, path, body=None):
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+def request(port, method, path, body=None, conn=None):
+    own = conn is None
+    conn = conn or http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     data = json.dumps(body).encode() if body is not None else None
     conn.request(method, path, body=data, headers={"Content-Type": "application/json"} if data else {})
     resp = conn.getresponse()
     payload = resp.read()
-    conn.close()
+    if own:
+        conn.close()
     return resp.status, json.loads(payload) if payload else None
 
 
@@ -70,11 +97,24 @@ class Stats:
         with self.lock:
             self.errors.append(text)
 
+    def report(self, elapsed):
+        lat = sorted(self.latencies)
+        p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))] if lat else 0
+        if lat:
+            print(f"move round trip: median {statistics.median(lat) * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms, "
+                  f"max {lat[-1] * 1000:.1f} ms; {len(lat)} moves, {len(lat) / elapsed:.0f} moves/s")
+        print(f"errors: {len(self.errors)}")
+        for e in self.errors[:10]:
+            print("  " + e)
+        return p99
+
 
 def player(port, game_id, token, colour, moves, deadline, stats, rng):
+    """Moves for one side, through one keep-alive connection, until done or the deadline."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     made = 0
     while made < moves and time.time() < deadline:
-        status, g = request(port, "GET", f"/api/games/{game_id}")
+        status, g = request(port, "GET", f"/api/games/{game_id}", conn=conn)
         if status != 200:
             stats.error(f"GET {game_id}: {status}")
             return
@@ -85,12 +125,13 @@ def player(port, game_id, token, colour, moves, deadline, stats, rng):
             continue
         move = rng.choice(g["legal"])["uci"]
         start = time.perf_counter()
-        status, answer = request(port, "POST", f"/api/games/{game_id}/moves", {"move": move, "token": token})
+        status, answer = request(port, "POST", f"/api/games/{game_id}/moves", {"move": move, "token": token}, conn)
         stats.add(time.perf_counter() - start)
         if status != 200:
             stats.error(f"move {move} in {game_id}: {status} {answer}")
             return
         made += 1
+    conn.close()
 
 
 def spectator(port, game_id, deadline, stats):
@@ -111,59 +152,177 @@ def spectator(port, game_id, deadline, stats):
         conn.close()
 
 
+def create_games(port, count, rng_variants=True):
+    games = []
+    for i in range(count):
+        status, created = request(port, "POST", "/api/games",
+                                  {"variant": VARIANTS[i % len(VARIANTS)] if rng_variants else "chess",
+                                   "opponent": "friend", "color": "white"})
+        if status != 201:
+            raise SystemExit(f"creating a game failed: {status} {created}")
+        games.append((created["game"]["id"], created["token"], created["invite"]))
+    return games
+
+
+def play(port, games, moves, seconds, stats):
+    """Two players per game until each made `moves` moves or the time is up; returns the time taken."""
+    deadline = time.time() + seconds
+    rng = random.Random(1)
+    threads = []
+    for game_id, white, black in games:
+        for token, colour in ((white, "white"), (black, "black")):
+            threads.append(threading.Thread(target=player, args=(port, game_id, token, colour, moves, deadline, stats,
+                                                                  random.Random(rng.random())), daemon=True))
+    started = time.time()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=max(0.1, deadline - time.time() + 10))
+    return time.time() - started
+
+
+def games_and_spectators(args, server):
+    stats = Stats()
+    games = create_games(server.port, args.games)
+    deadline = time.time() + args.seconds
+    spectators = [threading.Thread(target=spectator, args=(server.port, g[0], deadline, stats), daemon=True)
+                  for g in games for _ in range(args.spectators)]
+    for t in spectators:
+        t.start()
+    elapsed = play(server.port, games, args.moves, args.seconds, stats)
+    print(f"games {args.games}, spectators {args.games * args.spectators}, server threads {server.threads()}")
+    stats.report(elapsed)
+    print(f"state events delivered to spectators: {stats.events}")
+    wrk = shutil.which("wrk")
+    if wrk and games:
+        out = subprocess.run([wrk, "-t2", "-c32", "-d10s", f"http://127.0.0.1:{server.port}/api/games/{games[0][0]}"],
+                             capture_output=True, text=True, timeout=60).stdout
+        rps = re.search(r"Requests/sec:\s+([\d.]+)", out)
+        non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+        print(f"wrk GET game state, 32 connections, 10 s: {rps.group(1) if rps else '?'} requests/s, "
+              f"non-2xx {non2xx.group(1) if non2xx else 0}")
+    return 1 if stats.errors else 0
+
+
+class Streams:
+    """Many event streams on raw non-blocking sockets, read by one thread with a selector."""
+
+    def __init__(self, port):
+        self.port = port
+        self.sel = selectors.DefaultSelector()
+        self.lock = threading.Lock()
+        self.first = 0     # streams that got their first event
+        self.events = 0    # state events read in all
+        self.closed = 0    # streams the server ended
+        self.quit = False
+        self.thread = threading.Thread(target=self.read, daemon=True)
+
+    def open(self, game_ids, count):
+        for i in range(count):
+            s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            s.connect(("127.0.0.1", self.port))
+            s.setblocking(False)
+            s.sendall(b"GET /api/games/%s/events HTTP/1.1\r\nHost: load\r\n\r\n" % game_ids[i % len(game_ids)].encode())
+            self.sel.register(s, selectors.EVENT_READ, {"seen": 0, "tail": b""})
+            if i == 0:
+                self.thread.start()
+
+    def read(self):
+        while not self.quit:
+            for key, _ in self.sel.select(timeout=0.2):
+                try:
+                    data = key.fileobj.recv(262144)
+                except (BlockingIOError, InterruptedError):
+                    continue
+                except OSError:
+                    data = b""
+                state = key.data
+                if not data:
+                    self.sel.unregister(key.fileobj)
+                    key.fileobj.close()
+                    with self.lock:
+                        self.closed += 1
+                    continue
+                text = state["tail"] + data
+                n = text.count(b"event: state")
+                state["tail"] = text[-16:]
+                if n:
+                    with self.lock:
+                        if state["seen"] == 0:
+                            self.first += 1
+                        self.events += n
+                    state["seen"] += n
+
+    def wait_first(self, count, timeout):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            with self.lock:
+                if self.first >= count:
+                    return True
+            time.sleep(0.1)
+        return False
+
+    def close(self):
+        self.quit = True
+        self.thread.join(5)
+        for key in list(self.sel.get_map().values()):
+            key.fileobj.close()
+
+
+def many_streams(args, server):
+    print(f"file limit {resource.getrlimit(resource.RLIMIT_NOFILE)[0]} (client), server threads "
+          f"{server.threads()}, resident {server.rss_kib() / 1024:.1f} MiB")
+    games = create_games(server.port, args.stream_games, rng_variants=False)
+    status, _ = request(server.port, "GET", "/api/health")
+    rss_before, threads_before = server.rss_kib(), server.threads()
+    streams = Streams(server.port)
+    started = time.time()
+    streams.open([g[0] for g in games], args.streams)
+    ok = streams.wait_first(args.streams, 120)
+    opened = time.time() - started
+    _, health = request(server.port, "GET", "/api/health")
+    rss_after, threads_after = server.rss_kib(), server.threads()
+    per_stream = (rss_after - rss_before) / max(1, args.streams)
+    print(f"{streams.first} of {args.streams} streams open (first event read) in {opened:.1f} s; the server "
+          f"counts {health['event_streams']}; threads {threads_before} -> {threads_after}; resident "
+          f"{rss_before / 1024:.1f} -> {rss_after / 1024:.1f} MiB, {per_stream:.1f} KiB per stream")
+    stats = Stats()
+    events_before = streams.events
+    elapsed = play(server.port, games[:args.players], args.moves, args.seconds, stats)
+    threads_during = server.threads()
+    p99 = stats.report(elapsed)
+    print(f"state events read meanwhile: {streams.events - events_before} "
+          f"({args.streams // len(games)} streams a game); streams ended by the server: {streams.closed}; "
+          f"threads {threads_during}")
+    streams.close()
+    failures = []
+    if not ok or health["event_streams"] < args.streams or streams.closed:
+        failures.append("not every stream stayed open")
+    if stats.errors:
+        failures.append("moves failed")
+    if max(threads_after, threads_during) > MAX_THREADS:
+        failures.append(f"more than {MAX_THREADS} server threads")
+    if p99 * 1000 >= P99_LIMIT_MS:
+        failures.append(f"p99 of the move round trip {p99 * 1000:.1f} ms >= {P99_LIMIT_MS} ms")
+    print("FAILED: " + "; ".join(failures) if failures else "passed")
+    return 1 if failures else 0
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--spectators", type=int, default=2, help="per game")
     parser.add_argument("--moves", type=int, default=30, help="per player and game")
     parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--streams", type=int, default=0, help="hold this many event streams instead")
+    parser.add_argument("--stream-games", type=int, default=100, help="games the streams watch")
+    parser.add_argument("--players", type=int, default=10, help="of those games, how many are played meanwhile")
     parser.add_argument("--binary", default=os.path.join(ROOT, "starfish"))
     args = parser.parse_args()
+    raise_file_limit()
     server = Server(args.binary)
-    stats = Stats()
-    rng = random.Random(1)
     try:
-        games = []
-        for i in range(args.games):
-            status, created = request(server.port, "POST", "/api/games",
-                                      {"variant": VARIANTS[i % len(VARIANTS)], "opponent": "friend", "color": "white"})
-            if status != 201:
-                raise SystemExit(f"creating a game failed: {status} {created}")
-            games.append((created["game"]["id"], created["token"], created["invite"]))
-        deadline = time.time() + args.seconds
-        threads = []
-        started = time.time()
-        for game_id, white, black in games:
-            for _ in range(args.spectators):
-                threads.append(threading.Thread(target=spectator, args=(server.port, game_id, deadline, stats)))
-            for token, colour in ((white, "white"), (black, "black")):
-                threads.append(threading.Thread(target=player, args=(server.port, game_id, token, colour, args.moves,
-                                                                     deadline, stats, random.Random(rng.random()))))
-        for t in threads:
-            t.daemon = True
-            t.start()
-        for t in threads:
-            t.join(timeout=max(0.1, deadline - time.time() + 10))
-        elapsed = time.time() - started
-        lat = sorted(stats.latencies)
-        print(f"games {args.games}, spectators {args.games * args.spectators}, moves {len(lat)} in {elapsed:.1f} s")
-        if lat:
-            p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))]
-            print(f"move round trip: median {statistics.median(lat) * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms, "
-                  f"max {lat[-1] * 1000:.1f} ms; {len(lat) / elapsed:.0f} moves/s")
-        print(f"state events delivered to spectators: {stats.events}")
-        print(f"errors: {len(stats.errors)}")
-        for e in stats.errors[:10]:
-            print("  " + e)
-        wrk = shutil.which("wrk")
-        if wrk and games:
-            out = subprocess.run([wrk, "-t2", "-c32", "-d10s", f"http://127.0.0.1:{server.port}/api/games/{games[0][0]}"],
-                                 capture_output=True, text=True, timeout=60).stdout
-            rps = re.search(r"Requests/sec:\s+([\d.]+)", out)
-            non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
-            print(f"wrk GET game state, 32 connections, 10 s: {rps.group(1) if rps else '?'} requests/s, "
-                  f"non-2xx {non2xx.group(1) if non2xx else 0}")
-        return 1 if stats.errors else 0
+        return many_streams(args, server) if args.streams else games_and_spectators(args, server)
     finally:
         server.stop()
 

@@ -6,152 +6,19 @@
 
 #include "../core/pgn.h"
 #include "../util/parse.h"
+#include "api_fields.h"
 #include "board_view.h"
 #include "engine_worker.h"
 #include "events.h"
 #include "game_json.h"
 #include "game_service.h"
+#include "limits.h"
 #include "response.h"
 #include "util.h"
-
-#define ERR_MAX 400
 
 static bool is_get(const char *method)
 {
     return strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
-}
-
-/* ---- Request bodies ----------------------------------------------------------------------- */
-
-/* The body as a JSON object in *out: 0, or 400 (or 503: no memory) with err set. */
-static int parse_body(const char *body, size_t len, json_t **out, char *err)
-{
-    json_error_t e;
-    util_json_memory_reset();
-    json_t *j = *out = json_loadb(body, len, JSON_REJECT_DUPLICATES, &e);
-    if (util_json_memory_ran_out()) { /* no object, or one with a string cut short */
-        json_decref(j);
-        *out = NULL;
-        snprintf(err, ERR_MAX, "out of memory");
-        return 503;
-    }
-    if (!j) {
-        snprintf(err, ERR_MAX, "invalid JSON: %s (line %d, column %d)", e.text, e.line, e.column);
-        return 400;
-    }
-    if (!json_is_object(j)) {
-        json_decref(j);
-        *out = NULL;
-        snprintf(err, ERR_MAX, "the body must be a JSON object");
-        return 400;
-    }
-    return 0;
-}
-
-/* An optional string field: 0 (and *out NULL when absent or null) or 400. */
-static int opt_string(json_t *o, const char *key, const char **out, char *err)
-{
-    json_t *v = json_object_get(o, key);
-    *out = NULL;
-    if (!v || json_is_null(v))
-        return 0;
-    if (!json_is_string(v)) {
-        snprintf(err, ERR_MAX, "\"%s\" must be a string", key);
-        return 400;
-    }
-    *out = json_string_value(v);
-    return 0;
-}
-
-static int req_string(json_t *o, const char *key, const char **out, char *err)
-{
-    int status = opt_string(o, key, out, err);
-    if (!status && !*out) {
-        snprintf(err, ERR_MAX, "missing \"%s\"", key);
-        return 400;
-    }
-    return status;
-}
-
-/* An optional integer field within [min, max]: 0 (*out = fallback when absent) or 400. */
-static int opt_int(json_t *o, const char *key, long long min, long long max, long long fallback, long long *out,
-                   char *err)
-{
-    json_t *v = json_object_get(o, key);
-    *out = fallback;
-    if (!v || json_is_null(v))
-        return 0;
-    if (!json_is_integer(v) || json_integer_value(v) < min || json_integer_value(v) > max) {
-        snprintf(err, ERR_MAX, "\"%s\" must be an integer from %lld to %lld", key, min, max);
-        return 400;
-    }
-    *out = json_integer_value(v);
-    return 0;
-}
-
-static int read_variant(json_t *o, bool required, const Variant **v, char *err)
-{
-    const char *name;
-    int status = (required ? req_string : opt_string)(o, "variant", &name, err);
-    *v = NULL;
-    if (status || !name)
-        return status;
-    *v = variant_by_name(name);
-    if (!*v) {
-        snprintf(err, ERR_MAX, "unknown variant '%.60s'", name);
-        return 400;
-    }
-    return 0;
-}
-
-/* The options of POST /api/games (and /api/import) besides the variant and the position. */
-static int read_options(json_t *o, GameOptions *opt, char *err)
-{
-    const char *opponent, *color;
-    long long skill, base, inc;
-    int status;
-    if ((status = opt_string(o, "opponent", &opponent, err)) || (status = opt_string(o, "color", &color, err)) ||
-        (status = opt_int(o, "skill", 0, 20, 10, &skill, err)))
-        return status;
-    if (opponent && strcmp(opponent, "engine") != 0 && strcmp(opponent, "friend") != 0) {
-        snprintf(err, ERR_MAX, "\"opponent\" must be \"engine\" or \"friend\"");
-        return 400;
-    }
-    opt->engine_opponent = !opponent || strcmp(opponent, "engine") == 0;
-    opt->skill = (int)skill;
-    if (!color || strcmp(color, "white") == 0) {
-        opt->creator = WHITE;
-    } else if (strcmp(color, "black") == 0) {
-        opt->creator = BLACK;
-    } else if (strcmp(color, "random") == 0) {
-        unsigned char bit;
-        if (!util_random(&bit, 1)) {
-            snprintf(err, ERR_MAX, "no random numbers");
-            return 500;
-        }
-        opt->creator = bit & 1;
-    } else {
-        snprintf(err, ERR_MAX, "\"color\" must be \"white\", \"black\" or \"random\"");
-        return 400;
-    }
-    json_t *clock = json_object_get(o, "clock");
-    opt->has_clock = clock && !json_is_null(clock);
-    if (opt->has_clock) {
-        if (!json_is_object(clock)) {
-            snprintf(err, ERR_MAX, "\"clock\" must be an object {\"base_ms\", \"inc_ms\"} or null");
-            return 400;
-        }
-        if (!json_object_get(clock, "base_ms")) {
-            snprintf(err, ERR_MAX, "missing \"base_ms\" in \"clock\"");
-            return 400;
-        }
-        if ((status = opt_int(clock, "base_ms", 1, 24LL * 3600 * 1000, 0, &base, err)) ||
-            (status = opt_int(clock, "inc_ms", 0, 3600LL * 1000, 0, &inc, err)))
-            return status;
-        opt->base_ms = base;
-        opt->inc_ms = inc;
-    }
-    return 0;
 }
 
 /* ---- Endpoints ------------------------------------------------------------------------------ */
@@ -232,11 +99,12 @@ static bool read_state(void *ctx, LiveGame *g, int you)
 /* The answer to an action: the game after it, or the error. */
 static enum MHD_Result answer(struct MHD_Connection *c, GameStatus status, GameCall *call, unsigned ok_status)
 {
-    struct MHD_Response **r = call->ctx;
+    struct MHD_Response **r = call->ctx, *made = *r;
+    *r = NULL;
     if (status == GAME_OK)
-        return http_send(c, ok_status, *r);
-    if (*r) /* made before a change that the store then refused */
-        MHD_destroy_response(*r);
+        return http_send(c, ok_status, made);
+    if (made) /* made before a change that the store then refused */
+        MHD_destroy_response(made);
     return http_error(c, http_status(status), "%s", call->message);
 }
 
@@ -254,6 +122,13 @@ static bool read_created(void *ctx, LiveGame *g, int you)
 
 static enum MHD_Result create_from(struct MHD_Connection *c, const GameOptions *opt, Game *initial)
 {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    int retry_s;
+    if (!limits_new_game(info ? info->client_addr : NULL, &retry_s)) {
+        game_free(initial);
+        return http_too_many(c, retry_s, "too many new games from this address (at most %d a minute)",
+                             limits_new_games());
+    }
     struct MHD_Response *r = NULL;
     GameCall call = {.read = read_created, .ctx = &r};
     return answer(c, service_create(opt, initial, &call), &call, MHD_HTTP_CREATED);
@@ -365,13 +240,106 @@ static enum MHD_Result get_game(struct MHD_Connection *c, LiveGame *g)
     return answer(c, service_read(g, &call), &call, MHD_HTTP_OK);
 }
 
-/* A draw offer to the engine: it is asked (again while the game moves on meanwhile). */
-static GameStatus ask_engine(LiveGame *g, GameCall *call, DrawQuestion *q)
+/* ---- Requests that wait for the engine --------------------------------------------------- */
+
+/* A request waiting for the engine's answer: its connection suspended meanwhile, this kept
+ * as the request's state. */
+typedef struct Waiting {
+    struct MHD_Connection *c;
+    EngineAsk (*ask)(struct Waiting *w);            /* the question */
+    bool ok;                                        /* the engine answered */
+    enum MHD_Result (*resumed)(struct Waiting *w); /* what the resumed request does */
+    /* An analysis: the game (the question takes it over), the search time, the answer. */
+    Game game;
+    int movetime_ms;
+    Analysis analysis;
+    /* A draw offer to the engine: the game (a reference), the call and its answer. */
+    LiveGame *live;
+    char *token;
+    GameCall call;
+    struct MHD_Response *r;
+    DrawQuestion q;
+    bool accepted;
+} Waiting;
+
+void api_request_done(void *state)
 {
-    GameStatus status = GAME_ENGINE_DECIDES;
-    while (status == GAME_ENGINE_DECIDES)
-        status = service_draw_answer(g, call, q, engine_accepts_draw(q));
-    return status;
+    Waiting *w = state;
+    if (!w)
+        return;
+    if (w->live)
+        service_release(w->live);
+    if (w->r)
+        MHD_destroy_response(w->r);
+    game_copy_free(&w->q.game);
+    game_free(&w->game);
+    free(w->token);
+    free(w);
+}
+
+/* The engine's answer (on its thread): the request goes on. */
+static void on_answer(void *ctx, bool ok)
+{
+    Waiting *w = ctx;
+    w->ok = ok;
+    MHD_resume_connection(w->c);
+}
+
+/* Suspends the request until the engine answers its question (or, if it cannot be asked,
+ * at once). */
+static enum MHD_Result wait_for_engine(Waiting *w)
+{
+    MHD_suspend_connection(w->c); /* before asking: the answer may come at once */
+    if (w->ask(w) != ENGINE_ASKED) {
+        w->ok = false;
+        MHD_resume_connection(w->c);
+    }
+    return MHD_YES;
+}
+
+/* The engine's answer when it was not given: why. */
+static enum MHD_Result no_answer(Waiting *w)
+{
+    return http_error(w->c, MHD_HTTP_SERVICE_UNAVAILABLE, "%s",
+                      events_closed() ? "the server is shutting down" : "out of memory");
+}
+
+static EngineAsk ask_draw(Waiting *w)
+{
+    return engine_ask_draw(&w->q, &w->accepted, on_answer, w);
+}
+
+/* The engine answered a draw offer: the service is told (and the engine asked again if the
+ * game moved on meanwhile). */
+static enum MHD_Result draw_answered(Waiting *w)
+{
+    if (!w->ok)
+        return no_answer(w);
+    GameStatus status = service_draw_answer(w->live, &w->call, &w->q, w->accepted);
+    if (status == GAME_ENGINE_DECIDES)
+        return wait_for_engine(w);
+    return answer(w->c, status, &w->call, MHD_HTTP_OK);
+}
+
+/* A draw offer to the engine: the request waits for its answer, holding the game. */
+static enum MHD_Result wait_for_draw(struct MHD_Connection *c, LiveGame *g, GameCall *call, DrawQuestion *q,
+                                     void **state)
+{
+    Waiting *w = calloc(1, sizeof *w);
+    char *token = strdup(call->token ? call->token : "");
+    if (!w || !token) {
+        free(w);
+        free(token);
+        game_copy_free(&q->game);
+        return answer(c, GAME_NO_MEMORY, &(GameCall){.ctx = call->ctx, .message = "out of memory"}, 0);
+    }
+    service_hold(g);
+    *w = (Waiting){.c = c, .ask = ask_draw, .resumed = draw_answered, .live = g, .token = token, .q = *q};
+    w->call = (GameCall){.token = token, .read = read_state, .ctx = &w->r};
+    w->r = *(struct MHD_Response **)call->ctx; /* made for the state before the answer */
+    *(struct MHD_Response **)call->ctx = NULL;
+    *state = w;
+    return wait_for_engine(w);
 }
 
 typedef enum { ACT_MOVE, ACT_RESIGN, ACT_DRAW } Action;
@@ -389,7 +357,8 @@ static int read_action(json_t *o, Action act, const char **arg, const char **tok
     return status ? status : opt_string(o, "token", token, err);
 }
 
-static enum MHD_Result post_action(struct MHD_Connection *c, LiveGame *g, Action act, const char *body, size_t len)
+static enum MHD_Result post_action(struct MHD_Connection *c, LiveGame *g, Action act, const char *body, size_t len,
+                                   void **state)
 {
     char err[ERR_MAX];
     json_t *o;
@@ -408,22 +377,19 @@ static enum MHD_Result post_action(struct MHD_Connection *c, LiveGame *g, Action
     GameStatus status = act == ACT_MOVE   ? service_move(g, &call, arg)
                         : act == ACT_DRAW ? service_draw(g, &call, arg, &q)
                                           : service_resign(g, &call);
-    if (status == GAME_ENGINE_DECIDES)
-        status = ask_engine(g, &call, &q);
-    if (act == ACT_DRAW)
-        game_copy_free(&q.game);
-    json_decref(o);
-    return answer(c, status, &call, MHD_HTTP_OK);
+    enum MHD_Result ret = status == GAME_ENGINE_DECIDES ? wait_for_draw(c, g, &call, &q, state)
+                                                          : answer(c, status, &call, MHD_HTTP_OK);
+    json_decref(o); /* after wait_for_draw has copied the token */
+    return ret;
 }
 
 static enum MHD_Result get_events(struct MHD_Connection *c, LiveGame *g)
 {
     if (events_closed())
         return http_error(c, 503, "the server is shutting down");
-    const union MHD_ConnectionInfo *info = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
     GameStatus status;
     char err[ERR_MAX];
-    struct MHD_Response *r = events_open(g, info ? info->connect_fd : -1, &status, err, sizeof err);
+    struct MHD_Response *r = events_open(g, c, &status, err, sizeof err);
     if (!r)
         return http_error(c, http_status(status), "%s", err);
     return http_send(c, MHD_HTTP_OK, r);
@@ -508,7 +474,17 @@ static json_t *analysis_json(const Analysis *a)
                      "bestmove", a->best[0] ? json_string(a->best) : json_null());
 }
 
-static enum MHD_Result post_analysis(struct MHD_Connection *c, const char *body, size_t len)
+static enum MHD_Result analysis_answered(Waiting *w)
+{
+    return w->ok ? http_json(w->c, 200, analysis_json(&w->analysis)) : no_answer(w);
+}
+
+static EngineAsk ask_analysis(Waiting *w)
+{
+    return engine_analyse(&w->game, w->movetime_ms, &w->analysis, on_answer, w);
+}
+
+static enum MHD_Result post_analysis(struct MHD_Connection *c, const char *body, size_t len, void **state)
 {
     char err[ERR_MAX];
     json_t *o;
@@ -519,49 +495,34 @@ static enum MHD_Result post_analysis(struct MHD_Connection *c, const char *body,
     long long movetime;
     int status = read_analysis(o, &g, &movetime, err);
     json_decref(o);
-    Analysis *a = status ? NULL : malloc(sizeof *a);
-    if (!status && !a) {
+    Waiting *w = status ? NULL : calloc(1, sizeof *w);
+    if (!status && !w) {
         snprintf(err, sizeof err, "out of memory");
         status = 503;
     }
-    if (!status && !engine_analyse(&g, (int)movetime, a)) {
-        snprintf(err, sizeof err, "the server is shutting down");
-        status = 503;
+    if (status) {
+        game_free(&g);
+        return http_error(c, (unsigned)status, "%s", err);
     }
-    game_free(&g);
-    json_t *result = status ? NULL : analysis_json(a);
-    free(a);
-    return status ? http_error(c, (unsigned)status, "%s", err) : http_json(c, 200, result);
+    *w = (Waiting){.c = c, .ask = ask_analysis, .resumed = analysis_answered, .game = g, .movetime_ms = (int)movetime};
+    *state = w;
+    return wait_for_engine(w);
 }
 
 /* What the server holds: cheap enough to poll. */
 static enum MHD_Result get_health(struct MHD_Connection *c)
 {
-    return http_json(c, 200, json_pack("{s:i}", "games_in_memory", service_count()));
+    return http_json(c, 200,
+                     json_pack("{s:i, s:i}", "games_in_memory", service_count(), "event_streams", events_count()));
 }
 
 /* ---- Routing -------------------------------------------------------------------------------- */
 
-enum MHD_Result api_handle(struct MHD_Connection *c, const char *method, const char *url, const char *body,
-                           size_t len)
+/* /games/ID[/what]: the game's endpoints. */
+static enum MHD_Result game_endpoint(struct MHD_Connection *c, bool get, bool post, const char *url, const char *body,
+                                     size_t len, void **state)
 {
-    const char *path = url + 4; /* after "/api" */
-    bool get = is_get(method), post = strcmp(method, "POST") == 0;
-    if (strcmp(path, "/variants") == 0)
-        return get ? get_variants(c) : http_method_not_allowed(c, "GET, HEAD");
-    if (strcmp(path, "/games") == 0)
-        return get ? list_games(c) : post ? post_game(c, body, len) : http_method_not_allowed(c, "GET, HEAD, POST");
-    if (strcmp(path, "/import") == 0)
-        return post ? post_import(c, body, len) : http_method_not_allowed(c, "POST");
-    if (strcmp(path, "/analysis") == 0)
-        return post ? post_analysis(c, body, len) : http_method_not_allowed(c, "POST");
-    if (strcmp(path, "/health") == 0)
-        return get ? get_health(c) : http_method_not_allowed(c, "GET, HEAD");
-    if (strncmp(path, "/games/", 7) != 0)
-        return http_error(c, 404, "no such endpoint: %.100s", url);
-
-    /* /games/ID[/what] */
-    const char *id_start = path + 7;
+    const char *id_start = url + strlen("/api/games/");
     size_t id_len = strcspn(id_start, "/");
     const char *what = id_start[id_len] ? id_start + id_len + 1 : NULL;
     static const struct {
@@ -589,11 +550,35 @@ enum MHD_Result api_handle(struct MHD_Connection *c, const char *method, const c
     if (status != GAME_OK)
         return http_error(c, http_status(status), "%s", call.message);
     enum MHD_Result ret = route == -1  ? get_game(c, g)
-                          : route == 0 ? post_action(c, g, ACT_MOVE, body, len)
-                          : route == 1 ? post_action(c, g, ACT_RESIGN, body, len)
-                          : route == 2 ? post_action(c, g, ACT_DRAW, body, len)
+                          : route == 0 ? post_action(c, g, ACT_MOVE, body, len, state)
+                          : route == 1 ? post_action(c, g, ACT_RESIGN, body, len, state)
+                          : route == 2 ? post_action(c, g, ACT_DRAW, body, len, state)
                           : route == 3 ? get_events(c, g)
                                        : get_pgn(c, g);
-    service_release(g); /* an event stream holds a reference of its own */
+    service_release(g); /* an event stream and a waiting request hold references of their own */
     return ret;
+}
+
+enum MHD_Result api_handle(struct MHD_Connection *c, const char *method, const char *url, const char *body,
+                           size_t len, void **state)
+{
+    if (*state) { /* resumed: the engine has answered */
+        Waiting *w = *state;
+        return w->resumed(w);
+    }
+    const char *path = url + 4; /* after "/api" */
+    bool get = is_get(method), post = strcmp(method, "POST") == 0;
+    if (strcmp(path, "/variants") == 0)
+        return get ? get_variants(c) : http_method_not_allowed(c, "GET, HEAD");
+    if (strcmp(path, "/games") == 0)
+        return get ? list_games(c) : post ? post_game(c, body, len) : http_method_not_allowed(c, "GET, HEAD, POST");
+    if (strcmp(path, "/import") == 0)
+        return post ? post_import(c, body, len) : http_method_not_allowed(c, "POST");
+    if (strcmp(path, "/analysis") == 0)
+        return post ? post_analysis(c, body, len, state) : http_method_not_allowed(c, "POST");
+    if (strcmp(path, "/health") == 0)
+        return get ? get_health(c) : http_method_not_allowed(c, "GET, HEAD");
+    if (strncmp(path, "/games/", 7) != 0)
+        return http_error(c, 404, "no such endpoint: %.100s", url);
+    return game_endpoint(c, get, post, url, body, len, state);
 }

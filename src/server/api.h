@@ -8,8 +8,14 @@
 
 /* Prepares what never changes (the variants' descriptions); false when memory runs out. */
 bool api_start(void);
-/* Answers a request under /api/ (the body is NUL-terminated, len bytes). */
+/*
+ * Answers a request under /api/ (the body is NUL-terminated, len bytes).  *state belongs to
+ * the request (NULL at first): an endpoint that waits for the engine keeps its state there
+ * and suspends the connection; libmicrohttpd calls again once the engine's answer resumes
+ * it.  api_request_done frees the state when the request is over.
+ */
 enum MHD_Result api_handle(struct MHD_Connection *c, const char *method, const char *url, const char *body,
-                           size_t len);
+                           size_t len, void **state);
+void api_request_done(void *state);
 
 #endif

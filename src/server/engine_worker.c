@@ -9,25 +9,29 @@
 #include "../core/notation.h"
 #include "../engine/search.h"
 
+#define LANE_THREADS_MAX 4
+
+/* A job for a lane: run on one of its threads with its Engine, or dropped at shutdown. */
 typedef struct Job {
-    LiveGame *game; /* a reference, given back when the job is done or discarded */
+    void (*run)(struct Job *job, Engine *e);
+    void (*drop)(struct Job *job);
+    const Variant *v; /* the variant searched (a new variant clears the engine's table) */
     struct Job *next;
 } Job;
 
-static pthread_mutex_t queue_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t queue_cond = PTHREAD_COND_INITIALIZER;
-static Job *head, *tail;
-static bool quitting;
+typedef struct Lane {
+    int hash_mb; /* each engine's table */
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    Job *head, *tail;
+    bool quitting;
+    int n;
+    pthread_t threads[LANE_THREADS_MAX];
+    Engine engines[LANE_THREADS_MAX];
+} Lane;
 
-static pthread_t threads[ENGINE_WORKERS];
-static Engine worker_engine[ENGINE_WORKERS];
-static int nthreads;
-
-static Engine pool[ENGINE_POOL];
-static bool pool_ready[ENGINE_POOL], pool_busy[ENGINE_POOL];
-static const Variant *pool_variant[ENGINE_POOL];
-static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t pool_cond = PTHREAD_COND_INITIALIZER;
+static Lane moves_lane = {.hash_mb = 16, .lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER};
+static Lane questions_lane = {.hash_mb = 8, .lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER};
 
 /* Rebuilds a game from its start and moves (the search needs the history for repetitions);
  * false when memory runs out. */
@@ -48,178 +52,180 @@ static bool replay_copy(Game *g, const GameCopy *c)
     return replay(g, c->v, c->start_fen, c->moves, c->n);
 }
 
-static void *worker(void *arg)
-{
-    int index = (int)(intptr_t)arg;
-    Engine *e = &worker_engine[index];
-    const Variant *last_variant = NULL;
-    for (;;) {
-        pthread_mutex_lock(&queue_lock);
-        while (!head && !quitting)
-            pthread_cond_wait(&queue_cond, &queue_lock);
-        if (quitting) {
-            pthread_mutex_unlock(&queue_lock);
-            break;
-        }
-        Job *job = head;
-        head = job->next;
-        if (!head)
-            tail = NULL;
-        atomic_store(&e->stop, false);
-        pthread_mutex_unlock(&queue_lock);
+/* ---- Lanes ------------------------------------------------------------------------------ */
 
-        EngineTask task;
-        if (service_engine_task(job->game, &task)) {
-            Game g;
-            if (replay_copy(&g, &task.game)) {
-                if (task.game.v != last_variant) /* table entries of another variant mean nothing here */
-                    engine_new_game(e);
-                last_variant = task.game.v;
-                e->skill = task.skill < 0 ? 20 : task.skill;
-                SearchLimits limits = {.movetime = task.movetime_ms};
-                SearchResult r = search_run(e, &g, &limits, NULL);
-                pthread_mutex_lock(&queue_lock);
-                bool stopping = quitting;
-                pthread_mutex_unlock(&queue_lock);
-                if (!stopping && r.best != MOVE_NONE)
-                    service_engine_reply(job->game, &task, r.best);
-            }
-            game_free(&g);
-            game_copy_free(&task.game);
-        }
-        service_release(job->game);
-        free(job);
+/* Queues a job; false (the job not taken) when the lane is stopping. */
+static bool submit(Lane *lane, Job *job)
+{
+    job->next = NULL;
+    pthread_mutex_lock(&lane->lock);
+    bool open = !lane->quitting;
+    if (open) {
+        if (lane->tail)
+            lane->tail->next = job;
+        else
+            lane->head = job;
+        lane->tail = job;
+        pthread_cond_signal(&lane->cond);
+    }
+    pthread_mutex_unlock(&lane->lock);
+    return open;
+}
+
+/* The next job, or NULL when the lane stops. */
+static Job *take(Lane *lane, Engine *e)
+{
+    pthread_mutex_lock(&lane->lock);
+    while (!lane->head && !lane->quitting)
+        pthread_cond_wait(&lane->cond, &lane->lock);
+    Job *job = lane->quitting ? NULL : lane->head;
+    if (job) {
+        lane->head = job->next;
+        if (!lane->head)
+            lane->tail = NULL;
+        atomic_store(&e->stop, false);
+    }
+    pthread_mutex_unlock(&lane->lock);
+    return job;
+}
+
+static bool stopping(Lane *lane)
+{
+    pthread_mutex_lock(&lane->lock);
+    bool quitting = lane->quitting;
+    pthread_mutex_unlock(&lane->lock);
+    return quitting;
+}
+
+typedef struct Seat {
+    Lane *lane;
+    int index;
+} Seat;
+
+static Seat seats[2][LANE_THREADS_MAX];
+
+static void *lane_thread(void *arg)
+{
+    Seat *seat = arg;
+    Engine *e = &seat->lane->engines[seat->index];
+    const Variant *last_variant = NULL;
+    for (Job *job; (job = take(seat->lane, e));) {
+        if (job->v != last_variant) /* table entries of another variant mean nothing here */
+            engine_new_game(e);
+        last_variant = job->v;
+        job->run(job, e);
     }
     return NULL;
 }
 
-static bool queue_job(void *ctx, LiveGame *g);
-
-bool workers_start(void)
+static bool lane_start(Lane *lane, int threads, Seat *lane_seats)
 {
-    GameObserver o = {.engine_to_move = queue_job};
-    if (!service_observe(&o))
-        return false;
-    for (int i = 0; i < ENGINE_POOL; i++) {
-        if (!engine_init(&pool[i], 8))
+    for (int i = 0; i < threads; i++) {
+        if (!engine_init(&lane->engines[i], (size_t)lane->hash_mb))
             return false;
-        pool_ready[i] = true;
-    }
-    for (int i = 0; i < ENGINE_WORKERS; i++) {
-        if (!engine_init(&worker_engine[i], 16))
-            return false;
-        if (pthread_create(&threads[i], NULL, worker, (void *)(intptr_t)i) != 0) {
-            engine_free(&worker_engine[i]);
+        lane_seats[i] = (Seat){lane, i};
+        if (pthread_create(&lane->threads[i], NULL, lane_thread, &lane_seats[i]) != 0) {
+            engine_free(&lane->engines[i]);
             return false;
         }
-        nthreads++;
+        lane->n++;
     }
     return true;
 }
 
-void workers_stop(void)
+static void lane_stop(Lane *lane)
 {
-    pthread_mutex_lock(&queue_lock);
-    quitting = true;
-    for (int i = 0; i < nthreads; i++)
-        atomic_store(&worker_engine[i].stop, true);
-    pthread_cond_broadcast(&queue_cond);
-    pthread_mutex_unlock(&queue_lock);
-    pthread_mutex_lock(&pool_lock);
-    for (int i = 0; i < ENGINE_POOL; i++)
-        if (pool_ready[i])
-            atomic_store(&pool[i].stop, true);
-    pthread_cond_broadcast(&pool_cond);
-    pthread_mutex_unlock(&pool_lock);
-    for (int i = 0; i < nthreads; i++) {
-        pthread_join(threads[i], NULL);
-        engine_free(&worker_engine[i]);
+    pthread_mutex_lock(&lane->lock);
+    lane->quitting = true;
+    for (int i = 0; i < lane->n; i++)
+        atomic_store(&lane->engines[i].stop, true);
+    pthread_cond_broadcast(&lane->cond);
+    pthread_mutex_unlock(&lane->lock);
+    for (int i = 0; i < lane->n; i++) {
+        pthread_join(lane->threads[i], NULL);
+        engine_free(&lane->engines[i]);
     }
-    nthreads = 0;
-    while (head) {
-        Job *j = head;
-        head = j->next;
-        service_release(j->game);
-        free(j);
+    lane->n = 0;
+    while (lane->head) {
+        Job *job = lane->head;
+        lane->head = job->next;
+        job->drop(job);
     }
-    tail = NULL;
+    lane->tail = NULL;
 }
 
-/* Called after the HTTP daemon has stopped: nothing uses the pool any more. */
-static void pool_free(void)
+/* ---- The engine's moves ------------------------------------------------------------------- */
+
+typedef struct MoveJob {
+    Job base;
+    LiveGame *game; /* a reference, given back when the job is done or dropped */
+} MoveJob;
+
+static void move_drop(Job *job)
 {
-    for (int i = 0; i < ENGINE_POOL; i++)
-        if (pool_ready[i]) {
-            engine_free(&pool[i]);
-            pool_ready[i] = false;
+    MoveJob *m = (MoveJob *)job;
+    service_release(m->game);
+    free(m);
+}
+
+static void move_run(Job *job, Engine *e)
+{
+    MoveJob *m = (MoveJob *)job;
+    EngineTask task;
+    if (service_engine_task(m->game, &task)) {
+        Game g;
+        if (replay_copy(&g, &task.game)) {
+            e->skill = task.skill < 0 ? 20 : task.skill;
+            SearchLimits limits = {.movetime = task.movetime_ms};
+            SearchResult r = search_run(e, &g, &limits, NULL);
+            if (!stopping(&moves_lane) && r.best != MOVE_NONE)
+                service_engine_reply(m->game, &task, r.best);
         }
+        game_free(&g);
+        game_copy_free(&task.game);
+    }
+    move_drop(job);
 }
 
 /* The observer: the engine is to move in g (g's lock held).  The queued job holds a
  * reference to g. */
-static bool queue_job(void *ctx, LiveGame *g)
+static bool queue_move(void *ctx, LiveGame *g)
 {
     (void)ctx;
-    Job *job = malloc(sizeof *job);
-    if (!job)
+    MoveJob *m = malloc(sizeof *m);
+    if (!m)
         return false;
-    job->game = g;
-    job->next = NULL;
-    pthread_mutex_lock(&queue_lock);
-    if (quitting) {
-        pthread_mutex_unlock(&queue_lock);
-        free(job);
-        return false;
-    }
+    *m = (MoveJob){{move_run, move_drop, g->v, NULL}, g};
     service_hold(g);
-    if (tail)
-        tail->next = job;
-    else
-        head = job;
-    tail = job;
-    pthread_cond_signal(&queue_cond);
-    pthread_mutex_unlock(&queue_lock);
-    return true;
+    if (submit(&moves_lane, &m->base))
+        return true;
+    service_release(g);
+    free(m);
+    return false;
 }
 
-/* ---- The pool of engines for searches that a request waits for -------------------------- */
+/* ---- Questions ---------------------------------------------------------------------------- */
 
-static Engine *pool_acquire(const Variant *v)
+typedef struct Question {
+    Job base;
+    Answered done;
+    void *ctx;
+    Game game;
+    int movetime_ms;
+    Analysis *analysis; /* an analysis, or */
+    bool *accepted;     /* a draw offer's answer, by the engine playing engine_side */
+    int engine_side;
+} Question;
+
+static void question_drop(Job *job)
 {
-    pthread_mutex_lock(&pool_lock);
-    for (;;) {
-        pthread_mutex_lock(&queue_lock);
-        bool stopping = quitting;
-        pthread_mutex_unlock(&queue_lock);
-        if (stopping)
-            break;
-        for (int i = 0; i < ENGINE_POOL; i++)
-            if (pool_ready[i] && !pool_busy[i]) {
-                pool_busy[i] = true;
-                atomic_store(&pool[i].stop, false);
-                pool[i].skill = 20;
-                bool fresh = pool_variant[i] != v;
-                pool_variant[i] = v;
-                pthread_mutex_unlock(&pool_lock);
-                if (fresh) /* table entries of another variant mean nothing here */
-                    engine_new_game(&pool[i]);
-                return &pool[i];
-            }
-        pthread_cond_wait(&pool_cond, &pool_lock);
-    }
-    pthread_mutex_unlock(&pool_lock);
-    return NULL;
+    Question *q = (Question *)job;
+    q->done(q->ctx, false);
+    game_free(&q->game);
+    free(q);
 }
 
-static void pool_release(Engine *e)
-{
-    pthread_mutex_lock(&pool_lock);
-    pool_busy[e - pool] = false;
-    pthread_cond_signal(&pool_cond);
-    pthread_mutex_unlock(&pool_lock);
-}
-
-/* Keeps the best line of the search's last iteration. */
+/* Keeps the best line of the search's last iteration (the search's observer). */
 static void keep_best_line(void *ctx, const Position *root, const SearchInfo *info)
 {
     (void)root;
@@ -227,74 +233,125 @@ static void keep_best_line(void *ctx, const Position *root, const SearchInfo *in
         *(SearchLine *)ctx = info->lines[0];
 }
 
-bool engine_analyse(Game *g, int movetime_ms, Analysis *out)
+/* The line's score and its moves in coordinate notation and SAN, from the root position. */
+static void fill_analysis(const Position *root, const SearchLine *line, Analysis *out)
+{
+    int mate = score_mate_moves(line->score);
+    out->has_mate = mate != 0;
+    out->mate = mate;
+    out->has_score = !mate && line->length > 0;
+    out->score_cp = line->score;
+    Position pos = *root;
+    for (int i = 0; i < line->length && i < ANALYSIS_PV_MAX; i++) {
+        Undo u;
+        move_to_text(&pos, line->moves[i], out->pv[i]);
+        move_to_san(&pos, line->moves[i], out->pv_san[i]);
+        pos_make(&pos, line->moves[i], &u);
+        out->npv++;
+    }
+}
+
+/* Searches g at full strength; the search's results come as data (SearchInfo). */
+static void analyse(Game *g, Engine *e, int movetime_ms, Analysis *out)
 {
     memset(out, 0, sizeof *out);
     Move legal[MAX_MOVES];
     if (game_status(g).kind != RESULT_NONE || gen_legal(&g->pos, legal) == 0)
-        return true; /* nothing to search */
-    Engine *e = pool_acquire(g->v);
-    if (!e)
-        return false;
+        return; /* nothing to search */
+    e->skill = 20;
     SearchLine line = {0};
     SearchObserver observer = {.iteration = keep_best_line, .ctx = &line};
     SearchLimits limits = {.movetime = movetime_ms};
     SearchResult r = search_run(e, g, &limits, &observer);
-    pool_release(e);
     out->depth = r.depth;
     if (line.length == 0 && r.best != MOVE_NONE) /* no iteration finished: at least the move */
         line = (SearchLine){.score = r.score, .length = 1, .moves = {r.best}};
-    int mate = score_mate_moves(line.score);
-    out->has_mate = mate != 0;
-    out->mate = mate;
-    out->has_score = !mate && line.length > 0;
-    out->score_cp = line.score;
-    /* The principal variation in coordinate notation and SAN. */
-    Position pos = g->pos;
-    for (int i = 0; i < line.length && i < 64; i++) {
-        Undo u;
-        move_to_text(&pos, line.moves[i], out->pv[i]);
-        move_to_san(&pos, line.moves[i], out->pv_san[i]);
-        pos_make(&pos, line.moves[i], &u);
-        out->npv++;
-    }
+    fill_analysis(&g->pos, &line, out);
     if (r.best != MOVE_NONE)
         move_to_text(&g->pos, r.best, out->best);
-    return true;
 }
 
-bool engine_accepts_draw(const DrawQuestion *q)
+static bool accepts_draw(Game *g, Engine *e, int engine_side)
 {
-    Game g;
-    int engine_side = q->engine_side;
-    if (!replay_copy(&g, &q->game)) {
-        game_free(&g);
-        return false;
-    }
     /* Where the rules give an agreed draw a winner, the engine agrees only when it wins. */
-    game_agree_draw(&g);
-    GameResult agreed = game_status(&g);
-    g.ended = (GameResult){RESULT_NONE, NULL};
-    bool yes;
-    if (agreed.kind != RESULT_DRAW) {
-        yes = (agreed.kind == RESULT_WHITE_WINS) == (engine_side == WHITE);
-    } else {
-        Engine *e = pool_acquire(q->game.v);
-        if (!e) {
-            yes = false;
-        } else {
-            SearchLimits limits = {.movetime = DRAW_THINK_MS};
-            SearchResult r = search_run(e, &g, &limits, NULL);
-            pool_release(e);
-            int score = g.pos.side == engine_side ? r.score : -r.score;
-            yes = score <= 50;
-        }
-    }
-    game_free(&g);
-    return yes;
+    game_agree_draw(g);
+    GameResult agreed = game_status(g);
+    g->ended = (GameResult){RESULT_NONE, NULL};
+    if (agreed.kind != RESULT_DRAW)
+        return (agreed.kind == RESULT_WHITE_WINS) == (engine_side == WHITE);
+    e->skill = 20;
+    SearchLimits limits = {.movetime = DRAW_THINK_MS};
+    SearchResult r = search_run(e, g, &limits, NULL);
+    int score = g->pos.side == engine_side ? r.score : -r.score;
+    return score <= 50;
 }
 
-void workers_free_pool(void)
+static void question_run(Job *job, Engine *e)
 {
-    pool_free();
+    Question *q = (Question *)job;
+    if (q->analysis)
+        analyse(&q->game, e, q->movetime_ms, q->analysis);
+    else
+        *q->accepted = accepts_draw(&q->game, e, q->engine_side);
+    q->done(q->ctx, true);
+    game_free(&q->game);
+    free(q);
+}
+
+static Question *question_new(const Variant *v, Answered done, void *ctx)
+{
+    Question *q = calloc(1, sizeof *q);
+    if (q)
+        *q = (Question){.base = {question_run, question_drop, v, NULL}, .done = done, .ctx = ctx};
+    return q;
+}
+
+EngineAsk engine_analyse(Game *g, int movetime_ms, Analysis *out, Answered done, void *ctx)
+{
+    Question *q = question_new(g->v, done, ctx);
+    if (!q)
+        return ENGINE_NO_MEMORY;
+    q->game = *g;
+    q->movetime_ms = movetime_ms;
+    q->analysis = out;
+    if (!submit(&questions_lane, &q->base)) {
+        free(q); /* the game stays the caller's */
+        return ENGINE_STOPPING;
+    }
+    memset(g, 0, sizeof *g);
+    return ENGINE_ASKED;
+}
+
+EngineAsk engine_ask_draw(const DrawQuestion *d, bool *accepted, Answered done, void *ctx)
+{
+    Question *q = question_new(d->game.v, done, ctx);
+    if (!q)
+        return ENGINE_NO_MEMORY;
+    if (!replay_copy(&q->game, &d->game)) {
+        game_free(&q->game);
+        free(q);
+        return ENGINE_NO_MEMORY;
+    }
+    q->accepted = accepted;
+    q->engine_side = d->engine_side;
+    if (submit(&questions_lane, &q->base))
+        return ENGINE_ASKED;
+    game_free(&q->game);
+    free(q);
+    return ENGINE_STOPPING;
+}
+
+/* ---- Start and stop ----------------------------------------------------------------------- */
+
+bool workers_start(void)
+{
+    GameObserver o = {.engine_to_move = queue_move};
+    return service_observe(&o) && lane_start(&moves_lane, ENGINE_WORKERS, seats[0]) &&
+           lane_start(&questions_lane, ENGINE_POOL, seats[1]);
+}
+
+void workers_stop(void)
+{
+    lane_stop(&questions_lane);
+    lane_stop(&moves_lane);
 }

@@ -1,11 +1,11 @@
 #include "events.h"
 
 #include <errno.h>
-#include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/eventfd.h>
+#include <sys/epoll.h>
 #include <unistd.h>
 
 #include "game_json.h"
@@ -14,6 +14,8 @@
 
 #define QUEUE_MAX 64
 #define BUCKETS 4096
+#define WATCH_EVENTS 256
+#define STREAM_BLOCK 4096 /* the buffer libmicrohttpd copies a stream through, per stream */
 
 /* An event, shared by the queues of every subscriber it goes to. */
 typedef struct Message {
@@ -23,22 +25,32 @@ typedef struct Message {
 } Message;
 
 typedef struct Subscriber {
-    pthread_mutex_t lock; /* the queue and `closed` */
-    int efd, sock;
+    pthread_mutex_t lock; /* what follows, up to `game` */
     Message *queue[QUEUE_MAX]; /* ring of pending messages */
     int head, count;
     Message *cur; /* the message being sent, and how far */
     size_t cur_off;
-    bool closed;
+    bool closed;           /* the stream ends once its queue is sent */
+    bool keepalive_due;    /* a keep-alive comment is to be sent */
+    bool suspended;        /* its connection waits for something to send */
     int64_t next_keepalive; /* monotonic ms */
-    LiveGame *game;         /* a reference, given back when the subscriber is freed */
-    struct Subscriber *next; /* in its bucket of the table */
+    LiveGame *game;         /* a reference, given back when the stream ends */
+    struct MHD_Connection *conn;
+    int sock;
+    bool dead;                    /* ended: freed by the watching thread (under table_lock) */
+    struct Subscriber *next;      /* in its bucket of the table, or in the graveyard */
+    struct Subscriber *to_resume; /* in a list of connections to resume */
 } Subscriber;
 
-/* The subscribers by game: a hash table of chains. */
+/* The subscribers by game: a hash table of chains, with the watching thread's state. */
 static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
 static Subscriber *buckets[BUCKETS];
-static bool closing; /* shutdown: streams end at once */
+static int streams;
+static bool closing;         /* shutdown: streams end at once */
+static Subscriber *graveyard; /* ended streams the watching thread may still see */
+static int watch_fd = -1;     /* epoll: the streams' sockets, for hang-ups */
+static pthread_t watcher;
+static bool watching, watcher_quit;
 
 static Subscriber **bucket_of(const LiveGame *g)
 {
@@ -74,16 +86,33 @@ static void message_unref(Message *m)
         free(m);
 }
 
-static void wake(Subscriber *s)
+/* ---- Waking streams ------------------------------------------------------------------------- */
+
+/* Marks s to be resumed if it waits (s->lock held); the caller resumes the list it builds
+ * once it holds no lock of this module (see resume_all). */
+static void wake(Subscriber *s, Subscriber **list)
 {
-    uint64_t one = 1;
-    ssize_t r = write(s->efd, &one, sizeof one);
-    (void)r; /* the counter cannot overflow in practice; a wake-up more or less is harmless */
+    if (!s->suspended)
+        return;
+    s->suspended = false;
+    s->to_resume = *list;
+    *list = s;
+}
+
+/* Resumes the connections of a list from wake.  A connection that is suspended cannot end,
+ * so its subscriber is still there. */
+static void resume_all(Subscriber *list)
+{
+    while (list) {
+        Subscriber *s = list;
+        list = s->to_resume;
+        MHD_resume_connection(s->conn);
+    }
 }
 
 /* Queues m (a reference of its own) for s, or ends the stream when m is NULL (memory ran
  * out: the client reconnects rather than miss a state). */
-static void push(Subscriber *s, Message *m)
+static void push(Subscriber *s, Message *m, Subscriber **list)
 {
     pthread_mutex_lock(&s->lock);
     if (!m) {
@@ -98,16 +127,16 @@ static void push(Subscriber *s, Message *m)
         s->queue[(s->head + s->count) % QUEUE_MAX] = m;
         s->count++;
     }
+    wake(s, list);
     pthread_mutex_unlock(&s->lock);
-    wake(s);
 }
 
-static void close_stream(Subscriber *s)
+static void end_stream(Subscriber *s, Subscriber **list)
 {
     pthread_mutex_lock(&s->lock);
     s->closed = true;
+    wake(s, list);
     pthread_mutex_unlock(&s->lock);
-    wake(s);
 }
 
 static bool has_subscribers(const LiveGame *g)
@@ -127,28 +156,26 @@ static void on_changed(void *ctx, LiveGame *g)
     if (!has_subscribers(g))
         return;
     Message *m = state_message(g);
+    Subscriber *list = NULL;
     pthread_mutex_lock(&table_lock);
     for (Subscriber *s = *bucket_of(g); s; s = s->next)
         if (s->game == g)
-            push(s, m);
+            push(s, m, &list);
     pthread_mutex_unlock(&table_lock);
     message_unref(m);
-}
-
-bool events_start(void)
-{
-    GameObserver o = {.changed = on_changed};
-    return service_observe(&o);
+    resume_all(list);
 }
 
 void events_close_all(void)
 {
+    Subscriber *list = NULL;
     pthread_mutex_lock(&table_lock);
     closing = true;
     for (int b = 0; b < BUCKETS; b++)
         for (Subscriber *s = buckets[b]; s; s = s->next)
-            close_stream(s);
+            end_stream(s, &list);
     pthread_mutex_unlock(&table_lock);
+    resume_all(list);
 }
 
 bool events_closed(void)
@@ -159,18 +186,98 @@ bool events_closed(void)
     return closed;
 }
 
-static void destroy(Subscriber *s)
+int events_count(void)
 {
-    while (s->count) {
-        message_unref(s->queue[s->head]);
-        s->head = (s->head + 1) % QUEUE_MAX;
-        s->count--;
-    }
-    message_unref(s->cur);
-    close(s->efd);
-    pthread_mutex_destroy(&s->lock);
-    free(s);
+    pthread_mutex_lock(&table_lock);
+    int n = streams;
+    pthread_mutex_unlock(&table_lock);
+    return n;
 }
+
+/* ---- The watching thread ------------------------------------------------------------------ */
+
+/* Frees the subscribers that ended (table_lock held, by the watching thread between two
+ * batches of events, or when it is gone). */
+static void bury(void)
+{
+    while (graveyard) {
+        Subscriber *s = graveyard;
+        graveyard = s->next;
+        pthread_mutex_destroy(&s->lock);
+        free(s);
+    }
+}
+
+/* Queues a keep-alive on the streams that have been quiet for EVENTS_KEEPALIVE_MS. */
+static void keep_alive(int64_t now, Subscriber **list)
+{
+    for (int b = 0; b < BUCKETS; b++)
+        for (Subscriber *s = buckets[b]; s; s = s->next) {
+            pthread_mutex_lock(&s->lock);
+            if (now >= s->next_keepalive && !s->keepalive_due) {
+                s->keepalive_due = true;
+                wake(s, list);
+            }
+            pthread_mutex_unlock(&s->lock);
+        }
+}
+
+static void *watch(void *arg)
+{
+    (void)arg;
+    struct epoll_event events[WATCH_EVENTS];
+    int64_t next_keepalive_sweep = clock_ms() + 1000;
+    for (;;) {
+        int n = epoll_wait(watch_fd, events, WATCH_EVENTS, 200);
+        Subscriber *list = NULL;
+        pthread_mutex_lock(&table_lock);
+        for (int i = 0; i < n; i++) { /* a client hung up: its stream ends */
+            Subscriber *s = events[i].data.ptr;
+            if (!s->dead)
+                end_stream(s, &list);
+        }
+        int64_t now = clock_ms();
+        if (now >= next_keepalive_sweep) {
+            keep_alive(now, &list);
+            next_keepalive_sweep = now + 1000;
+        }
+        bury();
+        bool quit = watcher_quit;
+        pthread_mutex_unlock(&table_lock);
+        resume_all(list);
+        if (quit)
+            return NULL;
+    }
+}
+
+bool events_start(void)
+{
+    GameObserver o = {.changed = on_changed};
+    watch_fd = epoll_create1(EPOLL_CLOEXEC);
+    if (watch_fd < 0 || !service_observe(&o) || pthread_create(&watcher, NULL, watch, NULL) != 0)
+        return false;
+    watching = true;
+    return true;
+}
+
+void events_stop(void)
+{
+    if (watching) {
+        pthread_mutex_lock(&table_lock);
+        watcher_quit = true;
+        pthread_mutex_unlock(&table_lock);
+        pthread_join(watcher, NULL);
+        watching = false;
+    }
+    pthread_mutex_lock(&table_lock);
+    bury();
+    pthread_mutex_unlock(&table_lock);
+    if (watch_fd >= 0)
+        close(watch_fd);
+    watch_fd = -1;
+}
+
+/* ---- A stream ----------------------------------------------------------------------------- */
 
 /* Under g's lock (a GameCall's read): the first state goes out, and s joins the table, so
  * that no change falls between the two. */
@@ -181,7 +288,8 @@ static bool subscribe(void *ctx, LiveGame *g, int you)
     Message *m = state_message(g);
     if (!m)
         return false;
-    push(s, m);
+    Subscriber *list = NULL;
+    push(s, m, &list); /* not suspended yet: nothing to resume */
     message_unref(m);
     s->game = g;
     service_hold(g); /* the stream outlives the request that opened it */
@@ -189,30 +297,42 @@ static bool subscribe(void *ctx, LiveGame *g, int you)
     Subscriber **b = bucket_of(g);
     s->next = *b;
     *b = s;
+    streams++;
     if (closing)
         s->closed = true;
+    struct epoll_event ev = {.events = EPOLLRDHUP | EPOLLET, .data.ptr = s};
+    if (s->sock >= 0)
+        epoll_ctl(watch_fd, EPOLL_CTL_ADD, s->sock, &ev); /* without it, a hang-up shows at the next write */
     pthread_mutex_unlock(&table_lock);
     return true;
 }
 
-static void unsubscribe(Subscriber *s)
-{
-    pthread_mutex_lock(&table_lock);
-    for (Subscriber **p = bucket_of(s->game); *p; p = &(*p)->next)
-        if (*p == s) {
-            *p = s->next;
-            break;
-        }
-    pthread_mutex_unlock(&table_lock);
-}
-
-/* MHD calls this when the response is done with (the client left or the stream ended). */
+/* MHD calls this when the response is done with (the client left or the stream ended),
+ * before it closes the socket. */
 static void on_free(void *cls)
 {
     Subscriber *s = cls;
     LiveGame *g = s->game;
-    unsubscribe(s);
-    destroy(s);
+    pthread_mutex_lock(&table_lock);
+    for (Subscriber **p = bucket_of(g); *p; p = &(*p)->next)
+        if (*p == s) {
+            *p = s->next;
+            break;
+        }
+    streams--;
+    if (s->sock >= 0)
+        epoll_ctl(watch_fd, EPOLL_CTL_DEL, s->sock, NULL);
+    s->dead = true;
+    while (s->count) {
+        message_unref(s->queue[s->head]);
+        s->head = (s->head + 1) % QUEUE_MAX;
+        s->count--;
+    }
+    message_unref(s->cur);
+    s->cur = NULL;
+    s->next = graveyard; /* freed by the watching thread, which may hold an event for it */
+    graveyard = s;
+    pthread_mutex_unlock(&table_lock);
     service_release(g); /* last: the game may be evicted from now on */
 }
 
@@ -227,10 +347,10 @@ static void next_message(Subscriber *s)
     s->count--;
 }
 
-/* Copies what there is to send into buf: 0 when there is nothing. */
+/* Copies what there is to send into buf (s->lock held): 0 when there is nothing. */
 static size_t take(Subscriber *s, char *buf, size_t max)
 {
-    pthread_mutex_lock(&s->lock);
+    static const char keepalive[] = ": keep-alive\n\n";
     next_message(s);
     size_t n = 0;
     if (s->cur) {
@@ -241,86 +361,66 @@ static size_t take(Subscriber *s, char *buf, size_t max)
             message_unref(s->cur);
             s->cur = NULL;
         }
+    } else if (s->keepalive_due && max >= sizeof keepalive - 1) {
+        n = sizeof keepalive - 1;
+        memcpy(buf, keepalive, n);
+    }
+    if (n) {
+        s->keepalive_due = false;
         s->next_keepalive = clock_ms() + EVENTS_KEEPALIVE_MS;
+    }
+    return n;
+}
+
+/* MHD asks for more of the stream: what is queued, else the end, else the connection waits
+ * (suspended until a message or the end resumes it). */
+static ssize_t on_read(void *cls, uint64_t pos, char *buf, size_t max)
+{
+    (void)pos;
+    Subscriber *s = cls;
+    pthread_mutex_lock(&s->lock);
+    ssize_t n = (ssize_t)take(s, buf, max);
+    if (!n && s->closed) {
+        n = MHD_CONTENT_READER_END_OF_STREAM;
+    } else if (!n) {
+        s->suspended = true;
+        MHD_suspend_connection(s->conn);
     }
     pthread_mutex_unlock(&s->lock);
     return n;
 }
 
-static bool is_closed(Subscriber *s)
-{
-    pthread_mutex_lock(&s->lock);
-    bool closed = s->closed;
-    pthread_mutex_unlock(&s->lock);
-    return closed;
-}
-
-static ssize_t on_read(void *cls, uint64_t pos, char *buf, size_t max)
-{
-    (void)pos;
-    Subscriber *s = cls;
-    static const char keepalive[] = ": keep-alive\n\n";
-    for (;;) {
-        size_t n = take(s, buf, max);
-        if (n)
-            return (ssize_t)n;
-        if (is_closed(s))
-            return MHD_CONTENT_READER_END_OF_STREAM;
-        int64_t wait = s->next_keepalive - clock_ms();
-        if (wait <= 0 && max >= sizeof keepalive - 1) {
-            memcpy(buf, keepalive, sizeof keepalive - 1);
-            s->next_keepalive = clock_ms() + EVENTS_KEEPALIVE_MS;
-            return (ssize_t)(sizeof keepalive - 1);
-        }
-        struct pollfd fds[2] = {{.fd = s->efd, .events = POLLIN}, {.fd = s->sock, .events = POLLRDHUP}};
-        int rc = poll(fds, s->sock >= 0 ? 2 : 1, wait > 0 ? (int)wait : 10);
-        if (rc < 0 && errno != EINTR)
-            return MHD_CONTENT_READER_END_WITH_ERROR;
-        if (rc > 0 && s->sock >= 0 && (fds[1].revents & (POLLRDHUP | POLLHUP | POLLERR | POLLNVAL)))
-            return MHD_CONTENT_READER_END_OF_STREAM; /* the client hung up: end quietly */
-        if (rc > 0 && (fds[0].revents & POLLIN)) {
-            uint64_t count;
-            ssize_t r = read(s->efd, &count, sizeof count);
-            (void)r;
-        }
-    }
-}
-
-struct MHD_Response *events_open(LiveGame *g, int sock, GameStatus *status, char *message, size_t len)
+struct MHD_Response *events_open(LiveGame *g, struct MHD_Connection *c, GameStatus *status, char *message,
+                                 size_t len)
 {
     Subscriber *s = calloc(1, sizeof *s);
-    if (s && (s->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) < 0) {
-        free(s);
-        s = NULL;
-    }
     if (!s) {
         *status = GAME_NO_MEMORY;
         snprintf(message, len, "out of memory");
         return NULL;
     }
     pthread_mutex_init(&s->lock, NULL);
-    s->sock = sock;
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+    s->conn = c;
+    s->sock = info ? info->connect_fd : -1;
     s->next_keepalive = clock_ms() + EVENTS_KEEPALIVE_MS;
     GameCall call = {.read = subscribe, .ctx = s};
     *status = service_read(g, &call);
     if (*status != GAME_OK) {
         snprintf(message, len, "%s", call.message);
-        destroy(s);
+        pthread_mutex_destroy(&s->lock);
+        free(s);
         return NULL;
     }
-    struct MHD_Response *r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 16 * 1024, on_read, s, on_free);
-    if (!r) {
+    struct MHD_Response *r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, STREAM_BLOCK, on_read, s, on_free);
+    if (r && response_headers(r, "text/event-stream; charset=utf-8", "no-cache, no-store", NULL) &&
+        MHD_add_response_header(r, "X-Accel-Buffering", "no") == MHD_YES)
+        return r;
+    if (r)
+        MHD_destroy_response(r); /* ends the subscriber */
+    else
         on_free(s);
-        *status = GAME_NO_MEMORY;
-        snprintf(message, len, "out of memory");
-        return NULL;
-    }
-    if (!response_headers(r, "text/event-stream; charset=utf-8", "no-cache, no-store", NULL) ||
-        MHD_add_response_header(r, "X-Accel-Buffering", "no") != MHD_YES) {
-        MHD_destroy_response(r); /* frees the subscriber */
-        *status = GAME_NO_MEMORY;
-        snprintf(message, len, "out of memory");
-        return NULL;
-    }
-    return r;
+    *status = GAME_NO_MEMORY;
+    snprintf(message, len, "out of memory");
+    return NULL;
 }

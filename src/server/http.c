@@ -14,6 +14,7 @@
 
 #include "api.h"
 #include "framing.h"
+#include "limits.h"
 #include "response.h"
 
 /* Bodies beyond the limit are read and thrown away (so that the client reads the 413),
@@ -29,6 +30,7 @@ typedef struct Request {
     char *body;
     size_t len, received;
     bool too_large, out_of_memory;
+    void *api_state; /* what api.c keeps while the request waits (for the engine) */
 } Request;
 
 static int hexval(char c)
@@ -142,6 +144,43 @@ static size_t unescape(void *cls, struct MHD_Connection *c, char *s)
     return (size_t)(w - s);
 }
 
+/* A connection's own state, from its start to its end: whether its address is over the
+ * connection limit (then its requests get 429). */
+typedef struct Peer {
+    struct sockaddr_storage addr;
+    bool over_limit;
+} Peer;
+
+static void on_connection(void *cls, struct MHD_Connection *c, void **socket_context,
+                          enum MHD_ConnectionNotificationCode code)
+{
+    (void)cls;
+    Peer *peer = *socket_context;
+    if (code == MHD_CONNECTION_NOTIFY_CLOSED) {
+        if (peer)
+            limits_disconnect((struct sockaddr *)&peer->addr);
+        free(peer);
+        *socket_context = NULL;
+        return;
+    }
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    peer = info ? calloc(1, sizeof *peer) : NULL; /* without it, the connection is not counted */
+    if (peer) {
+        memcpy(&peer->addr, info->client_addr,
+               info->client_addr->sa_family == AF_INET6 ? sizeof(struct sockaddr_in6) : sizeof(struct sockaddr_in));
+        peer->over_limit = !limits_connect((struct sockaddr *)&peer->addr);
+    }
+    *socket_context = peer;
+}
+
+/* Is the connection's address over the connection limit? */
+static bool over_limit(struct MHD_Connection *c)
+{
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    const Peer *peer = info ? info->socket_context : NULL;
+    return peer && peer->over_limit;
+}
+
 /* ---- Requests --------------------------------------------------------------------------- */
 
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url, const char *method,
@@ -156,6 +195,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         rq->started = true;
         rq->line.method = method;
         rq->line.version = version;
+        if (over_limit(c))
+            return http_refuse(c, 429, "too many connections from this address (at most %d)", limits_connections());
         char why[120];
         unsigned bad = framing_check(c, &rq->line, why, sizeof why);
         if (bad)
@@ -192,7 +233,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     if (rq->out_of_memory)
         return http_send(c, 503, NULL);
     if (strncmp(url, "/api/", 5) == 0 || strcmp(url, "/api") == 0)
-        return api_handle(c, method, url, rq->body ? rq->body : "", rq->len);
+        return api_handle(c, method, url, rq->body ? rq->body : "", rq->len, &rq->api_state);
     return serve_static(c, method, url);
 }
 
@@ -212,41 +253,45 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls, en
     (void)cls, (void)c, (void)code;
     Request *rq = *con_cls;
     if (rq) {
+        api_request_done(rq->api_state);
         free(rq->body);
         free(rq);
     }
     *con_cls = NULL;
 }
 
-bool http_start(const char *host, int port, const char *web_dir, int *bound_port, char *err, size_t errlen)
+bool http_start(const HttpOptions *o, int *bound_port, char *err, size_t errlen)
 {
     struct sockaddr_in addr;
     memset(&addr, 0, sizeof addr);
     addr.sin_family = AF_INET;
-    addr.sin_port = htons((uint16_t)port);
-    if (inet_pton(AF_INET, host, &addr.sin_addr) != 1) {
-        snprintf(err, errlen, "bad host address '%s' (an IPv4 address like 127.0.0.1)", host);
+    addr.sin_port = htons((uint16_t)o->port);
+    if (inet_pton(AF_INET, o->host, &addr.sin_addr) != 1) {
+        snprintf(err, errlen, "bad host address '%s' (an IPv4 address like 127.0.0.1)", o->host);
         return false;
     }
     if (!response_start()) {
         snprintf(err, errlen, "out of memory");
         return false;
     }
-    if (!realpath(web_dir, web_root)) {
-        fprintf(stderr, "starfish: no web directory %s (%s): serving the API only\n", web_dir, strerror(errno));
+    if (!realpath(o->web_dir, web_root)) {
+        fprintf(stderr, "starfish: no web directory %s (%s): serving the API only\n", o->web_dir, strerror(errno));
         web_root[0] = 0;
     }
     daemon_handle = MHD_start_daemon(
-        MHD_USE_AUTO | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_ERROR_LOG, 0, NULL,
-        NULL, on_request, NULL, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr, MHD_OPTION_NOTIFY_COMPLETED,
-        on_completed, NULL, MHD_OPTION_URI_LOG_CALLBACK, on_uri, NULL, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)120, MHD_OPTION_CONNECTION_LIMIT, (unsigned)1000,
-        MHD_OPTION_LISTENING_ADDRESS_REUSE, (unsigned)1, MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL, MHD_OPTION_END);
+        MHD_USE_EPOLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG, 0, NULL, NULL, on_request, NULL,
+        MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr, MHD_OPTION_THREAD_POOL_SIZE, (unsigned)HTTP_THREADS,
+        MHD_OPTION_CONNECTION_LIMIT, (unsigned)o->max_connections, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+        (size_t)HTTP_CONNECTION_MEMORY, MHD_OPTION_CONNECTION_TIMEOUT,
+        (unsigned)o->timeout_s, MHD_OPTION_NOTIFY_CONNECTION, on_connection, NULL, MHD_OPTION_NOTIFY_COMPLETED,
+        on_completed, NULL, MHD_OPTION_URI_LOG_CALLBACK, on_uri, NULL, MHD_OPTION_LISTENING_ADDRESS_REUSE, (unsigned)1,
+        MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL, MHD_OPTION_END);
     if (!daemon_handle) {
-        snprintf(err, errlen, "cannot listen on %s:%d", host, port);
+        snprintf(err, errlen, "cannot listen on %s:%d", o->host, o->port);
         return false;
     }
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon_handle, MHD_DAEMON_INFO_BIND_PORT);
-    *bound_port = info && info->port ? info->port : port;
+    *bound_port = info && info->port ? info->port : o->port;
     return true;
 }
 

@@ -1,8 +1,10 @@
 /*
- * HTTP with libmicrohttpd: one thread per connection (event streams block their own thread
- * only), request bodies up to 64 KiB (413 beyond), routing of /api/ to api.c and of every
- * other path to the static files of the web directory (GET and HEAD only, content types by
- * extension, no way out of the directory).
+ * HTTP with libmicrohttpd: a fixed pool of HTTP_THREADS threads, each with its own epoll, for
+ * every connection (event streams and requests that wait for the engine are suspended
+ * meanwhile, holding no thread); request framing checked (framing.c); the per-address
+ * connection limit (limits.c); request bodies up to 64 KiB (413 beyond); routing of /api/ to
+ * api.c and of every other path to the static files of the web directory (GET and HEAD only,
+ * content types by extension, no way out of the directory).
  */
 #ifndef STARFISH_SERVER_HTTP_H
 #define STARFISH_SERVER_HTTP_H
@@ -12,9 +14,21 @@
 #include <stddef.h>
 
 #define HTTP_BODY_MAX (64 * 1024)
+#define HTTP_THREADS 4
+/* Each connection's buffers, from which its request head must fit (431 beyond). */
+#define HTTP_CONNECTION_MEMORY (16 * 1024)
 
-/* Starts listening on host:port (port 0: any free port, written to *bound_port). */
-bool http_start(const char *host, int port, const char *web_dir, int *bound_port, char *err, size_t errlen);
+/* What the HTTP daemon is told at start. */
+typedef struct HttpOptions {
+    const char *host; /* an IPv4 address */
+    int port;         /* 0: any free port */
+    const char *web_dir;
+    int timeout_s;       /* a connection idle this long (a stalled client) is closed */
+    int max_connections; /* open at once, from all addresses */
+} HttpOptions;
+
+/* Starts listening (the port bound written to *bound_port). */
+bool http_start(const HttpOptions *o, int *bound_port, char *err, size_t errlen);
 /* Stops the daemon and waits for every connection thread. */
 void http_stop(void);
 

@@ -113,6 +113,21 @@ enum MHD_Result http_error(struct MHD_Connection *c, unsigned status, const char
     return http_send(c, status, r);
 }
 
+enum MHD_Result http_too_many(struct MHD_Connection *c, int retry_s, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    struct MHD_Response *r = error_response(fmt, ap);
+    va_end(ap);
+    char seconds[16];
+    snprintf(seconds, sizeof seconds, "%d", retry_s);
+    if (r && MHD_add_response_header(r, MHD_HTTP_HEADER_RETRY_AFTER, seconds) != MHD_YES) {
+        MHD_destroy_response(r);
+        r = NULL;
+    }
+    return http_send(c, MHD_HTTP_TOO_MANY_REQUESTS, r);
+}
+
 enum MHD_Result http_refuse(struct MHD_Connection *c, unsigned status, const char *fmt, ...)
 {
     va_list ap;

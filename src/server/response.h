@@ -27,6 +27,9 @@ enum MHD_Result http_error(struct MHD_Connection *c, unsigned status, const char
     __attribute__((format(printf, 3, 4)));
 enum MHD_Result http_text(struct MHD_Connection *c, unsigned status, const char *content_type, char *text,
                           const char *disposition);
+/* 429 with Retry-After: retry_s. */
+enum MHD_Result http_too_many(struct MHD_Connection *c, int retry_s, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 /* An error after which the connection is closed (its framing cannot be trusted). */
 enum MHD_Result http_refuse(struct MHD_Connection *c, unsigned status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "../core/variant.h"
@@ -21,12 +22,15 @@
 #include "events.h"
 #include "game_service.h"
 #include "http.h"
+#include "limits.h"
 #include "store_sqlite.h"
 #include "util.h"
 
 #define EVICT_AFTER_DEFAULT_S 600
 #define EVICT_AFTER_MAX_S (365 * 24 * 3600)
 #define EVICT_EVERY_MS 2000
+#define TIMEOUT_DEFAULT_S 30
+#define FILES_KEPT 64 /* files that are not connections: the database, the engines' epolls, ... */
 
 static pthread_mutex_t clock_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t clock_cond = PTHREAD_COND_INITIALIZER;
@@ -53,6 +57,7 @@ static void *clock_thread(void *arg)
         service_check_flags();
         if (clock_ms() >= next_eviction) {
             service_evict(idle_ms);
+            limits_sweep();
             next_eviction = clock_ms() + EVICT_EVERY_MS;
         }
         pthread_mutex_lock(&clock_lock);
@@ -62,9 +67,9 @@ static void *clock_thread(void *arg)
 }
 
 static struct {
-    int port, evict_after;
+    int port, evict_after, timeout, connections_per_ip, new_games_per_minute;
     const char *db, *web, *host;
-} serve = {8080, EVICT_AFTER_DEFAULT_S, "starfish.db", "web", "127.0.0.1"};
+} serve = {8080, EVICT_AFTER_DEFAULT_S, TIMEOUT_DEFAULT_S, 0, 0, "starfish.db", "web", "127.0.0.1"};
 
 static const Option serve_options[] = {
     OPTION_INT("port", "N", "the port (default 8080; 0 picks a free one)", &serve.port, 0, 65535),
@@ -73,6 +78,12 @@ static const Option serve_options[] = {
     OPTION_STRING("web", "DIR", "the web client's files (default web)", &serve.web),
     OPTION_INT("evict-after", "SECONDS", "a finished game unused this long leaves memory (default 600)",
                &serve.evict_after, 0, EVICT_AFTER_MAX_S),
+    OPTION_INT("timeout", "SECONDS", "a connection idle this long, a stalled client, is closed (default 30)",
+               &serve.timeout, 1, 3600),
+    OPTION_INT("max-connections-per-ip", "N", "connections one address may hold open; 429 beyond (default 0: any)",
+               &serve.connections_per_ip, 0, 1000000),
+    OPTION_INT("max-new-games-per-minute", "N", "games one address may create a minute; 429 beyond (default 0: any)",
+               &serve.new_games_per_minute, 0, 1000000),
     OPTIONS_END,
 };
 
@@ -82,10 +93,24 @@ const Command serve_command = {
     "start and kept in memory; Ctrl-C (or SIGTERM) stops the server cleanly.",
     serve_options, 0, 0};
 
+/* How many files the process may open: the soft limit raised to the hard one (each
+ * connection holds a socket). */
+static int open_files(void)
+{
+    struct rlimit r;
+    if (getrlimit(RLIMIT_NOFILE, &r) != 0)
+        return 1024;
+    if (r.rlim_cur < r.rlim_max) {
+        r.rlim_cur = r.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &r);
+        getrlimit(RLIMIT_NOFILE, &r);
+    }
+    return r.rlim_cur > 1000000 ? 1000000 : (int)r.rlim_cur;
+}
+
 /* Frees what start_services made (its threads stopped). */
 static void free_services(Store *store)
 {
-    workers_free_pool();
     service_free_all();
     store->ops->close(store);
 }
@@ -128,6 +153,7 @@ int server_main(int argc, char **argv)
     int status, nargs;
     if (!options_parse(&serve_command, argc, argv, NULL, &nargs, &status))
         return status;
+    limits_set(serve.connections_per_ip, serve.new_games_per_minute);
 
     /* Signals: SIGINT and SIGTERM are taken by sigwait below, in this thread only. */
     sigset_t stop_signals;
@@ -148,7 +174,8 @@ int server_main(int argc, char **argv)
     pthread_create(&clock, NULL, clock_thread, &idle_ms);
     int bound;
     char err[512];
-    bool listening = http_start(serve.host, serve.port, serve.web, &bound, err, sizeof err);
+    HttpOptions http = {serve.host, serve.port, serve.web, serve.timeout, open_files() - FILES_KEPT};
+    bool listening = http_start(&http, &bound, err, sizeof err);
     if (listening) {
         printf("starfish: serving http://%s:%d (db %s)\n", serve.host, bound, serve.db);
         fflush(stdout);
@@ -162,7 +189,9 @@ int server_main(int argc, char **argv)
     events_close_all();
     workers_stop();
     http_stop();
+    events_stop();
     stop_clock(clock);
     free_services(store);
+    limits_free();
     return listening ? 0 : 1;
 }

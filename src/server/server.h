@@ -4,8 +4,9 @@
 
 #include "../util/options.h"
 
-/* `starfish serve [--port N] [--db FILE] [--web DIR] [--host ADDR] [--evict-after SECONDS]`:
- * its options, and what runs it (argv[0] is "serve"); returns the exit status. */
+/* `starfish serve [--port N] [--db FILE] [--web DIR] [--host ADDR] [--evict-after SECONDS]
+ * [--timeout SECONDS] [--max-connections-per-ip N] [--max-new-games-per-minute N]`: its
+ * options, and what runs it (argv[0] is "serve"); returns the exit status. */
 extern const Command serve_command;
 int server_main(int argc, char **argv);
 

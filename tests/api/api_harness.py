@@ -15,6 +15,7 @@ import os
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import tempfile
 import time
@@ -263,6 +264,29 @@ class EventStream:
         self.resp.close()
 
 
+def read_response(sock, timeout=10):
+    """One HTTP response (with a Content-Length) read from a raw socket: (status, head text, body,
+    closed), closed saying whether the server closed the connection after it; (None, "", b"",
+    True) when it closed without a response."""
+    sock.settimeout(timeout)
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = sock.recv(65536)
+        if not chunk:
+            return None, "", b"", True
+        data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    length = [int(l.split(b":")[1]) for l in head.split(b"\r\n") if l.lower().startswith(b"content-length:")]
+    while length and len(body) < length[0]:
+        body += sock.recv(65536)
+    sock.settimeout(1)
+    try:
+        closed = sock.recv(1) == b""
+    except socket.timeout:
+        closed = False
+    return int(head.split()[1]), head.decode("latin-1"), body, closed
+
+
 FAULTS_SHIM = os.path.join(REPO_ROOT, "build", "faults.so")
 
 
@@ -273,16 +297,29 @@ def faults_env(kind, **more):
 
 
 class Faults:
-    """Turns the shim's failures in a server on (SIGUSR1) and off (SIGUSR2)."""
+    """Turns the shim's failures in a server on (SIGUSR1) and off (SIGUSR2), each call
+    returning once the signal has been delivered (it no longer shows as pending)."""
 
     def __init__(self, server):
         self.pid = server.proc.pid
 
+    def signal(self, sig):
+        os.kill(self.pid, sig)
+        bit = 1 << (sig - 1)
+        deadline = time.time() + 5
+        while time.time() < deadline:
+            with open("/proc/%d/status" % self.pid) as f:
+                pending = [int(l.split()[1], 16) for l in f if l.startswith(("ShdPnd:", "SigPnd:"))]
+            if not any(p & bit for p in pending):
+                return
+            time.sleep(0.001)
+        raise AssertionError("signal %d was not delivered within 5 s" % sig)
+
     def short(self):
-        os.kill(self.pid, signal.SIGUSR1)
+        self.signal(signal.SIGUSR1)
 
     def back(self):
-        os.kill(self.pid, signal.SIGUSR2)
+        self.signal(signal.SIGUSR2)
 
 
 _shared = {}

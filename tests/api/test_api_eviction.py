@@ -56,10 +56,20 @@ def stop_cleanly(s):
 def test_health_endpoint():
     s = h.Server(extra_args=["--evict-after", "600"])
     try:
-        assert s.call("GET", "/api/health") == {"games_in_memory": 0}
-        s.create("chess", opponent="friend")
+        assert s.call("GET", "/api/health") == {"games_in_memory": 0, "event_streams": 0}
+        gid = s.create("chess", opponent="friend")["game"]["id"]
         finished_game(s)
         assert in_memory(s) == 2
+        streams = [s.events(gid) for _ in range(3)]
+        for st in streams:
+            st.next()
+        assert s.call("GET", "/api/health")["event_streams"] == 3
+        for st in streams:
+            st.close()
+        deadline = time.monotonic() + 5  # a client that hangs up is noticed at once
+        while s.call("GET", "/api/health")["event_streams"] and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert s.call("GET", "/api/health")["event_streams"] == 0
         assert s.request("POST", "/api/health", {}).status == 405
         stop_cleanly(s)
     finally:

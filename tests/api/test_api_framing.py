@@ -16,26 +16,13 @@ BODY = b'{"variant": "chess", "opponent": "friend"}'
 
 
 def exchange(server, data, timeout=5):
-    """Sends raw bytes; returns (status, headers text, body, closed) where closed says whether
-    the server closed the connection after its answer."""
+    """Sends raw bytes; returns (status, headers text, body, closed)."""
     s = socket.create_connection(("127.0.0.1", server.port), timeout=timeout)
     try:
         s.sendall(data)
-        got = b""
-        while b"\r\n\r\n" not in got:
-            chunk = s.recv(65536)
-            assert chunk, "the connection closed without an answer to %r" % data[:60]
-            got += chunk
-        head, _, rest = got.partition(b"\r\n\r\n")
-        length = [int(l.split(b":")[1]) for l in head.split(b"\r\n") if l.lower().startswith(b"content-length:")]
-        while length and len(rest) < length[0]:
-            rest += s.recv(65536)
-        s.settimeout(1)
-        try:
-            closed = s.recv(1) == b""
-        except socket.timeout:
-            closed = False
-        return int(head.split()[1]), head.decode("latin-1"), rest, closed
+        status, head, body, closed = h.read_response(s, timeout)
+        assert status, "the connection closed without an answer to %r" % data[:60]
+        return status, head, body, closed
     finally:
         s.close()
 

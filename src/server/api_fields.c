@@ -1,0 +1,138 @@
+#include "api_fields.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "util.h"
+
+/* The body as a JSON object in *out: 0, or 400 (or 503: no memory) with err set. */
+int parse_body(const char *body, size_t len, json_t **out, char *err)
+{
+    json_error_t e;
+    util_json_memory_reset();
+    json_t *j = *out = json_loadb(body, len, JSON_REJECT_DUPLICATES, &e);
+    if (util_json_memory_ran_out()) { /* no object, or one with a string cut short */
+        json_decref(j);
+        *out = NULL;
+        snprintf(err, ERR_MAX, "out of memory");
+        return 503;
+    }
+    if (!j) {
+        snprintf(err, ERR_MAX, "invalid JSON: %s (line %d, column %d)", e.text, e.line, e.column);
+        return 400;
+    }
+    if (!json_is_object(j)) {
+        json_decref(j);
+        *out = NULL;
+        snprintf(err, ERR_MAX, "the body must be a JSON object");
+        return 400;
+    }
+    return 0;
+}
+
+/* An optional string field: 0 (and *out NULL when absent or null) or 400. */
+int opt_string(json_t *o, const char *key, const char **out, char *err)
+{
+    json_t *v = json_object_get(o, key);
+    *out = NULL;
+    if (!v || json_is_null(v))
+        return 0;
+    if (!json_is_string(v)) {
+        snprintf(err, ERR_MAX, "\"%s\" must be a string", key);
+        return 400;
+    }
+    *out = json_string_value(v);
+    return 0;
+}
+
+int req_string(json_t *o, const char *key, const char **out, char *err)
+{
+    int status = opt_string(o, key, out, err);
+    if (!status && !*out) {
+        snprintf(err, ERR_MAX, "missing \"%s\"", key);
+        return 400;
+    }
+    return status;
+}
+
+/* An optional integer field within [min, max]: 0 (*out = fallback when absent) or 400. */
+int opt_int(json_t *o, const char *key, long long min, long long max, long long fallback, long long *out,
+                   char *err)
+{
+    json_t *v = json_object_get(o, key);
+    *out = fallback;
+    if (!v || json_is_null(v))
+        return 0;
+    if (!json_is_integer(v) || json_integer_value(v) < min || json_integer_value(v) > max) {
+        snprintf(err, ERR_MAX, "\"%s\" must be an integer from %lld to %lld", key, min, max);
+        return 400;
+    }
+    *out = json_integer_value(v);
+    return 0;
+}
+
+int read_variant(json_t *o, bool required, const Variant **v, char *err)
+{
+    const char *name;
+    int status = (required ? req_string : opt_string)(o, "variant", &name, err);
+    *v = NULL;
+    if (status || !name)
+        return status;
+    *v = variant_by_name(name);
+    if (!*v) {
+        snprintf(err, ERR_MAX, "unknown variant '%.60s'", name);
+        return 400;
+    }
+    return 0;
+}
+
+/* The options of POST /api/games (and /api/import) besides the variant and the position. */
+int read_options(json_t *o, GameOptions *opt, char *err)
+{
+    const char *opponent, *color;
+    long long skill, base, inc;
+    int status;
+    if ((status = opt_string(o, "opponent", &opponent, err)) || (status = opt_string(o, "color", &color, err)) ||
+        (status = opt_int(o, "skill", 0, 20, 10, &skill, err)))
+        return status;
+    if (opponent && strcmp(opponent, "engine") != 0 && strcmp(opponent, "friend") != 0) {
+        snprintf(err, ERR_MAX, "\"opponent\" must be \"engine\" or \"friend\"");
+        return 400;
+    }
+    opt->engine_opponent = !opponent || strcmp(opponent, "engine") == 0;
+    opt->skill = (int)skill;
+    if (!color || strcmp(color, "white") == 0) {
+        opt->creator = WHITE;
+    } else if (strcmp(color, "black") == 0) {
+        opt->creator = BLACK;
+    } else if (strcmp(color, "random") == 0) {
+        unsigned char bit;
+        if (!util_random(&bit, 1)) {
+            snprintf(err, ERR_MAX, "no random numbers");
+            return 500;
+        }
+        opt->creator = bit & 1;
+    } else {
+        snprintf(err, ERR_MAX, "\"color\" must be \"white\", \"black\" or \"random\"");
+        return 400;
+    }
+    json_t *clock = json_object_get(o, "clock");
+    opt->has_clock = clock && !json_is_null(clock);
+    if (opt->has_clock) {
+        if (!json_is_object(clock)) {
+            snprintf(err, ERR_MAX, "\"clock\" must be an object {\"base_ms\", \"inc_ms\"} or null");
+            return 400;
+        }
+        if (!json_object_get(clock, "base_ms")) {
+            snprintf(err, ERR_MAX, "missing \"base_ms\" in \"clock\"");
+            return 400;
+        }
+        if ((status = opt_int(clock, "base_ms", 1, 24LL * 3600 * 1000, 0, &base, err)) ||
+            (status = opt_int(clock, "inc_ms", 0, 3600LL * 1000, 0, &inc, err)))
+            return status;
+        opt->base_ms = base;
+        opt->inc_ms = inc;
+    }
+    return 0;
+}
+

@@ -1,0 +1,143 @@
+"""Bounded resources: a fixed number of server threads whatever the number of connections
+(event streams, stalled half-requests, analyses waiting for the engine), stalled clients cut
+off after --timeout, and the per-address limits --max-connections-per-ip and
+--max-new-games-per-minute answered with 429 and {"error"}.
+
+Plain test_* functions with plain asserts; tests/run.py imports the module and calls them.
+"""
+import json
+import os
+import socket
+import threading
+import time
+
+import api_harness as h  # tests/api is on the path; the name differs from tests/protocol's harness
+
+MAX_THREADS = 16
+
+
+def threads_of(server):
+    return len(os.listdir("/proc/%d/task" % server.proc.pid))
+
+
+def open_stream(server, gid):
+    """A raw event stream: the socket, once its first event has come."""
+    s = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+    s.sendall(b"GET /api/games/%s/events HTTP/1.1\r\nHost: x\r\n\r\n" % gid.encode())
+    got = b""
+    while b"event: state" not in got:
+        chunk = s.recv(65536)
+        assert chunk, "the stream closed"
+        got += chunk
+    return s
+
+
+def health_on_new_connection(server):
+    """A new connection asks for GET /api/health: (socket, status, JSON body or None, closed)."""
+    c = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+    c.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n")
+    status, _, body, closed = h.read_response(c)
+    return c, status, json.loads(body) if body else None, closed
+
+
+def test_threads_stay_bounded():
+    s = h.Server()
+    try:
+        gid = s.create("chess", opponent="friend")["game"]["id"]
+        streams = [open_stream(s, gid) for _ in range(300)]
+        stalled = []
+        for _ in range(200):
+            c = socket.create_connection(("127.0.0.1", s.port), timeout=10)
+            c.sendall(b"GET /api/hea")
+            stalled.append(c)
+        # Analyses that wait for the engine (more than it has threads) hold no HTTP thread.
+        results = []
+
+        def analyse():
+            results.append(s.request("POST", "/api/analysis", {"variant": "chess", "movetime_ms": 1500}).status)
+
+        waiting = [threading.Thread(target=analyse) for _ in range(8)]
+        for t in waiting:
+            t.start()
+        time.sleep(0.3)
+        started = time.time()
+        assert s.call("GET", "/api/health")["event_streams"] == 300
+        assert time.time() - started < 1, "the server answered slowly while analyses waited"
+        count = threads_of(s)
+        assert count <= MAX_THREADS, "%d threads" % count
+        created = s.create("chess", opponent="friend")
+        s.move(created["game"]["id"], created["token"], "e2e4")
+        for t in waiting:
+            t.join(60)
+        assert results == [200] * 8, results
+        for c in streams + stalled:
+            c.close()
+        assert threads_of(s) <= MAX_THREADS
+        assert s.stop() == 0
+    finally:
+        s.cleanup()
+
+
+def test_stalled_clients_are_cut_off():
+    s = h.Server(extra_args=["--timeout", "2"])
+    try:
+        half = socket.create_connection(("127.0.0.1", s.port), timeout=10)
+        half.sendall(b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"vari")
+        idle = socket.create_connection(("127.0.0.1", s.port), timeout=10)
+        started = time.time()
+        for c in (half, idle):
+            c.settimeout(10)
+            assert c.recv(65536) == b"", "a stalled connection answered"
+        waited = time.time() - started
+        assert 1.5 <= waited <= 6, "stalled connections closed after %.1f s (--timeout 2)" % waited
+        # An event stream that merely waits for events is not stalled.
+        gid = s.create("chess", opponent="friend")["game"]["id"]
+        stream = s.events(gid)
+        stream.next()
+        time.sleep(3)
+        created = s.create("chess", opponent="friend")
+        assert s.call("GET", "/api/health")["event_streams"] == 1
+        stream.close()
+        assert created
+        assert s.stop() == 0
+    finally:
+        s.cleanup()
+
+
+def test_connections_per_address():
+    s = h.Server(extra_args=["--max-connections-per-ip", "4"])
+    try:
+        held = []
+        for _ in range(4):
+            c, status, body, closed = health_on_new_connection(s)
+            assert status == 200 and not closed, (status, body)
+            held.append(c)
+        extra, status, body, closed = health_on_new_connection(s)
+        assert status == 429 and "too many connections" in body["error"] and closed, (status, body, closed)
+        held.pop().close()
+        time.sleep(0.3)
+        again, status, _, _ = health_on_new_connection(s)
+        assert status == 200
+        for c in held + [again, extra]:
+            c.close()
+        assert s.stop() == 0
+    finally:
+        s.cleanup()
+
+
+def test_new_games_per_address():
+    s = h.Server(extra_args=["--max-new-games-per-minute", "3"])
+    try:
+        for _ in range(2):
+            s.create("chess", opponent="friend")
+        s.call("POST", "/api/import", {"variant": "chess", "fen": "8/8/8/4k3/8/8/4K3/7Q w - - 0 1",
+                                      "opponent": "friend"}, expect=201)
+        r = s.request("POST", "/api/games", {"variant": "chess", "opponent": "friend"})
+        assert r.status == 429 and "too many new games" in r.json()["error"], r
+        assert 1 <= int(r.headers["Retry-After"]) <= 20, r.headers["Retry-After"]
+        s.error("POST", "/api/import", {"variant": "chess", "fen": "8/8/8/4k3/8/8/4K3/7Q w - - 0 1"}, expect=429)
+        s.error("POST", "/api/games", {"variant": "nope"}, expect=400)  # a bad request is a bad request
+        assert len(s.call("GET", "/api/games")) == 3
+        assert s.stop() == 0
+    finally:
+        s.cleanup()
