@@ -1,8 +1,10 @@
-"""`starfish match`: games between two UCI engines, adjudicated by the rules core.
+"""`starfish match`: games between two UCI engines, adjudicated by the rules core, reported as
+cutechess-cli and fastchess report them.
 
 Plain test_* functions with plain asserts; tests/run.py imports the module and calls them.
 The engines are the binary under test (with the Greedy option, so games are quick) and small
-shell scripts that misbehave: they exit, answer garbage, play illegal moves, hang or dawdle.
+shell scripts that misbehave: they exit, answer garbage, play illegal moves, hang or dawdle,
+or log the commands they are sent.
 """
 import os
 import re
@@ -16,9 +18,10 @@ from harness import binary
 VARIANTS = ["chess", "starvation", "square-says", "square-says-reversed", "starchess", "starchess-ludii",
             "megastar"]
 
-# A fake engine: `fake.sh MODE`.  It completes the handshake and answers `isready`; on `go`:
+# A fake engine: `fake.sh MODE [LOG]`.  It completes the handshake and answers `isready`; on `go`:
 #   illegal: e2e5 (never legal in the start position or after it)  garbage: an unreadable move
 #   empty: `bestmove` with no move  die: exits  hang: says nothing  slow: a2a3 after 0.4 s
+#   log: appends the `go` line to the file LOG, then plays e2e5
 FAKE_ENGINE = """#!/bin/sh
 mode=$1
 while read line; do
@@ -32,6 +35,7 @@ while read line; do
            die) exit 3;;
            hang) ;;
            slow) sleep 0.4; echo "bestmove a2a3";;
+           log) echo "$line" >> "$2"; echo "bestmove e2e5";;
          esac;;
     quit) exit 0;;
   esac
@@ -41,13 +45,13 @@ done
 _tmp = tempfile.mkdtemp(prefix="starfish-match-test-")
 
 
-def fake(mode):
+def fake(mode, log=None):
     path = os.path.join(_tmp, "fake.sh")
     if not os.path.exists(path):
         with open(path, "w") as f:
             f.write(FAKE_ENGINE)
         os.chmod(path, os.stat(path).st_mode | stat.S_IXUSR)
-    return "%s %s" % (shlex.quote(path), mode)
+    return "%s %s%s" % (shlex.quote(path), mode, " " + shlex.quote(log) if log else "")
 
 
 def engine():
@@ -68,11 +72,34 @@ def match_ok(args, timeout=120):
     return out
 
 
+SCORE = re.compile(r"^Score of (.+) vs (.+): (\d+) - (\d+) - (\d+)  \[(\d\.\d{3})\] (\d+)$", re.M)
+PTNML = re.compile(r"^Ptnml\(0-2\): \[(\d+), (\d+), (\d+), (\d+), (\d+)\]$", re.M)
+ELO = re.compile(r"^Elo difference: (-?\d+\.\d|-?inf|nan) \+/- (\d+\.\d|inf|nan), LOS: (\d+\.\d) %, "
+                 r"DrawRatio: (\d+\.\d) %$", re.M)
+LLR = re.compile(r"^LLR: (-?\d+\.\d\d) \((-?\d+\.\d\d), (-?\d+\.\d\d)\) \[(-?\d+\.\d\d), (-?\d+\.\d\d)\]$", re.M)
+
+
+def final(out):
+    """The final summary: the lines after the closing `Match: ... played` line."""
+    head, sep, tail = out.rpartition("\nMatch: ")
+    assert sep, "no final summary:\n%s" % out
+    return tail
+
+
 def wdl(out):
-    """The summary's W-D-L (engine 1's wins, draws, losses)."""
-    m = re.search(r"^W-D-L: (\d+)-(\d+)-(\d+) ", out, re.M)
-    assert m, "no 'W-D-L: W-D-L' line in the summary:\n%s" % out
-    return tuple(int(x) for x in m.groups())
+    """The final summary's W-D-L (engine 1's wins, draws, losses), from its `Score of` line
+    (cutechess-cli's order: wins - losses - draws)."""
+    m = SCORE.search(final(out))
+    assert m, "no 'Score of A vs B: W - L - D  [score] N' line in the summary:\n%s" % out
+    w, l, d, n = int(m.group(3)), int(m.group(4)), int(m.group(5)), int(m.group(7))
+    assert n == w + l + d and abs(float(m.group(6)) - (w + d / 2) / max(n, 1)) < 0.0006, m.group(0)
+    return w, d, l
+
+
+def ptnml(out):
+    m = PTNML.search(final(out))
+    assert m, "no 'Ptnml(0-2): [..]' line in the summary:\n%s" % out
+    return [int(x) for x in m.groups()]
 
 
 def read_pgn(path):
@@ -96,7 +123,7 @@ def pgn_path(name):
 def check_result_count(out, games):
     w, d, l = wdl(out)
     assert w + d + l == games, "W-D-L %d-%d-%d does not add up to %d games:\n%s" % (w, d, l, games, out)
-    per_game = re.findall(r"^Game (\d+) ", out, re.M)
+    per_game = re.findall(r"^Finished game (\d+) \(.+ vs .+\): (1-0|0-1|1/2-1/2) \{.+\}$", out, re.M)
     assert len(per_game) == games, "expected one line per game (stdout is not a terminal):\n%s" % out
     return w, d, l
 
@@ -216,62 +243,227 @@ def test_no_answer_and_time_forfeit_lose():
 def test_sprt_reports_llr_and_verdict():
     out = match_ok(["--engine1", engine(), "--engine2", engine(), "--option1", "Greedy=true", "--option2",
                     "Greedy=true", "--games", 2, "--movetime", 20, "--sprt", 0, 10])
-    assert re.search(r"LLR -?\d+\.\d+ \[-2\.94, 2\.94\]", out), "progress lines need the LLR:\n%s" % out
-    m = re.search(r"^SPRT: .*LLR (-?\d+\.\d+), bounds \[(-?\d+\.\d+), (-?\d+\.\d+)\]: (.*)$", out, re.M)
-    assert m, "no SPRT summary line:\n%s" % out
-    llr, lower, upper, verdict = float(m.group(1)), float(m.group(2)), float(m.group(3)), m.group(4)
-    assert abs(lower + 2.944) < 0.001 and abs(upper - 2.944) < 0.001, "bounds for alpha = beta = 0.05: %s" % m.group(0)
-    assert verdict == "inconclusive" and lower < llr < upper, m.group(0)
+    m = LLR.search(final(out))
+    assert m, "no 'LLR: llr (lower, upper) [elo0, elo1]' line in the summary:\n%s" % out
+    llr, lower, upper = float(m.group(1)), float(m.group(2)), float(m.group(3))
+    assert (lower, upper) == (-2.94, 2.94), "bounds for alpha = beta = 0.05: %s" % m.group(0)
+    assert (m.group(4), m.group(5)) == ("0.00", "10.00"), m.group(0)
+    assert lower < llr < upper and re.search(r"^SPRT: inconclusive$", out, re.M), out
     # Every game won against an engine that cannot start: H1 is accepted and the match stops early.
     out = match_ok(["--engine1", engine(), "--engine2", "sh -c 'exit 1'", "--option1", "Greedy=true",
                     "--games", 100, "--sprt", 0, 400, "--alpha", 0.1, "--beta", 0.1])
-    assert re.search(r"^SPRT: .*: H1 accepted$", out, re.M), out
+    assert re.search(r"^SPRT: H1 was accepted$", out, re.M), out
     w, d, l = wdl(out)
     assert d == l == 0 and 0 < w < 100, "the SPRT should stop the match early: %r\n%s" % ((w, d, l), out)
     assert "stopped by the SPRT" in out, out
     out = match_ok(["--engine1", "sh -c 'exit 1'", "--engine2", engine(), "--option2", "Greedy=true",
                     "--games", 100, "--sprt", 0, 400])
-    assert re.search(r"^SPRT: .*: H0 accepted$", out, re.M), out
+    assert re.search(r"^SPRT: H0 was accepted$", out, re.M), out
 
 
 def test_summary_has_score_and_elo():
-    out = match_ok(["--engine1", engine(), "--engine2", "sh -c 'exit 1'", "--games", 2])
-    assert re.search(r"^Score: 2\.0/2 = 100\.0%$", out, re.M), out
-    assert re.search(r"^Elo difference: \+inf ", out, re.M), out
+    out = match_ok(["--engine1", engine(), "--engine2", "sh -c 'exit 1'", "--games", 2, "--name1", "A", "--name2", "B"])
+    summary = final(out)
+    assert "\nScore of A vs B: 2 - 0 - 0  [1.000] 2\n" in summary, out
+    assert "\nPtnml(0-2): [0, 0, 0, 0, 1]\n" in summary, out
+    assert "\nElo difference: inf +/- nan, LOS: 100.0 %, DrawRatio: 0.0 %\n" in summary, out
     out = match_ok(["--engine1", engine(), "--engine2", engine(), "--option1", "Greedy=true", "--option2",
                     "Greedy=true", "--games", 2, "--movetime", 20])
-    assert re.search(r"^Elo difference: [-+]?(\d+\.\d|inf) \+/- (\d+\.\d|inf|n/a) \(95%\)$", out, re.M), out
+    assert ELO.search(final(out)) and not LLR.search(out), out
+
+
+# Two openings in which the side to move mates in one (any searching engine finds it): every
+# game is won by the side to move, so each pair of games splits 1-1.  The file mixes the forms
+# an EPD file may take: a comment, a plain position, and a chess EPD's four fields followed by
+# operations.
+MATE_IN_ONE = ["k7/8/1K6/8/8/8/8/7R w - - 0 1", "7r/8/8/8/8/1k6/8/K7 b - - 0 1"]
+MATE_EPD = "# mates in one\n\n%s\n7r/8/8/8/8/1k6/8/K7 b - - bm Rh1#; id \"black mates\";\n" % MATE_IN_ONE[0]
+
+
+def write(name, text):
+    path = os.path.join(_tmp, name)
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
+def test_openings_from_an_epd_file_in_pairs_and_the_pentanomial():
+    book, path = write("mates.epd", MATE_EPD), pgn_path("epd-book")
+    out = match_ok(["--engine1", engine(), "--engine2", engine(), "--games", 4, "--movetime", 50,
+                    "--openings", book, "--pgn", path])
+    assert wdl(out) == (2, 0, 2), out
+    assert ptnml(out) == [0, 0, 2, 0, 0], "each pair splits 1-1:\n%s" % out
+    assert "openings %s (2)" % book in out, out
+    games = sorted(read_pgn(path), key=lambda r: int(r[0]["Round"]))
+    fens = [tags["FEN"] for tags, _ in games]
+    assert fens == [MATE_IN_ONE[0], MATE_IN_ONE[0], MATE_IN_ONE[1], MATE_IN_ONE[1]], "file order, twice: %r" % fens
+    assert games[0][0]["White"] == games[1][0]["Black"] and games[2][0]["White"] == games[3][0]["Black"], games
+    assert all(tags["Termination"] == "checkmate" and len(moves.split()) == 3 for tags, moves in games), games
+
+
+PGN_BOOK = """[Event "one"]
+[Variant "chess"]
+
+1. e4 e5 2. Nf3 *
+
+[Event "two"]
+[Variant "chess"]
+[FEN "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1"]
+[SetUp "1"]
+
+1... d5 2. c4 {a comment} *
+"""
+
+
+def test_openings_from_a_pgn_file_and_shuffled():
+    book = write("book.pgn", PGN_BOOK)
+    for shuffle, seed in ((False, 1), (True, 1), (True, 2), (True, 3)):
+        path = pgn_path("pgn-book")
+        out = match_ok(["--engine1", engine(), "--engine2", engine(), "--option1", "Greedy=true", "--option2",
+                        "Greedy=true", "--games", 4, "--movetime", 20, "--openings", book, "--pgn", path,
+                        "--seed", seed, "--max-plies", 12] + (["--shuffle"] if shuffle else []))
+        games = sorted(read_pgn(path), key=lambda r: int(r[0]["Round"]))
+        one = (None, "1. e4 e5 2. Nf3")
+        two = ("rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1", "1... d5 2. c4")
+        starts = [(tags.get("FEN"), " ".join(moves.split()[:5 if "FEN" not in tags else 4])) for tags, moves in games]
+        assert starts[0] == starts[1] and starts[2] == starts[3], "each opening twice: %r" % starts
+        assert {starts[0], starts[2]} == {one, two}, "the book's two games: %r" % starts
+        if not shuffle:
+            assert starts[0] == one, "file order without --shuffle: %r" % starts
+        else:
+            orders = getattr(test_openings_from_a_pgn_file_and_shuffled, "orders", set())
+            orders.add(starts[0])
+            test_openings_from_a_pgn_file_and_shuffled.orders = orders
+    assert len(test_openings_from_a_pgn_file_and_shuffled.orders) == 2, "the seeds should shuffle both ways"
+
+
+def test_random_plies_and_the_old_openings_number_agree():
+    firsts = []
+    for option in ("--random-plies", "--openings"):
+        path = pgn_path("random" + option)
+        match_ok(["--engine1", engine(), "--engine2", engine(), "--option1", "Greedy=true", "--option2",
+                  "Greedy=true", "--games", 2, "--movetime", 20, option, 5, "--seed", 9, "--pgn", path,
+                  "--max-plies", 8])
+        firsts.append(sorted(moves.split()[:8] for _, moves in read_pgn(path)))
+    assert firsts[0] == firsts[1], firsts
+    assert firsts[0][0] == firsts[0][1], "the same 5 random plies in both games: %r" % firsts
+
+
+def test_bad_openings_files_are_named():
+    cases = [(write("bad.epd", "# fine\n%s\nnot a position\n" % MATE_IN_ONE[0]), "bad.epd:3: "),
+             (write("bad.pgn", '[Event "x"]\n\n1. e4 e4 *\n'), "bad.pgn: game 1: move 2"),
+             (write("other.pgn", '[Variant "starvation"]\n\n1. e4 *\n'), "a game of starvation, not chess"),
+             (write("empty.epd", "# nothing\n"), "no openings"),
+             (os.path.join(_tmp, "missing.epd"), "cannot read the openings file")]
+    for book, expect in cases:
+        code, out, err = match(["--engine1", engine(), "--engine2", engine(), "--openings", book])
+        assert code == 2 and out == "" and expect in err and err.startswith("starfish: match: "), (book, code, err)
+
+
+def test_timemargin_lets_an_engine_overrun_its_clock():
+    # The slow fake takes 0.4 s a move on a 0.3 s clock: it forfeits at once, unless 300 ms of
+    # margin let it play on (then its second a2a3 is illegal).
+    for margin, ending in ((0, "time forfeit 1"), (300, "illegal move 1")):
+        path = pgn_path("margin")
+        out = match_ok(["--engine1", fake("slow"), "--engine2", engine(), "--option2", "Greedy=true", "--games", 1,
+                        "--tc", "0.3+0.5", "--openings", 0, "--timemargin", margin, "--pgn", path])
+        assert wdl(out) == (0, 0, 1) and ending in out, (margin, out)
+        assert "margin %d ms" % margin in out, out
+        (tags, moves), = read_pgn(path)
+        assert ("lost on time" in tags["Termination"]) == (margin == 0), tags
+
+
+def test_nodes_send_go_nodes_to_each_engine():
+    for args, expected in ((["--nodes", 555], ("go nodes 555", "go nodes 555")),
+                           (["--nodes1", 777], ("go nodes 777", "go wtime ")),
+                           (["--nodes2", 99, "--movetime", 30], ("go movetime 30", "go nodes 99"))):
+        logs = [os.path.join(_tmp, "go-%d.log" % e) for e in (1, 2)]
+        for log in logs:
+            if os.path.exists(log):
+                os.remove(log)
+        out = match_ok(["--engine1", fake("log", logs[0]), "--engine2", fake("log", logs[1]), "--games", 2] + args)
+        assert wdl(out) == (1, 0, 1), out
+        for log, want in zip(logs, expected):
+            with open(log) as f:
+                lines = f.read().split("\n")
+            assert lines[0].startswith(want), (args, log, lines, want)
+
+
+def test_a_summary_every_rating_interval_pairs():
+    base = ["--engine1", engine(), "--engine2", "sh -c 'exit 1'", "--games", 6, "--sprt", 0, 5]
+    for interval, blocks in ((1, 3 + 1), (2, 1 + 1), (0, 1)):
+        out = match_ok(base + ["--rating-interval", interval])
+        assert len(SCORE.findall(out)) == blocks and len(PTNML.findall(out)) == blocks, (interval, out)
+        assert len(LLR.findall(out)) == blocks and len(ELO.findall(out)) == blocks, (interval, out)
+    first = out.index("Finished game 2 ")
+    assert "Score of" not in out[:first], "no summary before the first pair is done:\n%s" % out
+
+
+def test_sprt_models():
+    # Every game won: the LLR grows with the games, more in the logistic model's larger steps.
+    llr = {}
+    for model in ("normalized", "logistic"):
+        out = match_ok(["--engine1", engine(), "--engine2", "sh -c 'exit 1'", "--games", 20, "--sprt", 0, 5,
+                        "--sprt-model", model])
+        assert "(%s Elo)" % model in out, out
+        llr[model] = float(LLR.search(final(out)).group(1))
+    assert 0 < llr["normalized"] and 0 < llr["logistic"] < 2.94, llr
+
+
+def test_shipped_opening_files_load_and_play():
+    folder = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "data",
+                          "openings")
+    for variant in VARIANTS:
+        book = os.path.join(folder, variant + ".epd")
+        with open(book) as f:
+            positions = [line for line in f if line.strip() and not line.startswith("#")]
+        assert 50 <= len(positions) <= 100 and len(set(positions)) == len(positions), (variant, len(positions))
+        out = match_ok(["--engine1", engine(), "--engine2", engine(), "--option1", "Greedy=true", "--option2",
+                        "Greedy=true", "--variant", variant, "--openings", book, "--games", 2, "--movetime", 10,
+                        "--max-plies", 2])
+        assert "openings %s (%d)" % (book, len(positions)) in out and check_result_count(out, 2), out
 
 
 def test_help():
     code, out, err = match(["--help"])
-    assert code == 0 and "--engine1" in out and "--sprt" in out, (code, out, err)
+    assert code == 0 and err == "", (code, out, err)
+    for option in ("--engine1 CMD", "--sprt ELO0 ELO1", "--sprt-model M", "--openings FILE", "--timemargin MS",
+                   "--nodes N", "--nodes1 N", "--random-plies N", "--shuffle", "--rating-interval N", "normalized",
+                   "Ptnml(0-2)"):
+        assert option in out, "%r is missing from the help:\n%s" % (option, out)
 
 
 def test_bad_arguments_exit_2():
     e = engine()
-    cases = [
-        ([], "--engine1"),
-        (["--engine1", e], "--engine2"),
-        (["--engine1", e, "--engine2", e, "--variant", "nosuch"], "nosuch"),
-        (["--engine1", e, "--engine2", e, "--games", "0"], "'0'"),
-        (["--engine1", e, "--engine2", e, "--games", "ten"], "ten"),
-        (["--engine1", e, "--engine2", e, "--tc", "fast"], "fast"),
-        (["--engine1", e, "--engine2", e, "--tc", "0+1"], "0+1"),
-        (["--engine1", e, "--engine2", e, "--movetime", "-5"], "-5"),
-        (["--engine1", e, "--engine2", e, "--tc", "1+0", "--movetime", "10"], "exclude"),
-        (["--engine1", e, "--engine2", e, "--concurrency", "0"], "concurrency"),
-        (["--engine1", e, "--engine2", e, "--option1", "Greedy"], "NAME=VALUE"),
-        (["--engine1", e, "--engine2", e, "--sprt", "5", "0"], "ELO0 < ELO1"),
-        (["--engine1", e, "--engine2", e, "--sprt", "5"], "needs 2 values"),
-        (["--engine1", e, "--engine2", e, "--alpha", "0.7"], "0.7"),
-        (["--engine1", e, "--engine2", e, "--seed", "x"], "seed"),
-        (["--engine1", e, "--engine2", e, "--max-plies", "0"], "max-plies"),
-        (["--engine1", e, "--engine2", e, "--frobnicate"], "--frobnicate"),
-        (["--engine1", e, "--engine2", e, "stray"], "stray"),
-        (["--engine1", e, "--engine2", e, "--games"], "needs a value"),
-        (["--engine1", e, "--engine2", e, "--pgn", "/nonexistent-dir/x.pgn"], "/nonexistent-dir/x.pgn"),
-    ]
+    both = ["--engine1", e, "--engine2", e]
+    cases = [(["--engine1", e], "--engine2")] + [(both + args, expect) for args, expect in [
+        (["--variant", "nosuch"], "nosuch"),
+        (["--games", "0"], "'0'"),
+        (["--games", "ten"], "ten"),
+        (["--tc", "fast"], "fast"),
+        (["--tc", "0+1"], "0+1"),
+        (["--movetime", "-5"], "-5"),
+        (["--tc", "1+0", "--movetime", "10"], "exclude"),
+        (["--concurrency", "0"], "concurrency"),
+        (["--option1", "Greedy"], "NAME=VALUE"),
+        (["--sprt", "5", "0"], "ELO0 < ELO1"),
+        (["--sprt", "5"], "needs 2 values"),
+        (["--alpha", "0.7"], "0.7"),
+        (["--seed", "x"], "seed"),
+        (["--max-plies", "0"], "max-plies"),
+        (["--frobnicate"], "--frobnicate"),
+        (["stray"], "stray"),
+        (["--games"], "needs a value"),
+        (["--pgn", "/nonexistent-dir/x.pgn"], "/nonexistent-dir/x.pgn"),
+        (["--openings", "/nonexistent-dir/x.epd"], "/nonexistent-dir/x.epd"),
+        (["--sprt-model", "bayesian"], "bayesian"),
+        (["--nodes", "0"], "--nodes"),
+        (["--nodes1", "x"], "--nodes1"),
+        (["--timemargin", "-1"], "--timemargin"),
+        (["--random-plies", "300"], "--random-plies"),
+        (["--rating-interval", "x"], "--rating-interval"),
+    ]]
+    cases.insert(0, ([], "--engine1"))
     for args, expect in cases:
         code, out, err = match(args, timeout=20)
         assert code == 2, "%r: expected exit status 2, got %d (stdout %r, stderr %r)" % (args, code, out, err)

@@ -187,7 +187,7 @@ TEST(util_perft_divide_prints_each_move_and_the_total)
     CHECK_EQ_INT(total, perft(&pos, 2));
     CHECK(strstr(out, "e1c1: ") != NULL && strstr(out, "a1a8: 3\n") != NULL);
     char tail[64];
-    snprintf(tail, sizeof tail, "\nNodes searched: %llu\n", (unsigned long long)total);
+    snprintf(tail, sizeof tail, "\n\nNodes searched: %llu\n", (unsigned long long)total);
     CHECK(len > strlen(tail) && strcmp(out + len - strlen(tail), tail) == 0);
     free(out);
 }
