@@ -33,25 +33,13 @@ attack tables.
 
 Runs under python3 or, several times faster, pypy3.
 
-Modes:
-  perft DEPTH [FEN]            divide + total
-  moves FEN [CELL]             legal moves (optionally from one cell), sorted
-  compare DEPTH [FEN]          this generator vs. ./starfish on one position (bisects mismatches)
-  split DEPTH [FEN] [--samples N] [--seed S]
-                               the engine's divide at DEPTH, with N sampled first moves' subtrees
-                               (all with N = 0) counted here at DEPTH-1
-  random [--games N] [--seed S] [--plies P] [--max-depth D] [--budget NODES]
-                               random positions by random play (several styles: uniform,
-                               capture-biased, pawn-pushing, thinned boards), each compared with
-                               ./starfish at depth 1 and 2 (D), reporting the features covered
+The command line (perft, moves, compare, fen, epd, random) is tools/reference_driver.py's,
+shared by every reference file; this file adds split.  Run it without arguments for the list.
 """
-import os
 import random
-import subprocess
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-STARFISH = os.environ.get("STARFISH_BIN", os.path.join(ROOT, "starfish"))
+import reference_driver
 
 # ---------------------------------------------------------------------------------------------
 # Board.  A cell is an index into the lists below; (level, q, r) with level 0 = U, 1 = L.
@@ -398,58 +386,6 @@ def move_text(m):
     return NAME[c] + NAME[t] + (pr.lower() if pr else "")
 
 
-def perft(pos, depth):
-    moves = legal_moves(pos)
-    if depth <= 1:
-        return len(moves)
-    return sum(perft(make(pos, m), depth - 1) for m in moves)
-
-
-def divide(pos, depth):
-    res = {}
-    for m in legal_moves(pos):
-        res[move_text(m)] = 1 if depth <= 1 else perft(make(pos, m), depth - 1)
-    return res
-
-
-# ---------------------------------------------------------------------------------------------
-# Comparison with the engine.
-
-def engine_divide(depth, fen):
-    proc = subprocess.run([STARFISH, "perft", "megastar", str(depth), fen], capture_output=True, text=True,
-                          timeout=3600)
-    if proc.returncode != 0:
-        raise RuntimeError("starfish failed on %s: %s" % (fen, proc.stderr.strip()))
-    res, total = {}, None
-    for line in proc.stdout.splitlines():
-        if line.startswith("Nodes searched:"):
-            total = int(line.split(":")[1])
-        elif ": " in line and not line.startswith(("Time", "Nodes")):
-            k, v = line.split(": ")
-            res[k] = int(v)
-    assert total == sum(res.values()), "divide lines do not add up"
-    return res, total
-
-
-def compare(pos, depth, verbose=True, trail=""):
-    """True when the engine agrees; on a mismatch, descends into the first differing move."""
-    fen = fen_of(pos)
-    mine = divide(pos, depth)
-    theirs, _ = engine_divide(depth, fen)
-    if mine == theirs:
-        return True
-    if verbose:
-        print("MISMATCH at depth %d after [%s]\n  FEN %s" % (depth, trail, fen), flush=True)
-        for k in sorted(set(mine) | set(theirs)):
-            if mine.get(k) != theirs.get(k):
-                print("  %-12s reference %-8s engine %s" % (k, mine.get(k), theirs.get(k)))
-    for m in legal_moves(pos):
-        k = move_text(m)
-        if k in theirs and mine[k] != theirs[k] and depth > 1:
-            return compare(make(pos, m), depth - 1, verbose, (trail + " " + k).strip())
-    return False
-
-
 # ---------------------------------------------------------------------------------------------
 # Random positions.
 
@@ -502,7 +438,8 @@ def features(pos, moves):
 
 
 def random_game(rng, style, plies):
-    """Plays `plies` random legal moves; yields every position reached."""
+    """Plays `plies` random legal moves; yields every position reached, with its legal moves,
+    the position the moves were played from and those moves."""
     pos = START.copy()
     if style == "thinned":
         # Remove a random share of the non-king men (pawns and pieces) to open lines.
@@ -513,12 +450,12 @@ def random_game(rng, style, plies):
                 pos.board[c] = None
         if attacked(pos, king_cell(pos, 1), 0):
             return
+    root, path = fen_of(pos), []
     for _ in range(plies):
         moves = legal_moves(pos)
+        yield pos, moves, root, path[:]
         if not moves:
-            yield pos, moves
             return
-        yield pos, moves
         if style == "captures":
             caps = [m for m in moves if pos.board[m[1]] is not None or m[3] == 'e']
             m = rng.choice(caps) if caps and rng.random() < 0.8 else rng.choice(moves)
@@ -533,53 +470,21 @@ def random_game(rng, style, plies):
                 m = rng.choice(moves)
         else:
             m = rng.choice(moves)
+        path.append(move_text(m))
         pos = make(pos, m)
 
 
-def cmd_random(args):
-    games, seed, plies, max_depth, budget = 40, 1, 120, 2, 60000
-    i = 0
-    while i < len(args):
-        key, val = args[i], args[i + 1]
-        if key == "--games":
-            games = int(val)
-        elif key == "--seed":
-            seed = int(val)
-        elif key == "--plies":
-            plies = int(val)
-        elif key == "--max-depth":
-            max_depth = int(val)
-        elif key == "--budget":
-            budget = int(val)
-        i += 2
-    rng = random.Random(seed)
+SPECIAL = {"en-passant", "promotion", "sling-capture", "checkmate", "stalemate", "in-check", "ep-field"}
+
+
+def random_positions(rng, o):
+    """Random games in four styles (uniform, capture-biased, pawn-pushing, thinned boards):
+    every position showing something special, and one in four of the others."""
     styles = ["uniform", "captures", "pawns", "thinned"]
-    covered, positions, failures, nodes = {}, 0, 0, 0
-    for g in range(games):
-        style = styles[g % len(styles)]
-        for pos, moves in random_game(rng, style, plies):
-            # Sample: every position with something special, else one in four.
-            fts = features(pos, moves)
-            special = fts & {"en-passant", "promotion", "sling-capture", "checkmate", "stalemate", "in-check",
-                             "ep-field"}
-            if not special and rng.random() > 0.25:
-                continue
-            depth = 1
-            for d in range(2, max_depth + 1):
-                # Estimate the size of the tree with the branching factor; keep within budget.
-                if len(moves) ** d <= budget:
-                    depth = d
-            positions += 1
-            nodes += len(moves) ** depth
-            for ft in fts:
-                covered[ft] = covered.get(ft, 0) + 1
-            if not compare(pos, depth):
-                failures += 1
-        print("game %d (%s): %d positions compared so far, %d failures" % (g + 1, style, positions, failures),
-              flush=True)
-    print("positions compared: %d, failures: %d" % (positions, failures))
-    print("features covered (positions): " + ", ".join("%s %d" % kv for kv in sorted(covered.items())))
-    return 1 if failures else 0
+    for g in range(o["games"]):
+        for pos, moves, root, path in random_game(rng, styles[g % len(styles)], o["plies"]):
+            if features(pos, moves) & SPECIAL or rng.random() <= 0.25:
+                yield "megastar", root, path, pos
 
 
 def cmd_split(args):
@@ -594,7 +499,7 @@ def cmd_split(args):
         elif rest[i] == "--seed":
             seed = int(rest[i + 1])
     pos = parse_fen(fen)
-    theirs, total = engine_divide(depth, fen)
+    theirs = reference_driver.engine_divide("megastar", depth, fen)
     moves = legal_moves(pos)
     if sorted(theirs) != sorted(move_text(m) for m in moves):
         print("the first moves differ")
@@ -603,45 +508,33 @@ def cmd_split(args):
     bad = 0
     for m in chosen:
         k = move_text(m)
-        mine = perft(make(pos, m), depth - 1) if depth > 1 else 1
+        mine = reference_driver.perft(RULES, "megastar", make(pos, m), depth - 1) if depth > 1 else 1
         ok = mine == theirs[k]
         bad += not ok
         print("%-12s reference %-10d engine %-10d %s" % (k, mine, theirs[k], "ok" if ok else "MISMATCH"), flush=True)
-    print("engine total %d; %d of %d subtrees compared, %d mismatches" % (total, len(chosen), len(moves), bad))
+    print("engine total %d; %d of %d subtrees compared, %d mismatches" % (sum(theirs.values()), len(chosen),
+                                                                          len(moves), bad))
     return 1 if bad else 0
 
 
-def main(argv):
-    if len(argv) < 2:
-        print(__doc__)
-        return 2
-    mode = argv[1]
-    if mode == "perft":
-        depth = int(argv[2])
-        pos = parse_fen(argv[3]) if len(argv) > 3 else START
-        res = divide(pos, depth)
-        for k in sorted(res):
-            print("%s: %d" % (k, res[k]))
-        print("\nNodes searched: %d" % sum(res.values()))
-        return 0
-    if mode == "moves":
-        pos = parse_fen(argv[2])
-        only = CELL_OF_NAME[argv[3]] if len(argv) > 3 else None
-        print(" ".join(sorted(move_text(m) for m in legal_moves(pos) if only is None or m[0] == only)))
-        return 0
-    if mode == "compare":
-        depth = int(argv[2])
-        pos = parse_fen(argv[3]) if len(argv) > 3 else START
-        ok = compare(pos, depth)
-        print("agree" if ok else "DISAGREE")
-        return 0 if ok else 1
-    if mode == "random":
-        return cmd_random(argv[2:])
-    if mode == "split":
-        return cmd_split(argv[2:])
-    print(__doc__)
-    return 2
+class RULES:
+    """What tools/reference_driver.py needs."""
+    VARIANTS = ("megastar",)
+    start = staticmethod(lambda variant: START_FEN)
+    parse = staticmethod(lambda variant, fen: parse_fen(fen))
+    write = staticmethod(fen_of)
+    moves = staticmethod(lambda variant, pos: [(move_text(m), make(pos, m), "") for m in legal_moves(pos)])
+    children = staticmethod(lambda variant, pos: [make(pos, m) for m in legal_moves(pos)])
+    in_check = staticmethod(lambda variant, pos: king_cell(pos, pos.side) is not None and
+                            attacked(pos, king_cell(pos, pos.side), 1 - pos.side))
+    random = staticmethod(random_positions)
+    features = staticmethod(lambda variant, pos: features(pos, legal_moves(pos)))
+    EPD_MAX_NODES = 2000000
+    RANDOM = {"games": 40, "plies": 120, "max_depth": 2, "budget": 60000}
+    MODES = {"split": ("split DEPTH [FEN] [--samples N] [--seed S]\n"
+                       "                               the engine's divide at DEPTH, with N sampled first moves' subtrees\n"
+                       "                               (all with N = 0) counted here at DEPTH-1", cmd_split)}
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(reference_driver.main(RULES, sys.argv, __doc__))

@@ -26,23 +26,12 @@ here literally:
 
 Runs under python3 or, several times faster, pypy3.
 
-Modes:
-  perft VARIANT DEPTH [FEN]          divide + total, in the format of `starfish perft`
-  moves VARIANT FEN                  the legal moves, sorted
-  compare VARIANT DEPTH [FEN]        this generator vs. starfish on one position (bisects mismatches)
-  epd FILE [MAX_NODES]               every count of a perft suite (default tests/perft/square-says.epd)
-                                     up to MAX_NODES (default 10 million) by this generator alone
-  random [--positions N] [--seed S] [--depth D] [--budget NODES]
-                                     random positions (random play from both starts, capture-biased
-                                     play, thinned-out starts) compared with starfish, with a tally
-                                     of the special situations they contain (en passant, castling,
-                                     checks, royal double steps)
-The starfish binary is ./starfish, or $STARFISH.
+The command line (perft, moves, compare, fen, epd, random) is tools/reference_driver.py's,
+shared by every reference file.  Run it without arguments for the list.
 """
-import os
-import random
-import subprocess
 import sys
+
+import reference_driver
 
 # ---------------------------------------------------------------------------------------------
 # Squares: index = file + 8 * rank, file 0 = a, rank 0 = rank 1.
@@ -117,6 +106,7 @@ START = {
     'square-says': "mmmmkmmm/mmmmmmmm/8/8/8/8/MMMMMMMM/MMMMKMMM w KQkq - 0 1",
     'square-says-reversed': "mmmkmmmm/mmmmmmmm/8/8/8/8/MMMMMMMM/MMMMKMMM w KQkq - 0 1",
 }
+VARIANTS = tuple(START)
 
 NORMAL, DOUBLE, EP, CASTLE = 'n', 'd', 'e', 'c'
 
@@ -367,65 +357,6 @@ def move_text(p, mv):
     return name(s) + name(t)
 
 
-def perft(p, depth):
-    moves = legal_moves(p)
-    if depth <= 1:
-        return len(moves)
-    return sum(perft(n, depth - 1) for _, n in moves)
-
-
-def divide(p, depth):
-    res = {}
-    for mv, n in legal_moves(p):
-        res[move_text(p, mv)] = perft(n, depth - 1) if depth > 1 else 1
-    return res
-
-
-# ---------------------------------------------------------------------------------------------
-# starfish
-
-STARFISH = os.environ.get('STARFISH', './starfish')
-
-
-def starfish_divide(variant, depth, fen):
-    out = subprocess.run([STARFISH, 'perft', variant, str(depth), fen], capture_output=True, text=True)
-    if out.returncode != 0:
-        raise RuntimeError("starfish failed on %s: %s" % (fen, out.stderr.strip()))
-    res, total = {}, None
-    for line in out.stdout.splitlines():
-        if line.startswith('Nodes searched:'):
-            total = int(line.split(':')[1])
-        elif ': ' in line and not line.startswith(('Time', 'Nodes')):
-            mv, cnt = line.split(': ')
-            res[mv.strip()] = int(cnt)
-    assert total == sum(res.values()), (fen, total)
-    return res
-
-
-def compare(variant, depth, fen, verbose=True, path=()):
-    """Compares divides; on a mismatch descends into the first differing move.  Returns the
-    list of mismatch descriptions (empty when equal)."""
-    p = from_fen(variant, fen)
-    mine = divide(p, depth)
-    theirs = starfish_divide(variant, depth, fen)
-    if mine == theirs:
-        return []
-    problems = []
-    only_mine = sorted(set(mine) - set(theirs))
-    only_theirs = sorted(set(theirs) - set(mine))
-    if only_mine or only_theirs:
-        problems.append("%s after %s [%s]: only reference: %s; only starfish: %s"
-                        % (variant, ' '.join(path) or '(root)', fen, only_mine, only_theirs))
-        return problems
-    for mv in sorted(mine):
-        if mine[mv] != theirs[mv]:
-            if verbose:
-                print("  %s %s: reference %d, starfish %d" % (' '.join(path), mv, mine[mv], theirs[mv]))
-            child = dict((move_text(p, m), n) for m, n in legal_moves(p))[mv]
-            return compare(variant, depth - 1, to_fen(child), verbose, path + (mv,))
-    return problems
-
-
 # ---------------------------------------------------------------------------------------------
 # Random positions.
 
@@ -478,12 +409,13 @@ def thinned_start(variant, rng, keep):
 def random_walk(p, rng, plies, capture_bias=0.0, prefer=None, royal_bias=0.0):
     """Random play; `prefer`: move kinds chosen first when present, `royal_bias`: how often a
     royal move is chosen when there is one.  A walk that reaches the end of the game usually
-    steps back one ply, so that most positions have moves."""
-    prev = p
+    steps back one ply, so that most positions have moves.  Returns the position and the moves
+    played."""
+    path = []
     for _ in range(plies):
         moves = legal_moves(p)
         if not moves:
-            return p if rng.random() < 0.2 else prev
+            break
         pick = None
         if prefer:
             special = [x for x in moves if x[0][2] in prefer]
@@ -499,129 +431,68 @@ def random_walk(p, rng, plies, capture_bias=0.0, prefer=None, royal_bias=0.0):
                 pick = rng.choice(caps)
         if pick is None:
             pick = rng.choice(moves)
-        prev, p = p, pick[1]
-    if not legal_moves(p) and rng.random() >= 0.2:
-        return prev
-    return p
+        path.append((p, move_text(p, pick[0])))
+        p = pick[1]
+    if not legal_moves(p) and path and rng.random() >= 0.2:
+        p = path.pop()[0]
+    return p, [text for _, text in path]
 
 
 def offer_en_passant(p, rng):
-    """Plays a double step after which the opponent may take en passant, when there is one."""
-    good = [n for mv, n in legal_moves(p) if mv[2] == DOUBLE and any(m[2] == EP for m, _ in legal_moves(n))]
-    return rng.choice(good) if good else p
+    """Plays a double step after which the opponent may take en passant, when there is one:
+    the position, and the move played (or none)."""
+    good = [(n, move_text(p, mv)) for mv, n in legal_moves(p)
+            if mv[2] == DOUBLE and any(m[2] == EP for m, _ in legal_moves(n))]
+    if not good:
+        return p, []
+    n, text = rng.choice(good)
+    return n, [text]
 
 
-def run_random(positions, seed, depth, budget):
-    rng = random.Random(seed)
-    tally = {}
-    checked = mismatches = 0
-    variants = ['square-says', 'square-says-reversed']
-    i = 0
-    while checked < positions:
-        variant = variants[i % 2]
+def random_positions(rng, o):
+    """Random play from both starts in five styles: plain, capture-biased, from a thinned start
+    leaning toward castling, double steps and en passant, leaning toward double steps, and from
+    a thinned start with the royals walking about."""
+    for i in range(o['games']):
+        variant = VARIANTS[i % 2]
         style = (i // 2) % 5
-        i += 1
         start = from_fen(variant, START[variant])
-        if style == 0:  # plain random play from the start
-            p = random_walk(start, rng, rng.randint(1, 60))
-        elif style == 1:  # capture-biased play
-            p = random_walk(start, rng, rng.randint(4, 80), capture_bias=0.8)
-        elif style == 2:  # thinned start, leaning toward castling, double steps, en passant
-            p = random_walk(thinned_start(variant, rng, rng.uniform(0.2, 0.7)), rng, rng.randint(0, 12),
-                            prefer=(DOUBLE, CASTLE, EP))
-            p = offer_en_passant(p, rng)
-        elif style == 3:  # play leaning toward double steps, ending with an en-passant chance
-            p = random_walk(start, rng, rng.randint(2, 40), capture_bias=0.3, prefer=(DOUBLE, EP))
-            p = offer_en_passant(p, rng)
-        else:  # thinned start, the royals walking about (royal double steps, royal en passant)
-            p = random_walk(thinned_start(variant, rng, rng.uniform(0.3, 0.8)), rng, rng.randint(4, 30),
-                            royal_bias=0.6, prefer=(EP,))
+        if style == 0:
+            p, path = random_walk(start, rng, rng.randint(1, 60))
+        elif style == 1:
+            p, path = random_walk(start, rng, rng.randint(4, 80), capture_bias=0.8)
+        elif style == 2:
+            start = thinned_start(variant, rng, rng.uniform(0.2, 0.7))
+            p, path = random_walk(start, rng, rng.randint(0, 12), prefer=(DOUBLE, CASTLE, EP))
+            p, more = offer_en_passant(p, rng)
+            path += more
+        elif style == 3:
+            p, path = random_walk(start, rng, rng.randint(2, 40), capture_bias=0.3, prefer=(DOUBLE, EP))
+            p, more = offer_en_passant(p, rng)
+            path += more
+        else:
+            start = thinned_start(variant, rng, rng.uniform(0.3, 0.8))
+            p, path = random_walk(start, rng, rng.randint(4, 30), royal_bias=0.6, prefer=(EP,))
             if rng.random() < 0.5:
-                p = offer_en_passant(p, rng)
-        fen = to_fen(p)
-        f = features(p)
-        d = depth
-        # keep the tree within budget: estimate by the branching factor
-        b = max(1, len(legal_moves(p)))
-        while d > 1 and b ** d > budget:
-            d -= 1
-        probs = compare(variant, d, fen, verbose=False)
-        checked += 1
-        for x in f:
-            tally[x] = tally.get(x, 0) + 1
-        tally['depth %d' % d] = tally.get('depth %d' % d, 0) + 1
-        if probs:
-            mismatches += 1
-            print("MISMATCH %s depth %d %s" % (variant, d, fen))
-            for x in probs:
-                print("   ", x)
-        if checked % 50 == 0:
-            print("%d positions checked, %d mismatches" % (checked, mismatches), flush=True)
-    print("checked %d random positions, %d mismatches" % (checked, mismatches))
-    print("situations seen (positions containing each; compared at the depth given):")
-    for k in sorted(tally):
-        print("  %-30s %d" % (k, tally[k]))
-    return mismatches
+                p, more = offer_en_passant(p, rng)
+                path += more
+        yield variant, to_fen(start), path, p
 
 
-def main(argv):
-    if len(argv) < 2:
-        print(__doc__)
-        return 2
-    mode = argv[1]
-    if mode == 'perft':
-        variant, depth = argv[2], int(argv[3])
-        fen = ' '.join(argv[4:]) or START[variant]
-        res = divide(from_fen(variant, fen), depth)
-        for mv in sorted(res):
-            print("%s: %d" % (mv, res[mv]))
-        print("\nNodes searched: %d" % sum(res.values()))
-        return 0
-    if mode == 'moves':
-        variant = argv[2]
-        p = from_fen(variant, ' '.join(argv[3:]))
-        print(' '.join(sorted(move_text(p, m) for m, _ in legal_moves(p))))
-        return 0
-    if mode == 'compare':
-        variant, depth = argv[2], int(argv[3])
-        fen = ' '.join(argv[4:]) or START[variant]
-        probs = compare(variant, depth, fen)
-        if probs:
-            for x in probs:
-                print(x)
-            return 1
-        print("%s depth %d %s: equal" % (variant, depth, fen))
-        return 0
-    if mode == 'epd':
-        path = argv[2] if len(argv) > 2 else 'tests/perft/square-says.epd'
-        limit = int(argv[3]) if len(argv) > 3 else 10_000_000
-        bad = 0
-        for line in open(path):
-            line = line.strip()
-            if not line or line.startswith('#'):
-                continue
-            variant, fen, *counts = line.split(';')
-            for c in counts:
-                d, n = c.split()
-                d, n = int(d[1:]), int(n)
-                if n > limit:
-                    continue
-                got = perft(from_fen(variant, fen), d)
-                ok = got == n
-                bad += not ok
-                print("%s %s %s D%d %d: %s" % ('ok ' if ok else 'BAD', variant, fen, d, n,
-                                                'equal' if ok else 'reference %d' % got), flush=True)
-        return 1 if bad else 0
-    if mode == 'random':
-        opts = {'--positions': 200, '--seed': 1, '--depth': 3, '--budget': 200000}
-        args = argv[2:]
-        for k in range(0, len(args), 2):
-            opts[args[k]] = int(args[k + 1])
-        bad = run_random(opts['--positions'], opts['--seed'], opts['--depth'], opts['--budget'])
-        return 1 if bad else 0
-    print(__doc__)
-    return 2
+class RULES:
+    """What tools/reference_driver.py needs: both forms of the game."""
+    VARIANTS = VARIANTS
+    start = staticmethod(lambda variant: START[variant])
+    parse = staticmethod(from_fen)
+    write = staticmethod(to_fen)
+    moves = staticmethod(lambda variant, p: [(move_text(p, mv), n, '') for mv, n in legal_moves(p)])
+    children = staticmethod(lambda variant, p: [n for _, n in legal_moves(p)])
+    in_check = staticmethod(lambda variant, p: in_check(p))
+    random = staticmethod(random_positions)
+    features = staticmethod(lambda variant, p: features(p))
+    EPD_MAX_NODES = 10000000
+    RANDOM = {'games': 200, 'depth': 3, 'budget': 200000}
 
 
 if __name__ == '__main__':
-    sys.exit(main(sys.argv))
+    sys.exit(reference_driver.main(RULES, sys.argv, __doc__))

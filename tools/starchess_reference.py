@@ -28,27 +28,12 @@ with the engine's (through its UCI `position ... moves ...` and `d` commands).
 
 Runs under python3 or, several times faster, pypy3.
 
-Modes:
-  perft VARIANT DEPTH [FEN]        divide + total (VARIANT: starchess or starchess-ludii)
-  moves VARIANT FEN                legal moves in coordinate notation
-  compare VARIANT DEPTH FEN        this generator vs. ./starfish on one position (bisects)
-  setup [--depth D]                the position after the brief's standard setup, both rule
-                                   sets, depths 1..D (default 4), and the start at depth 3
-  epd FILE [--max-nodes N]         checks a perft suite's counts (tests/perft/starchess.epd) with
-                                   this generator, every depth whose count is <= N (2000000)
-  random [--games N] [--seed S] [--depth D] [--plies P]
-                                   random setups + random play (capture- and pawn-biased),
-                                   each position compared at depth D (default 3; 2 when the
-                                   tree is large) in both rule sets, plus the FEN after the
-                                   game compared with the engine's
+The command line (perft, moves, compare, fen, epd, random) is tools/reference_driver.py's,
+shared by every reference file; this file adds setup.  Run it without arguments for the list.
 """
-import os
-import random
-import subprocess
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-STARFISH = os.path.join(os.path.dirname(HERE), 'starfish')
+import reference_driver
 
 # ---------------------------------------------------------------------------------------------
 # The board.
@@ -366,118 +351,8 @@ def in_check(pos):
     return k is not None and attacked(pos.board, k, 1 - pos.side)
 
 
-def perft(pos, depth):
-    moves = legal_moves(pos)
-    if depth <= 1:
-        return len(moves)
-    return sum(perft(new, depth - 1) for _, new in moves)
-
-
-def divide(pos, depth):
-    return {move_text(m): (perft(new, depth - 1) if depth > 1 else 1) for m, new in legal_moves(pos)}
-
 # ---------------------------------------------------------------------------------------------
-# The engine.
-
-
-def starfish_divide(variant, depth, fen):
-    out = subprocess.run([STARFISH, 'perft', variant, str(depth), fen], capture_output=True, text=True)
-    if out.returncode != 0:
-        raise RuntimeError('starfish perft %s %d "%s": %s' % (variant, depth, fen, out.stderr.strip()))
-    result = {}
-    for line in out.stdout.splitlines():
-        if ': ' in line and not line.startswith(('Nodes', 'Time')):
-            move, count = line.split(': ')
-            result[move] = int(count)
-        elif line.startswith('Nodes searched:'):
-            total = int(line.split(':')[1])
-    assert sum(result.values()) == total
-    return result
-
-
-def starfish_fen_after(variant, fen, moves):
-    """The engine's position text after playing `moves` (coordinate notation) from fen."""
-    script = 'setoption name UCI_Variant value %s\nposition fen %s moves %s\nd\nquit\n' % (
-        variant, fen, ' '.join(moves))
-    out = subprocess.run([STARFISH], input=script, capture_output=True, text=True).stdout
-    for line in out.splitlines():
-        if line.startswith('Fen: '):
-            return line[5:]
-        if 'error' in line:
-            raise RuntimeError(line)
-    raise RuntimeError('no Fen line in: ' + out)
-
-
-def starfish_divide_after(variant, depth, fen, moves):
-    """The engine's divide after playing `moves` from fen (through UCI `go perft`), so that
-    state the position text does not carry (the e.p. right in `starchess`) is kept."""
-    script = 'setoption name UCI_Variant value %s\nposition fen %s moves %s\ngo perft %d\nquit\n' % (
-        variant, fen, ' '.join(moves), depth)
-    out = subprocess.run([STARFISH], input=script, capture_output=True, text=True).stdout
-    result = {}
-    for line in out.splitlines():
-        if 'error' in line:
-            raise RuntimeError(line)
-        if ': ' in line and not line.startswith(('Nodes', 'info')):
-            move, count = line.split(': ')
-            result[move] = int(count)
-    return result
-
-
-def bisect(pos, depth, root=None, path=()):
-    """Follows the first differing subtree down to depth 1, the engine playing the same moves
-    from the root position; returns a description."""
-    root = root or to_fen(pos)
-    ours = divide(pos, depth)
-    theirs = starfish_divide_after(pos.variant, depth, root, path)
-    if set(ours) != set(theirs):
-        return 'after %s (%s): reference only %s; starfish only %s' % (
-            ' '.join(path) or '(root)', to_fen(pos), sorted(set(ours) - set(theirs)),
-            sorted(set(theirs) - set(ours)))
-    for m, new in legal_moves(pos):
-        t = move_text(m)
-        if ours[t] != theirs[t]:
-            return bisect(new, depth - 1, root, path + (t,))
-    return 'no difference found by replaying the moves'
-
-
-def compare(pos, depth, quiet=False):
-    fen = to_fen(pos)
-    ours = divide(pos, depth)
-    theirs = starfish_divide(pos.variant, depth, fen)
-    total = sum(ours.values())
-    if ours == theirs:
-        if not quiet:
-            print('OK   %s depth %d %s: %d' % (pos.variant, depth, fen, total))
-        return True, total
-    print('DIFF %s depth %d %s: reference %d, starfish %d' % (pos.variant, depth, fen, total,
-                                                             sum(theirs.values())))
-    print('     ' + str(bisect(pos, depth)))
-    return False, total
-
-# ---------------------------------------------------------------------------------------------
-# Modes.
-
-
-def mode_perft(args):
-    variant, depth = args[0], int(args[1])
-    pos = from_fen(variant, args[2] if len(args) > 2 else START[variant])
-    total = 0
-    for m, new in legal_moves(pos):
-        n = perft(new, depth - 1) if depth > 1 else 1
-        print('%s: %d' % (move_text(m), n))
-        total += n
-    print('\nNodes searched: %d' % total)
-
-
-def mode_moves(args):
-    pos = from_fen(args[0], args[1])
-    print(' '.join(sorted(move_text(m) for m, _ in legal_moves(pos))))
-
-
-def mode_compare(args):
-    ok, _ = compare(from_fen(args[0], args[2]), int(args[1]))
-    return 0 if ok else 1
+# Modes of this file, and random positions.
 
 
 SETUP = 'K@17 K@21 Q@22 Q@16 R@28 R@10 B@11 B@27 N@4 N@34'.split()
@@ -495,13 +370,14 @@ def mode_setup(args):
     depth = int(args[args.index('--depth') + 1]) if '--depth' in args else 4
     bad = 0
     for variant in VARIANTS:
-        pos = play(from_fen(variant, START[variant]), SETUP)
+        start = from_fen(variant, START[variant])
+        pos = play(start, SETUP)
         assert to_fen(pos) == AFTER_SETUP[variant], to_fen(pos)
-        for d in range(1, depth + 1):
-            ok, total = compare(pos, d)
-            bad += not ok
-        ok, total = compare(from_fen(variant, START[variant]), 3)
-        bad += not ok
+        for pos, depths in ((pos, range(1, depth + 1)), (start, (3,))):
+            for d in depths:
+                ok, total, problem = reference_driver.compare(RULES, variant, pos, d)
+                print('%s %s %s depth %d: %d %s' % ('OK  ' if ok else 'DIFF', variant, to_fen(pos), d, total, problem))
+                bad += not ok
     return 1 if bad else 0
 
 
@@ -530,49 +406,12 @@ def random_play(rng, pos, plies, bias):
     return pos, moves
 
 
-class Coverage:
-    def __init__(self):
-        self.counts = {}
-
-    def note(self, pos):
-        legal = legal_moves(pos)
-        kinds = {
-            'setup phase': any(pos.hand[pos.side].values()),
-            'in check': in_check(pos),
-            'no legal move': not legal,
-            'limping pawn on board': bool(pos.limping),
-            'limping pawn that could double step but may not': any(
-                c in pos.limping and pos.board[c][0] == pos.side and
-                add(c, PAWN_FORWARD[pos.side]) is not None and pos.board[add(c, PAWN_FORWARD[pos.side])] is None
-                and add(add(c, PAWN_FORWARD[pos.side]), PAWN_FORWARD[pos.side]) is not None
-                and pos.board[add(add(c, PAWN_FORWARD[pos.side]), PAWN_FORWARD[pos.side])] is None
-                for c in pos.limping),
-            'en-passant capture legal': any(m[0] == 'ep' for m, _ in legal),
-            'promotion legal': any(m[3] for m, _ in legal),
-            'pawn on 1/2/3/35/36/37': any(pos.board[c] is not None and pos.board[c][1] == 'P'
-                                          for c in map(cell, '1 2 3 35 36 37'.split())),
-            'double step legal': any(m[0] == 'double' for m, _ in legal),
-        }
-        for k, v in kinds.items():
-            if v:
-                self.counts[k] = self.counts.get(k, 0) + 1
-
-    def report(self):
-        for k, v in sorted(self.counts.items()):
-            print('  %-50s %d positions' % (k, v))
-
-
-def mode_random(args):
-    opts = {'--games': 100, '--seed': 1, '--depth': 3, '--plies': 60, '--budget': 300000}
-    for i in range(0, len(args), 2):
-        opts[args[i]] = int(args[i + 1])
-    rng = random.Random(opts['--seed'])
-    cov = {v: Coverage() for v in VARIANTS}
-    positions = nodes = bad = fens = 0
-    for game in range(opts['--games']):
+def random_positions(rng, o):
+    """Random setups and random play (capture- and pawn-biased), every third game stopping inside
+    the setup; each position also read in the other rule set (without its EP field)."""
+    for game in range(o['games']):
         variant = VARIANTS[game % 2]
         start = from_fen(variant, START[variant])
-        # Every third game stops inside the setup phase; the others play on to a random length.
         if game % 3 == 0:
             pos, moves = random_setup_moves(rng, start, rng.randint(0, 9))
             checkpoints = [(pos, moves)]
@@ -581,72 +420,57 @@ def mode_random(args):
             checkpoints = []
             bias = rng.choice((0.0, 0.5, 0.9))
             for _ in range(4):
-                pos, more = random_play(rng, pos, rng.randint(1, opts['--plies'] // 4), bias)
+                pos, more = random_play(rng, pos, rng.randint(1, o['plies'] // 4), bias)
                 moves = moves + more
                 checkpoints.append((pos, moves))
         for pos, moves in checkpoints:
-            # The engine must reach the same position text by the same moves.
-            theirs = starfish_fen_after(variant, START[variant], moves)
-            fens += 1
-            if theirs != to_fen(pos):
-                bad += 1
-                print('FEN DIFF %s after %s:\n  reference %s\n  starfish  %s' % (
-                    variant, ' '.join(moves), to_fen(pos), theirs))
-            # Both rule sets on the same board (the other one reads it with its own fields).
-            for v in VARIANTS:
-                p = pos.copy()
-                p.variant = v
-                if v != variant:
-                    p.ep = p.ep_victim = None  # the other rule set's text has no (or an empty) EP field
-                cov[v].note(p)
-                depth = opts['--depth']
-                while depth > 1 and perft(p, depth - 1) * 40 > opts['--budget']:
-                    depth -= 1
-                ok, total = compare(p, depth, quiet=True)
-                positions += 1
-                nodes += total
-                bad += not ok
-    print('%d positions compared (%d leaf nodes), %d position texts compared, %d mismatches' % (
-        positions, nodes, fens, bad))
-    for v in VARIANTS:
-        print('coverage, %s:' % v)
-        cov[v].report()
-    return 1 if bad else 0
+            yield variant, START[variant], moves, pos
+            other = pos.copy()
+            other.variant = VARIANTS[1 - VARIANTS.index(variant)]
+            other.ep = other.ep_victim = None  # the other rule set's text has no (or an empty) EP field
+            yield other.variant, to_fen(other), [], other
 
 
-def mode_epd(args):
-    max_nodes = int(args[args.index('--max-nodes') + 1]) if '--max-nodes' in args else 2000000
-    bad = 0
-    with open(args[0]) as f:
-        for line in f:
-            line = line.strip()
-            if not line or line.startswith('#'):
-                continue
-            variant, fen, *counts = line.split(';')
-            pos = from_fen(variant, fen)
-            assert to_fen(pos) == fen, (to_fen(pos), fen)
-            for c in counts:
-                d, n = c.split()
-                depth, expected = int(d[1:]), int(n)
-                if expected > max_nodes:
-                    print('SKIP %s %s D%d %d (over the node limit)' % (variant, fen, depth, expected))
-                    continue
-                got = perft(pos, depth)
-                ok = got == expected
-                bad += not ok
-                print('%s %s %s D%d %d%s' % ('OK  ' if ok else 'DIFF', variant, fen, depth, expected,
-                                             '' if ok else ' (reference %d)' % got), flush=True)
-    return 1 if bad else 0
+def features(variant, pos):
+    legal = legal_moves(pos)
+    forward = PAWN_FORWARD[pos.side]
+
+    def empty(c):
+        return c is not None and pos.board[c] is None
+    kinds = {
+        'setup phase': any(pos.hand[pos.side].values()),
+        'in check': in_check(pos),
+        'no legal move': not legal,
+        'limping pawn on board': bool(pos.limping),
+        'limping pawn that could double step but may not': any(
+            pos.board[c][0] == pos.side and empty(add(c, forward)) and empty(add(add(c, forward), forward))
+            for c in pos.limping if add(c, forward) is not None),
+        'en-passant capture legal': any(m[0] == 'ep' for m, _ in legal),
+        'promotion legal': any(m[3] for m, _ in legal),
+        'pawn on 1/2/3/35/36/37': any(pos.board[c] is not None and pos.board[c][1] == 'P'
+                                      for c in map(cell, '1 2 3 35 36 37'.split())),
+        'double step legal': any(m[0] == 'double' for m, _ in legal),
+    }
+    return {k for k, v in kinds.items() if v}
 
 
-def main(argv):
-    if len(argv) < 2:
-        print(__doc__)
-        return 2
-    mode = {'perft': mode_perft, 'moves': mode_moves, 'compare': mode_compare, 'setup': mode_setup,
-            'random': mode_random, 'epd': mode_epd}[argv[1]]
-    return mode(argv[2:]) or 0
+class RULES:
+    """What tools/reference_driver.py needs: Starchess in both rule sets."""
+    VARIANTS = VARIANTS
+    start = staticmethod(lambda variant: START[variant])
+    parse = staticmethod(from_fen)
+    write = staticmethod(to_fen)
+    moves = staticmethod(lambda variant, pos: [(move_text(m), new, '') for m, new in legal_moves(pos)])
+    children = staticmethod(lambda variant, pos: [new for _, new in legal_moves(pos)])
+    in_check = staticmethod(lambda variant, pos: in_check(pos))
+    random = staticmethod(random_positions)
+    features = staticmethod(features)
+    EPD_MAX_NODES = 2000000
+    RANDOM = {'games': 100, 'plies': 60, 'depth': 3, 'budget': 300000}
+    MODES = {'setup': ('setup [--depth D]                the position after the brief\'s standard setup, both rule\n'
+                       '                                   sets, depths 1..D (default 4), and the start at depth 3',
+                       mode_setup)}
 
 
 if __name__ == '__main__':
-    sys.exit(main(sys.argv))
+    sys.exit(reference_driver.main(RULES, sys.argv, __doc__))

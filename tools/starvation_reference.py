@@ -19,27 +19,14 @@ positions (which exercise castling, en passant, promotions, pins and discovered 
 
 Runs under python3 or, about ten times faster, pypy3 (Debian package pypy3).
 
-Modes:
-  selftest [DEPTH]                  orthodox perft of the 6 standard positions vs. published counts
-  perft VARIANT DEPTH [FEN]         divide + total (VARIANT: starvation or chess)
-  moves FEN                         legal Starvation moves, with '^' on the ones that starve
-  compare DEPTH FEN                 this generator vs. ./starfish on one position (bisects mismatches)
-  random [--games N] [--seed S] [--budget NODES] [--max-depth D]
-                                    random positions by random play from the start and from
-                                    Kiwipete (plain, capture-biased, and with pawns thinned out),
-                                    each compared with ./starfish at the deepest depth in budget
-  split [--prefix P] [--samples N] [--seed S] [--depth D]
-                                    the start position at depth D (default 6) by splitting: the
-                                    subtrees after N random P-ply prefixes (N=0: all of them)
-                                    compared at depth D-P, move by move
-  epd FILE [--max-nodes N]          recomputes the starvation counts of a perft suite (up to N nodes)
-  firstremoval DEPTH                per ply from the start, up to DEPTH: how many legal moves starve
-                                    and how many orthodox moves Starvation forbids
+The command line (perft, moves, compare, fen, epd, random) is tools/reference_driver.py's,
+shared by every reference file; this file adds selftest, split and firstremoval.  Run it
+without arguments for the list.
 """
-import os
 import random
-import subprocess
 import sys
+
+import reference_driver
 
 # ---------------------------------------------------------------------------------------------
 # Board: 10x12 mailbox, square = 21 + file + 10 * rank (rank 0 = rank 1).  Pieces are ints:
@@ -321,74 +308,9 @@ def legal_moves(pos, starvation=True):
     return out
 
 
-def perft(pos, depth, starvation=True):
-    if depth == 0:
-        return 1
-    moves = legal_moves(pos, starvation)
-    if depth == 1:
-        return len(moves)
-    return sum(perft(new, depth - 1, starvation) for _, new, _ in moves)
-
-
-def divide(pos, depth, starvation=True):
-    return {move_text(m): perft(new, depth - 1, starvation) for m, new, _ in legal_moves(pos, starvation)}
-
-
 def in_check(pos):
     k = find_king(pos.board, pos.side)
     return k is not None and attacked(pos.board, k, pos.side ^ 1)
-
-
-# ---------------------------------------------------------------------------------------------
-# The engine under test.
-
-STARFISH = os.environ.get('STARFISH', os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'starfish'))
-engine_nodes = 0
-
-
-def starfish_divide(depth, fen, variant='starvation'):
-    global engine_nodes
-    out = subprocess.run([STARFISH, 'perft', variant, str(depth), fen], capture_output=True, text=True)
-    if out.returncode != 0:
-        raise RuntimeError('starfish failed on %s: %s' % (fen, out.stderr.strip()))
-    result, total = {}, None
-    for line in out.stdout.splitlines():
-        if line.startswith('Nodes searched:'):
-            total = int(line.split(':')[1])
-        elif ': ' in line and not line.startswith(('Time', 'Nodes')):
-            move, count = line.split(': ')
-            result[move] = int(count)
-    if total != sum(result.values()):
-        raise RuntimeError('starfish total %s != sum of its divide on %s' % (total, fen))
-    engine_nodes += total
-    return result
-
-
-def bisect(pos, depth, path=()):
-    """Descends along a mismatching move to the smallest depth that shows the difference."""
-    ours = divide(pos, depth)
-    theirs = starfish_divide(depth, to_fen(pos))
-    if set(ours) != set(theirs) or depth == 1:
-        return path, to_fen(pos), sorted(set(ours) - set(theirs)), sorted(set(theirs) - set(ours))
-    for m, new, _ in legal_moves(pos):
-        t = move_text(m)
-        if ours[t] != theirs[t]:
-            return bisect(new, depth - 1, path + (t,))
-    return path, to_fen(pos), [], []
-
-
-def compare(pos, depth, quiet=False):
-    """True when both generators agree move by move; on a mismatch prints where they differ."""
-    fen = to_fen(pos)
-    ours = divide(pos, depth)
-    theirs = starfish_divide(depth, fen)
-    if ours == theirs:
-        return True, sum(ours.values())
-    path, where, only_ours, only_theirs = bisect(pos, depth)
-    print('MISMATCH at depth %d on %s' % (depth, fen))
-    print('  after %s: %s' % (' '.join(path) or '(nothing)', where))
-    print('  legal here only: %s; in starfish only: %s' % (only_ours, only_theirs))
-    return False, sum(ours.values())
 
 
 # ---------------------------------------------------------------------------------------------
@@ -411,7 +333,7 @@ def mode_selftest(args):
     ok = True
     for fen, counts in STANDARD:
         for d in range(1, min(depth, len(counts)) + 1):
-            got = perft(from_fen(fen), d, starvation=False)
+            got = reference_driver.perft(RULES, 'chess', from_fen(fen), d)
             good = got == counts[d - 1]
             ok &= good
             print('%s depth %d: %d %s' % (fen, d, got, 'ok' if good else 'WRONG, expected %d' % counts[d - 1]))
@@ -419,42 +341,10 @@ def mode_selftest(args):
     return 0 if ok else 1
 
 
-def mode_perft(args):
-    variant, depth = args[0], int(args[1])
-    fen = args[2] if len(args) > 2 else START
-    d = divide(from_fen(fen), depth, starvation=(variant == 'starvation'))
-    for move in sorted(d):
-        print('%s: %d' % (move, d[move]))
-    print('\nNodes searched: %d' % sum(d.values()))
-    return 0
-
-
-def mode_moves(args):
-    pos = from_fen(args[0])
-    moves = legal_moves(pos)
-    print(' '.join(sorted(move_text(m) + ('^' if removed else '') for m, _, removed in moves)))
-    if not moves:
-        print('no legal move;', 'in check' if in_check(pos) else 'not in check')
-    return 0
-
-
-def mode_compare(args):
-    ok, nodes = compare(from_fen(args[1]), int(args[0]))
-    print('match' if ok else 'mismatch', nodes, 'nodes')
-    return 0 if ok else 1
-
-
-def options(args, defaults):
-    opts = dict(defaults)
-    for i in range(0, len(args), 2):
-        key = args[i].lstrip('-').replace('-', '_')
-        opts[key] = type(defaults[key])(args[i + 1])
-    return opts
-
-
 def playout(rng, fen, plies, capture_bias):
-    """Random legal Starvation play; with capture_bias, captures (of pawns most) are preferred."""
-    pos = from_fen(fen)
+    """Random legal Starvation play; with capture_bias, captures (of pawns most) are preferred.
+    Returns the position and the moves played."""
+    pos, path = from_fen(fen), []
     for _ in range(plies):
         moves = legal_moves(pos)
         if not moves:
@@ -464,8 +354,9 @@ def playout(rng, fen, plies, capture_bias):
             caps = pawn_caps or [x for x in moves if pos.board[x[0][1]] != EMPTY]
             if caps:
                 moves = caps
-        pos = rng.choice(moves)[1]
-    return pos
+        m, pos, _ = rng.choice(moves)
+        path.append(move_text(m))
+    return pos, path
 
 
 def thin_pawns(rng, pos, keep):
@@ -483,69 +374,46 @@ def thin_pawns(rng, pos, keep):
     return new
 
 
-def deepest_depth(pos, budget, max_depth):
-    """The deepest depth whose tree stays within budget nodes (at least 1)."""
-    depth, nodes = 1, perft(pos, 1)
-    while depth < max_depth:
-        # Estimate the next level from the branching factor seen so far.
-        estimate = nodes * max(nodes, 1) ** (1.0 / depth)
-        if estimate > budget:
-            break
-        depth += 1
-        nodes = perft(pos, depth)
-    return depth
-
-
-def count_pawns(pos):
-    return sum(1 for s in ALL_SQUARES if pos.board[s] != EMPTY and ptype(pos.board[s]) == P)
-
-
-def mode_random(args):
-    o = options(args, {'games': 40, 'seed': 1, 'budget': 200000, 'max_depth': 5})
-    rng = random.Random(o['seed'])
-    positions, mismatches, total_nodes, removal_moves, moves_seen = 0, 0, 0, 0, 0
-    by_depth = {}
+def random_positions(rng, o):
+    """Random play from the start and from Kiwipete: plain, capture-biased, and with the pawns
+    thinned out afterwards."""
     for game in range(o['games']):
         start = (START, KIWIPETE)[game % 2]
         kind = ('plain', 'capture-biased', 'thinned')[(game // 2) % 3]
-        pos = playout(rng, start, rng.randint(4, 80), 0.0 if kind == 'plain' else 0.7)
+        pos, path = playout(rng, start, rng.randint(4, o['plies']), 0.0 if kind == 'plain' else 0.7)
+        root = start
         if kind == 'thinned':
-            pos = thin_pawns(rng, pos, rng.randint(0, 4)) or pos
-        if not legal_moves(pos):
-            continue
-        depth = deepest_depth(pos, o['budget'], o['max_depth'])
-        moves = legal_moves(pos)
-        removal_moves += sum(1 for x in moves if x[2])
-        moves_seen += len(moves)
-        ok, nodes = compare(pos, depth)
-        positions += 1
-        mismatches += not ok
-        total_nodes += nodes
-        by_depth[depth] = by_depth.get(depth, 0) + 1
-        print('%-6s %-14s pawns %2d depth %d nodes %9d %s  %s' % (
-            'start' if start == START else 'kiwi', kind, count_pawns(pos), depth, nodes, 'ok' if ok else 'MISMATCH',
-            to_fen(pos)), flush=True)
-    print('%d positions (by depth: %s), %d nodes compared, %d mismatches; %d of %d root moves starve' % (
-        positions, ', '.join('d%d: %d' % kv for kv in sorted(by_depth.items())), total_nodes, mismatches,
-        removal_moves, moves_seen))
-    return 1 if mismatches else 0
+            thinned = thin_pawns(rng, pos, rng.randint(0, 4))
+            if thinned:
+                pos, root, path = thinned, to_fen(thinned), []
+        if legal_moves(pos):
+            yield 'starvation', root, path, pos
+
+
+def features(variant, pos):
+    moves = legal_moves(pos, variant == 'starvation')
+    found = {'pawns %d' % sum(1 for s in ALL_SQUARES if pos.board[s] != EMPTY and ptype(pos.board[s]) == P)}
+    if any(removed for _, _, removed in moves):
+        found.add('a move starves')
+    if in_check(pos):
+        found.add('in check')
+    return found
 
 
 def mode_split(args):
-    o = options(args, {'prefix': 2, 'samples': 40, 'seed': 1, 'depth': 6})
+    o = reference_driver.read_options(args, {'prefix': 2, 'samples': 40, 'seed': 1, 'depth': 6})
     rng = random.Random(o['seed'])
-    root = from_fen(START)
-    prefixes = [((), root)]
+    prefixes = [((), from_fen(START))]
     for _ in range(o['prefix']):
         prefixes = [(path + (move_text(m),), new) for path, p in prefixes for m, new, _ in legal_moves(p)]
     chosen = prefixes if o['samples'] == 0 else rng.sample(prefixes, min(o['samples'], len(prefixes)))
     rest = o['depth'] - o['prefix']
     mismatches, nodes = 0, 0
     for path, pos in chosen:
-        ok, n = compare(pos, rest)
+        ok, n, problem = reference_driver.compare(RULES, 'starvation', pos, rest, START, path)
         mismatches += not ok
         nodes += n
-        print('%-16s depth %d: %9d %s' % (' '.join(path), rest, n, 'ok' if ok else 'MISMATCH'), flush=True)
+        print('%-16s depth %d: %9d %s %s' % (' '.join(path), rest, n, 'ok' if ok else 'MISMATCH', problem), flush=True)
     print('%d of %d %d-ply subtrees compared at depth %d (%d leaves of the depth-%d tree), %d mismatches' % (
         len(chosen), len(prefixes), o['prefix'], rest, nodes, o['depth'], mismatches))
     return 1 if mismatches else 0
@@ -582,40 +450,32 @@ def mode_firstremoval(args):
     return 0
 
 
-def mode_epd(args):
-    """Recomputes every count of a perft suite (starvation lines) with this generator."""
-    o = options(args[1:], {'max_nodes': 200000000})
-    bad = 0
-    for line in open(args[0]):
-        line = line.strip()
-        if not line or line.startswith('#') or not line.startswith('starvation;'):
-            continue
-        fields = line.split(';')
-        fen = fields[1]
-        for f in fields[2:]:
-            depth, count = f.split()
-            depth, count = int(depth[1:]), int(count)
-            if count > o['max_nodes']:
-                print('%s D%d %d: skipped (over --max-nodes)' % (fen, depth, count))
-                continue
-            got = perft(from_fen(fen), depth)
-            bad += got != count
-            print('%s D%d %d: %s' % (fen, depth, count, 'ok' if got == count else 'WRONG, reference %d' % got),
-                  flush=True)
-    print('suite', 'agrees' if not bad else 'has %d wrong counts' % bad)
-    return 1 if bad else 0
-
-
-def main(argv):
-    if len(argv) < 2 or argv[1] not in ('selftest', 'perft', 'moves', 'compare', 'random', 'split', 'firstremoval', 'epd'):
-        print(__doc__)
-        return 2
-    mode = globals()['mode_' + argv[1]]
-    code = mode(argv[2:])
-    if engine_nodes:
-        print('(starfish counted %d nodes in all)' % engine_nodes)
-    return code
+class RULES:
+    """What tools/reference_driver.py needs: Starvation, and orthodox chess (no removal)."""
+    VARIANTS = ['starvation', 'chess']
+    start = staticmethod(lambda variant: START)
+    parse = staticmethod(lambda variant, fen: from_fen(fen))
+    write = staticmethod(to_fen)
+    moves = staticmethod(lambda variant, pos: [(move_text(m), new, '^' if removed else '')
+                                               for m, new, removed in legal_moves(pos, variant == 'starvation')])
+    children = staticmethod(lambda variant, pos: [new for _, new, _ in legal_moves(pos, variant == 'starvation')])
+    in_check = staticmethod(lambda variant, pos: in_check(pos))
+    random = staticmethod(random_positions)
+    features = staticmethod(features)
+    EPD_MAX_NODES = 200000000
+    RANDOM = {'games': 40, 'plies': 80, 'budget': 200000, 'max_depth': 5}
+    MODES = {
+        'selftest': ('selftest [DEPTH]                  orthodox perft of the 6 standard positions vs. published '
+                     'counts', mode_selftest),
+        'split': ('split [--prefix P] [--samples N] [--seed S] [--depth D]\n'
+                  '                                    the start position at depth D (default 6) by splitting: the\n'
+                  '                                    subtrees after N random P-ply prefixes (N=0: all of them)\n'
+                  '                                    compared at depth D-P, move by move', mode_split),
+        'firstremoval': ('firstremoval DEPTH                per ply from the start, up to DEPTH: how many legal moves '
+                         'starve\n                                    and how many orthodox moves Starvation forbids',
+                         mode_firstremoval),
+    }
 
 
 if __name__ == '__main__':
-    sys.exit(main(sys.argv))
+    sys.exit(reference_driver.main(RULES, sys.argv, __doc__))

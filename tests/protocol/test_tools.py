@@ -49,3 +49,54 @@ def test_code_stats_runs_on_this_checkout():
     assert out.returncode == 0, out.stderr
     assert out.stdout.startswith("largest source files (lines):\n"), out.stdout
     assert "longest functions" in out.stdout and "include cycles among src/ folders:" in out.stdout, out.stdout
+
+
+# The reference move generators share one driver (tools/reference_driver.py); every mode is
+# run here on something small, the way the perft suites' comments call them.
+REFERENCES = {  # file: (variant, position (None: the start), perft depth)
+    "starvation_reference.py": ("starvation", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                                2),
+    "square_says_reference.py": ("square-says-reversed", "mmmkmmmm/mmmmmmmm/8/8/8/8/MMMMMMMM/MMMMKMMM w KQkq - 0 1",
+                                 2),
+    "starchess_reference.py": ("starchess-ludii", "1/2/NP3pr/BP2pq/KP1pk/QP2pb/RP3pn/2/1[] w - 0 1", 2),
+    "megastar_reference.py": ("megastar", None, 1),
+}
+
+
+def reference(name, *args, timeout=300):
+    proc = subprocess.run([sys.executable, os.path.join("tools", name)] + [str(a) for a in args], cwd=REPO_ROOT,
+                          capture_output=True, text=True, timeout=timeout, env=dict(os.environ))
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def test_references_perft_and_compare_with_the_engine():
+    from harness import cli, parse_divide
+    for name, (variant, fen, depth) in REFERENCES.items():
+        code, out, err = reference(name, "perft", variant, depth, *([fen] if fen else []))
+        assert code == 0, (name, err)
+        ours, total, _ = parse_divide(out.strip().split("\n"))
+        code, engine_out, _ = cli(["perft", variant, depth] + ([fen] if fen else []))
+        theirs, engine_total, _ = parse_divide(engine_out.strip().split("\n"))
+        assert (ours, total) == (theirs, engine_total), (name, total, engine_total)
+        code, out, err = reference(name, "compare", variant, depth, *([fen] if fen else []))
+        assert code == 0 and ": agree, %d nodes" % total in out, (name, out, err)
+        code, out, err = reference(name, "fen", variant, fen or "")
+        if fen:
+            assert code == 0 and out.count(fen) == 2, (name, out, err)
+
+
+def test_references_moves_epd_and_random():
+    for name, (variant, fen, _) in REFERENCES.items():
+        if fen:
+            code, out, err = reference(name, "moves", variant, fen)
+            assert code == 0 and len(out.split("\n")[0].split()) > 5, (name, out, err)
+        suite = os.path.join("tests", "perft", variant.replace("-reversed", "").replace("-ludii", "") + ".epd")
+        code, out, err = reference(name, "epd", suite, "--max-nodes", 500)
+        assert code == 0 and out.rstrip().endswith("suite agrees"), (name, out[-500:], err)
+        code, out, err = reference(name, "random", "--games", 4, "--positions", 3, "--budget", 300, "--plies", 12)
+        assert code == 0 and " mismatches" in out and "0 mismatches" in out, (name, out[-800:], err)
+    # Without a mode: the usage, with the shared modes and the file's own.
+    code, out, err = reference("starvation_reference.py")
+    assert code == 2 and "compare [VARIANT] DEPTH [FEN]" in out and "selftest [DEPTH]" in out, out
+    code, out, err = reference("megastar_reference.py", "perft", 1, "not a position")
+    assert code == 2 and "bad input" in err, (out, err)
