@@ -48,5 +48,7 @@ export const api = {
   draw: (id, token, action) => request('POST', `/games/${encodeURIComponent(id)}/draw`, { token, action }),
   pgn: (id) => request('GET', `/games/${encodeURIComponent(id)}/pgn`, undefined, { text: true }),
   analysis: (body) => request('POST', '/analysis', body),
+  position: (body) => request('POST', '/position', body),
+  analysisStreamUrl: ({ variant, fen, lines }) => `/api/analysis/stream?${new URLSearchParams({ variant, fen, lines })}`,
   eventsUrl: (id) => `/api/games/${encodeURIComponent(id)}/events`,
 };

@@ -2,7 +2,7 @@
 
 import { api } from './api.js';
 import { HomeView } from './home.js';
-import { GameView } from './game/page.js';
+import { GameView, AnalysisBoardView } from './game/page.js';
 import { notify } from './ui.js';
 import { applySettings, mountSettings } from './settings.js';
 
@@ -23,6 +23,8 @@ function parseHash() {
   const hash = location.hash || '#/';
   const m = /^#\/game\/([^?/]+)(?:\?(.*))?$/.exec(hash);
   if (m) return { view: 'game', id: decodeURIComponent(m[1]), params: new URLSearchParams(m[2] || '') };
+  const a = /^#\/analysis(?:\?(.*))?$/.exec(hash);
+  if (a) return { view: 'analysis', params: new URLSearchParams(a[1] || '') };
   return { view: 'home', recent: hash === '#/recent' };
 }
 
@@ -36,6 +38,7 @@ async function route() {
   try {
     const variants = await loadVariants();
     if (r.view === 'game') current = new GameView(main, variants, r.id, r.params);
+    else if (r.view === 'analysis') current = new AnalysisBoardView(main, variants, r.params);
     else current = new HomeView(main, variants);
     await current.start();
     if (r.recent) document.getElementById('recent-list')?.scrollIntoView({ behavior: 'smooth' });

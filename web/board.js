@@ -140,8 +140,10 @@ export class Board {
     el('stop', { offset: '0%', 'stop-color': '#ff2a1a', 'stop-opacity': '1' }, grad);
     el('stop', { offset: '45%', 'stop-color': '#e8281a', 'stop-opacity': '.75' }, grad);
     el('stop', { offset: '100%', 'stop-color': '#a01010', 'stop-opacity': '0' }, grad);
-    const marker = el('marker', { id: 'arrow-head', viewBox: '0 0 10 10', refX: 5, refY: 5, markerWidth: 3, markerHeight: 3, orient: 'auto-start-reverse' }, defs);
-    el('path', { d: 'M0 0 L10 5 L0 10 Z', class: 'arrow-head' }, marker);
+    for (const kind of ['best', 'alt']) {
+      const marker = el('marker', { id: `arrow-head-${kind}`, viewBox: '0 0 10 10', refX: 5, refY: 5, markerWidth: 3, markerHeight: 3, orient: 'auto' }, defs);
+      el('path', { d: 'M0 0 L10 5 L0 10 Z', class: `arrow-head ${kind}` }, marker);
+    }
     const cells = el('g', { class: 'cells' }, svg);
     const zones = new Map((this.view.zones || []).map((z, i) => [z.id, i]));
     for (const c of this.board.cells) {
@@ -237,7 +239,7 @@ export class Board {
     const back = this.cellSize * 0.3; // stop short of the centre: the head ends inside the cell
     const x2 = q.x - ((q.x - p.x) / len) * back;
     const y2 = q.y - ((q.y - p.y) / len) * back;
-    el('line', { x1: p.x, y1: p.y, x2, y2, class: cls, 'stroke-width': this.cellSize * 0.16, 'marker-end': 'url(#arrow-head)' }, layer);
+    el('line', { x1: p.x, y1: p.y, x2, y2, class: cls, 'stroke-width': this.cellSize * 0.16, 'marker-end': `url(#arrow-head-${a.kind === 'alt' ? 'alt' : 'best'})` }, layer);
   }
 
   // ---- input ----

@@ -6,6 +6,7 @@
 
 #include "../core/pgn.h"
 #include "../util/parse.h"
+#include "analysis_stream.h"
 #include "api_fields.h"
 #include "board_view.h"
 #include "engine_worker.h"
@@ -417,8 +418,21 @@ static int check_moves_field(json_t *moves, char *err)
     return 400;
 }
 
-/* Plays the request's moves in g: 0, 409 (illegal, or after the end) or 503. */
-static int play_moves(Game *g, json_t *moves, char *err)
+/* A move about to be played in g, for POSITION's "moves": { uci, san, fen after it }. */
+static bool record_move(Game *g, Move mv, json_t *record)
+{
+    char uci[MOVE_TEXT_MAX], san[MOVE_TEXT_MAX], fen[FEN_MAX];
+    move_to_text(&g->pos, mv, uci);
+    move_to_san(&g->pos, mv, san);
+    if (!game_play(g, mv))
+        return false;
+    pos_fen(&g->pos, fen, sizeof fen);
+    return json_array_append_new(record, json_pack("{s:s, s:s, s:s}", "uci", uci, "san", san, "fen", fen)) == 0;
+}
+
+/* Plays the request's moves in g (recording each in `record` unless it is NULL): 0, 409
+ * (illegal, or after the end) or 503. */
+static int play_moves(Game *g, json_t *moves, json_t *record, char *err)
 {
     size_t i;
     json_t *m;
@@ -434,7 +448,7 @@ static int play_moves(Game *g, json_t *moves, char *err)
             snprintf(err, ERR_MAX, "move %zu: %s", i + 1, why);
             return 409;
         }
-        if (!game_play(g, mv)) {
+        if (!(record ? record_move(g, mv, record) : game_play(g, mv))) {
             snprintf(err, ERR_MAX, "out of memory");
             return 503;
         }
@@ -442,8 +456,9 @@ static int play_moves(Game *g, json_t *moves, char *err)
     return 0;
 }
 
-/* The position of POST /api/analysis and its search time: 0, or an error status. */
-static int read_analysis(json_t *o, Game *g, long long *movetime, char *err)
+/* A position given by "variant", "fen" (default: the variant's start) and "moves": 0, or an
+ * error status. */
+static int read_position(json_t *o, Game *g, json_t *record, char *err)
 {
     const Variant *v;
     const char *fen;
@@ -451,27 +466,20 @@ static int read_analysis(json_t *o, Game *g, long long *movetime, char *err)
     json_t *moves = json_object_get(o, "moves");
     int status;
     if ((status = read_variant(o, true, &v, err)) || (status = opt_string(o, "fen", &fen, err)) ||
-        (status = opt_int(o, "movetime_ms", 1, ANALYSIS_MAX_MS, 1000, movetime, err)) ||
         (status = check_moves_field(moves, err)))
         return status;
     if (!game_init(g, v, fen, why, sizeof why)) {
         snprintf(err, ERR_MAX, "bad fen: %s", why);
         return init_failure_status(why);
     }
-    return json_is_array(moves) ? play_moves(g, moves, err) : 0;
+    return json_is_array(moves) ? play_moves(g, moves, record, err) : 0;
 }
 
-static json_t *analysis_json(const Analysis *a)
+/* The position of POST /api/analysis and its search time: 0, or an error status. */
+static int read_analysis(json_t *o, Game *g, long long *movetime, char *err)
 {
-    json_t *pv = json_array(), *pv_san = json_array();
-    for (int i = 0; i < a->npv; i++) {
-        json_array_append_new(pv, json_string(a->pv[i]));
-        json_array_append_new(pv_san, json_string(a->pv_san[i]));
-    }
-    return json_pack("{s:o, s:o, s:i, s:o, s:o, s:o}", "score_cp",
-                     a->has_score && !a->has_mate ? json_integer(a->score_cp) : json_null(), "mate",
-                     a->has_mate ? json_integer(a->mate) : json_null(), "depth", a->depth, "pv", pv, "pv_san", pv_san,
-                     "bestmove", a->best[0] ? json_string(a->best) : json_null());
+    int status = opt_int(o, "movetime_ms", 1, ANALYSIS_MAX_MS, 1000, movetime, err);
+    return status ? status : read_position(o, g, NULL, err);
 }
 
 static enum MHD_Result analysis_answered(Waiting *w)
@@ -509,11 +517,86 @@ static enum MHD_Result post_analysis(struct MHD_Connection *c, const char *body,
     return wait_for_engine(w);
 }
 
+/* POST /api/position: the position after the moves, with its legal moves (POSITION). */
+static enum MHD_Result post_position(struct MHD_Connection *c, const char *body, size_t len)
+{
+    char err[ERR_MAX];
+    json_t *o, *moves = NULL;
+    int status = parse_body(body, len, &o, err);
+    if (status)
+        return http_error(c, (unsigned)status, "%s", err);
+    Game g = {0};
+    if (!(moves = json_array())) {
+        snprintf(err, sizeof err, "out of memory");
+        status = 503;
+    }
+    if (!status)
+        status = read_position(o, &g, moves, err);
+    json_decref(o);
+    json_t *out = status ? NULL : json_object();
+    bool ok = out != NULL;
+    if (ok) {
+        GameResult r = game_status(&g);
+        ok = json_object_set_new(out, "variant", json_string(g.v->def->name)) == 0 &&
+             json_object_set_new(out, "start_fen", json_string(g.start_fen)) == 0 &&
+             json_object_set(out, "moves", moves) == 0 &&
+             json_object_set_new(out, "status", json_string(r.kind == RESULT_NONE ? "ongoing" : "over")) == 0 &&
+             json_object_set_new(out, "result", json_string(result_text(r.kind))) == 0 &&
+             json_object_set_new(out, "reason", r.reason ? json_string(r.reason) : json_null()) == 0;
+        game_json_position(out, g.v, &g, r.kind != RESULT_NONE, &ok);
+    }
+    json_decref(moves);
+    game_free(&g);
+    if (!status && !ok) {
+        json_decref(out);
+        return http_error(c, 503, "out of memory");
+    }
+    return status ? http_error(c, (unsigned)status, "%s", err) : http_json(c, 200, out);
+}
+
+/* GET /api/analysis/stream?variant=V&fen=F&moves=M1,M2&lines=N: a continuous search of the
+ * position as Server-Sent Events (analysis_stream.c). */
+static enum MHD_Result get_analysis_stream(struct MHD_Connection *c)
+{
+    char err[ERR_MAX];
+    const char *text = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "lines");
+    int lines = 1;
+    if (text && !parse_int(text, 1, ANALYSIS_LINES_MAX, &lines))
+        return http_error(c, 400, "lines must be an integer from 1 to %d", ANALYSIS_LINES_MAX);
+    json_t *o = json_object(), *moves = json_array();
+    const char *keys[] = {"variant", "fen"};
+    for (int i = 0; o && i < 2; i++)
+        if ((text = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, keys[i])))
+            json_object_set_new(o, keys[i], json_string(text));
+    text = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "moves");
+    for (const char *p = text; moves && p && *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] == ',')) {
+        json_array_append_new(moves, json_stringn(p, strcspn(p, ",")));
+    }
+    int status = 0;
+    Game g = {0};
+    if (!o || !moves || json_object_set(o, "moves", moves) != 0) {
+        snprintf(err, sizeof err, "out of memory");
+        status = 503;
+    } else {
+        status = read_position(o, &g, NULL, err);
+    }
+    json_decref(o);
+    json_decref(moves);
+    struct MHD_Response *r = status ? NULL : analysis_stream_open(&g, lines, c, &status, err, sizeof err);
+    game_free(&g);
+    if (!r)
+        return http_error(c, (unsigned)status, "%s", err);
+    enum MHD_Result ret = MHD_queue_response(c, MHD_HTTP_OK, r);
+    MHD_destroy_response(r);
+    return ret;
+}
+
 /* What the server holds: cheap enough to poll. */
 static enum MHD_Result get_health(struct MHD_Connection *c)
 {
     return http_json(c, 200,
-                     json_pack("{s:i, s:i}", "games_in_memory", service_count(), "event_streams", events_count()));
+                     json_pack("{s:i, s:i, s:i}", "games_in_memory", service_count(), "event_streams", events_count(),
+                               "analysis_streams", analysis_streams_count()));
 }
 
 /* ---- Routing -------------------------------------------------------------------------------- */
@@ -576,6 +659,10 @@ enum MHD_Result api_handle(struct MHD_Connection *c, const char *method, const c
         return post ? post_import(c, body, len) : http_method_not_allowed(c, "POST");
     if (strcmp(path, "/analysis") == 0)
         return post ? post_analysis(c, body, len, state) : http_method_not_allowed(c, "POST");
+    if (strcmp(path, "/analysis/stream") == 0)
+        return get ? get_analysis_stream(c) : http_method_not_allowed(c, "GET, HEAD");
+    if (strcmp(path, "/position") == 0)
+        return post ? post_position(c, body, len) : http_method_not_allowed(c, "POST");
     if (strcmp(path, "/health") == 0)
         return get ? get_health(c) : http_method_not_allowed(c, "GET, HEAD");
     if (strncmp(path, "/games/", 7) != 0)

@@ -233,8 +233,7 @@ static void keep_best_line(void *ctx, const Position *root, const SearchInfo *in
         *(SearchLine *)ctx = info->lines[0];
 }
 
-/* The line's score and its moves in coordinate notation and SAN, from the root position. */
-static void fill_analysis(const Position *root, const SearchLine *line, Analysis *out)
+void engine_fill_analysis(const Position *root, const SearchLine *line, Analysis *out)
 {
     int mate = score_mate_moves(line->score);
     out->has_mate = mate != 0;
@@ -266,7 +265,7 @@ static void analyse(Game *g, Engine *e, int movetime_ms, Analysis *out)
     out->depth = r.depth;
     if (line.length == 0 && r.best != MOVE_NONE) /* no iteration finished: at least the move */
         line = (SearchLine){.score = r.score, .length = 1, .moves = {r.best}};
-    fill_analysis(&g->pos, &line, out);
+    engine_fill_analysis(&g->pos, &line, out);
     if (r.best != MOVE_NONE)
         move_to_text(&g->pos, r.best, out->best);
 }

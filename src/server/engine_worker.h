@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 
+#include "../engine/search.h"
 #include "game_service.h"
 
 #define ENGINE_WORKERS 2
@@ -38,6 +39,10 @@ typedef struct Analysis {
     int npv;
     char best[MOVE_TEXT_MAX]; /* "" when there is no legal move */
 } Analysis;
+
+/* A search line's score and its moves in coordinate notation and SAN, from the root position,
+ * added to *out (zeroed by the caller). */
+void engine_fill_analysis(const Position *root, const SearchLine *line, Analysis *out);
 
 /* Called on a lane's thread when a question is answered (ok), or dropped at shutdown. */
 typedef void (*Answered)(void *ctx, bool ok);

@@ -15,7 +15,6 @@
 #define QUEUE_MAX 64
 #define BUCKETS 4096
 #define WATCH_EVENTS 256
-#define STREAM_BLOCK 4096 /* the buffer libmicrohttpd copies a stream through, per stream */
 
 /* An event, shared by the queues of every subscriber it goes to. */
 typedef struct Message {
@@ -380,12 +379,8 @@ static ssize_t on_read(void *cls, uint64_t pos, char *buf, size_t max)
     Subscriber *s = cls;
     pthread_mutex_lock(&s->lock);
     ssize_t n = (ssize_t)take(s, buf, max);
-    if (!n && s->closed) {
-        n = MHD_CONTENT_READER_END_OF_STREAM;
-    } else if (!n) {
-        s->suspended = true;
-        MHD_suspend_connection(s->conn);
-    }
+    if (!n)
+        n = http_stream_idle(s->conn, s->closed, &s->suspended);
     pthread_mutex_unlock(&s->lock);
     return n;
 }
@@ -412,14 +407,9 @@ struct MHD_Response *events_open(LiveGame *g, struct MHD_Connection *c, GameStat
         free(s);
         return NULL;
     }
-    struct MHD_Response *r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, STREAM_BLOCK, on_read, s, on_free);
-    if (r && response_headers(r, "text/event-stream; charset=utf-8", "no-cache, no-store", NULL) &&
-        MHD_add_response_header(r, "X-Accel-Buffering", "no") == MHD_YES)
-        return r;
+    struct MHD_Response *r = http_event_stream(on_read, s, on_free); /* on failure, the subscriber ends */
     if (r)
-        MHD_destroy_response(r); /* ends the subscriber */
-    else
-        on_free(s);
+        return r;
     *status = GAME_NO_MEMORY;
     snprintf(message, len, "out of memory");
     return NULL;

@@ -42,15 +42,15 @@ static json_t *legal_move(const Variant *v, Position *pos, Move m)
                      string_or_null(placed[0] ? placed : NULL), "castle", MOVE_KIND(m) == MK_CASTLE);
 }
 
-static json_t *legal_moves(LiveGame *g, bool *ok)
+static json_t *legal_moves(const Variant *v, Game *game, bool over, bool *ok)
 {
     json_t *list = json_array();
-    if (!list || g->result != RESULT_NONE)
+    if (!list || over)
         return list;
     Move moves[MAX_MOVES];
-    int n = gen_legal(&g->game.pos, moves);
+    int n = gen_legal(&game->pos, moves);
     for (int i = 0; i < n; i++)
-        append(list, legal_move(g->v, &g->game.pos, moves[i]), ok);
+        append(list, legal_move(v, &game->pos, moves[i]), ok);
     return list;
 }
 
@@ -62,23 +62,23 @@ static json_t *played_moves(const LiveGame *g, bool *ok)
     return list;
 }
 
-static json_t *hand_of(const LiveGame *g, int side)
+static json_t *hand_of(const Variant *v, const Game *game, int side)
 {
     char text[MAX_PIECES + 1];
     int k = 0;
-    for (int t = 1; t <= g->v->ntypes; t++)
-        for (int i = 0; i < g->game.pos.hand[side][t] && k < MAX_PIECES; i++)
-            text[k++] = g->v->letter[MAKE_PIECE(side, t)];
+    for (int t = 1; t <= v->ntypes; t++)
+        for (int i = 0; i < game->pos.hand[side][t] && k < MAX_PIECES; i++)
+            text[k++] = v->letter[MAKE_PIECE(side, t)];
     text[k] = 0;
     return json_string(text);
 }
 
-static json_t *last_move(const LiveGame *g)
+static json_t *last_move(const Variant *v, const Game *game)
 {
-    if (g->game.n == 0)
+    if (game->n == 0)
         return json_null();
-    const Geometry *geo = g->v->geo;
-    Move m = g->game.moves[g->game.n - 1];
+    const Geometry *geo = v->geo;
+    Move m = game->moves[game->n - 1];
     return json_pack("{s:o, s:s}", "from", MOVE_KIND(m) == MK_PLACE ? json_null() : json_string(geo->cell_name[MOVE_FROM(m)]),
                      "to", geo->cell_name[MOVE_TO(m)]);
 }
@@ -94,12 +94,23 @@ static json_t *clock_of(const LiveGame *g)
                      g->result == RESULT_NONE ? json_string(side_name(g->game.pos.side)) : json_null());
 }
 
+void game_json_position(json_t *object, const Variant *v, Game *game, bool over, bool *ok)
+{
+    Position *pos = &game->pos;
+    char fen[FEN_MAX];
+    pos_fen(pos, fen, sizeof fen);
+    put(object, "fen", json_string(fen), ok);
+    put(object, "side", json_string(side_name(pos->side)), ok);
+    put(object, "legal", legal_moves(v, game, over, ok), ok);
+    put(object, "check", pos_in_check(pos) ? cell_or_null(v->geo, pos->royal[pos->side]) : json_null(), ok);
+    put(object, "last", last_move(v, game), ok);
+    put(object, "hand", json_pack("{s:o, s:o}", "white", hand_of(v, game, WHITE), "black", hand_of(v, game, BLACK)), ok);
+}
+
 json_t *game_json(LiveGame *g, int you)
 {
-    Position *pos = &g->game.pos;
     bool over = g->result != RESULT_NONE, ok = true;
-    char fen[FEN_MAX], created[40];
-    pos_fen(pos, fen, sizeof fen);
+    char created[40];
     util_iso_time(g->created_ms, created, sizeof created);
     json_t *state = json_object();
     if (!state)
@@ -107,13 +118,8 @@ json_t *game_json(LiveGame *g, int you)
     put(state, "id", json_string(g->id), &ok);
     put(state, "variant", json_string(g->v->def->name), &ok);
     put(state, "start_fen", json_string(g->game.start_fen), &ok);
-    put(state, "fen", json_string(fen), &ok);
     put(state, "moves", played_moves(g, &ok), &ok);
-    put(state, "side", json_string(side_name(pos->side)), &ok);
-    put(state, "legal", legal_moves(g, &ok), &ok);
-    put(state, "check", pos_in_check(pos) ? cell_or_null(g->v->geo, pos->royal[pos->side]) : json_null(), &ok);
-    put(state, "last", last_move(g), &ok);
-    put(state, "hand", json_pack("{s:o, s:o}", "white", hand_of(g, WHITE), "black", hand_of(g, BLACK)), &ok);
+    game_json_position(state, g->v, &g->game, over, &ok);
     put(state, "status", json_string(over ? "over" : "ongoing"), &ok);
     put(state, "result", json_string(result_text(g->result)), &ok);
     put(state, "reason", string_or_null(over ? g->reason : NULL), &ok);

@@ -9,5 +9,8 @@
 /* GAME for g (read under its lock: from a GameCall's or an observer's callback); `you` >= 0
  * adds "you": "white" | "black".  NULL when memory runs out. */
 json_t *game_json(LiveGame *g, int you);
+/* The position's fields of GAME (fen, side, legal, check, last, hand) for `game` into
+ * `object` (`over`: no legal moves); *ok cleared when memory runs out. */
+void game_json_position(json_t *object, const Variant *v, Game *game, bool over, bool *ok);
 
 #endif

@@ -8,6 +8,7 @@
 #include "util.h"
 
 #define JSON_TYPE "application/json; charset=utf-8"
+#define STREAM_BLOCK 4096 /* the buffer libmicrohttpd copies an event stream through, per stream */
 
 /* The answer when memory runs out, made at start: it needs no memory to send. */
 static struct MHD_Response *no_memory;
@@ -157,3 +158,25 @@ enum MHD_Result http_method_not_allowed(struct MHD_Connection *c, const char *al
     return http_send(c, MHD_HTTP_METHOD_NOT_ALLOWED, r);
 }
 
+
+struct MHD_Response *http_event_stream(MHD_ContentReaderCallback reader, void *cls, MHD_ContentReaderFreeCallback done)
+{
+    struct MHD_Response *r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, STREAM_BLOCK, reader, cls, done);
+    if (r && response_headers(r, "text/event-stream; charset=utf-8", "no-cache, no-store", NULL) &&
+        MHD_add_response_header(r, "X-Accel-Buffering", "no") == MHD_YES)
+        return r;
+    if (r)
+        MHD_destroy_response(r); /* calls done */
+    else
+        done(cls);
+    return NULL;
+}
+
+ssize_t http_stream_idle(struct MHD_Connection *c, bool ended, bool *suspended)
+{
+    if (ended)
+        return MHD_CONTENT_READER_END_OF_STREAM;
+    *suspended = true;
+    MHD_suspend_connection(c);
+    return 0;
+}

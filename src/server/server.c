@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "../core/variant.h"
+#include "analysis_stream.h"
 #include "api.h"
 #include "engine_worker.h"
 #include "events.h"
@@ -187,6 +188,7 @@ int server_main(int argc, char **argv)
 
     /* Shutdown: end the streams, stop the searches, then the daemon and the threads. */
     events_close_all();
+    analysis_streams_close_all();
     workers_stop();
     http_stop();
     events_stop();

@@ -73,6 +73,13 @@ export class Controls {
     if (!g) return;
     const e = this.el;
     const setupLeft = g.hand && ((g.hand.white || '') + (g.hand.black || '')).length;
+    if (s.local) {
+      e.title.textContent = `Analysis board \u00B7 ${variantTitle(s.variant.name)}`;
+      e.sub.textContent = 'any position; moves on the board are explored, not played';
+      e.status.textContent = `${cap(s.playable() ? s.playable().side : g.side)} to move`;
+      e.resign.hidden = e.offer.hidden = true;
+      return;
+    }
     e.sub.textContent = [
       g.players.white === 'engine' || g.players.black === 'engine' ? 'against the engine' : 'between two players',
       g.clock ? clockTerms(g.clock) : 'no clock',

@@ -21,18 +21,19 @@ export class MoveInput {
     });
     this.element = h('div', { class: 'move-entry' }, this.input,
       h('button', { type: 'button', id: 'move-submit', onclick: () => this.submit() }, 'Play'));
-    state.on('change', () => { this.element.hidden = !state.token || state.game.status !== 'ongoing'; });
+    state.on('change', () => { this.element.hidden = !state.playable() && !(state.token && state.game.status === 'ongoing'); });
   }
 
   submit() {
     const s = this.state;
     const text = this.input.value.trim();
     if (!text) return;
-    if (!s.canMove) {
-      notify(s.live ? 'It is not your move.' : 'Go back to the current position to move.', 'info');
+    const play = s.playable();
+    if (!play) {
+      notify(s.live ? 'It is not your move.' : 'Go back to the current position to move, or analyse.', 'info');
       return;
     }
-    const exact = s.game.legal.find((m) => m.uci === text || m.uci.toLowerCase() === text.toLowerCase());
+    const exact = play.legal.find((m) => m.uci === text || m.uci.toLowerCase() === text.toLowerCase());
     this.input.value = '';
     s.emit('move', exact ? exact.uci : text);
   }

@@ -17,6 +17,7 @@ export class MoveList {
       btn('nav-last', '\u00BB', 'Last position', () => state.emit('goto', null)));
     this.element = h('section', { class: 'card moves-card' }, h('div', { class: 'card-title' }, 'Moves'), this.list, this.nav);
     this.shown = -1;
+    if (state.local) this.list.hidden = this.nav.hidden = true;
     state.on('change', (keys) => this.render(keys.has('game')));
   }
 

@@ -13,7 +13,9 @@ import { Clocks } from './clocks.js';
 import { MoveList } from './movelist.js';
 import { MoveInput } from './moveinput.js';
 import { Controls } from './controls.js';
-import { AnalysisCard } from './analysis.js';
+import { AnalysisPanel } from './analysis.js';
+import { VariationView } from './variation.js';
+import { EvalGraph } from './evalgraph.js';
 import { InviteCard, ExportCard } from './share.js';
 import { BoardLegend } from './legend.js';
 import { GameOverDialog } from './gameover.js';
@@ -39,7 +41,7 @@ export class GameView {
   destroy() {
     this.destroyed = true;
     if (this.live) this.live.close();
-    for (const m of [this.clocks, this.board, this.legend]) if (m) m.destroy();
+    for (const m of [this.clocks, this.board, this.legend, this.analysis, this.graph]) if (m) m.destroy();
     document.removeEventListener('keydown', this.onKey);
     window.removeEventListener('resize', this.onResize);
   }
@@ -91,18 +93,19 @@ export class GameView {
     this.clocks = new Clocks(s, this.bars);
     this.controls = new Controls(s);
     const moves = new MoveList(s);
-    moves.element.appendChild(new MoveInput(s).element);
+    this.graph = new EvalGraph(s);
+    moves.element.append(new VariationView(s).element, this.graph.element, new MoveInput(s).element);
     const invite = new InviteCard(s);
-    const analysis = new AnalysisCard(s);
+    const analysis = new AnalysisPanel(s);
     this.analysis = analysis;
-    const share = new ExportCard(s);
+    const share = s.local ? null : new ExportCard(s);
     const dialog = new GameOverDialog(s);
     boardHost.appendChild(dialog.element);
     this.playArea = h('section', { class: 'play-area', style: `--aspect:${this.board.wrap.style.getPropertyValue('--aspect')}` },
-      this.bars.top, h('div', { class: 'board-row' }, boardHost), this.legend.caption, this.bars.bottom);
+      this.bars.top, h('div', { class: 'board-row' }, analysis.bar, boardHost), this.legend.caption, this.bars.bottom);
     this.root.replaceChildren(h('div', { class: `game-view levels-${s.variant.board.levels}`, 'data-game': this.id },
       this.playArea,
-      h('aside', { class: 'side-panel' }, this.controls.element, this.controls.bar, invite.element, moves.element, analysis.element, share.element),
+      h('aside', { class: 'side-panel' }, this.controls.element, this.controls.bar, invite.element, moves.element, analysis.element, share && share.element),
       this.legend.element));
     this.board.relayout();
   }
@@ -122,15 +125,19 @@ export class GameView {
     s.on('change', () => this.renderBoard());
     s.on('move', (uci) => this.sendMove(uci));
     s.on('goto', (k) => this.goto(k));
-    s.on('step', (d) => this.goto(s.ply + d));
+    s.on('step', (d) => (s.variation ? this.stepVariation(d) : this.goto(s.ply + d)));
     s.on('flip', () => this.flip());
     s.on('draw', (action) => this.draw(action));
     s.on('resign', () => this.action(() => api.resign(this.id, s.token), 'resign'));
     s.on('rematch', () => this.rematch());
     s.on('analyse', () => {
-      this.analysis.element.scrollIntoView({ behavior: 'smooth', block: 'center' });
-      this.analysis.analyse();
+      if (!s.analysing) this.analysis.start();
+      this.analysis.element.scrollIntoView({ behavior: 'smooth', block: 'nearest' });
     });
+    s.on('show-line', ({ fen, pv }) => this.showLine(fen, pv));
+    s.on('variation-goto', (at) => s.set({ variation: { ...s.variation, at } }));
+    s.on('variation-leave', () => s.set({ variation: null }));
+    s.on('change', (keys) => this.followExplore(keys));
     this.onKey = (e) => {
       if (e.target.closest && e.target.closest('input, textarea, select, [contenteditable], .board, dialog')) return;
       if (e.ctrlKey || e.metaKey || e.altKey) return;
@@ -226,24 +233,73 @@ export class GameView {
   renderBoard() {
     const s = this.state;
     const g = s.game;
-    const k = s.ply;
+    const v = s.variation;
     let last = null;
-    if (s.live) last = g.last;
-    else if (k > 0) {
-      const mv = parseUci(s.variant.board, g.moves[k - 1].uci);
+    const shown = v && v.at > 0 ? v.moves[v.at - 1] : s.ply > 0 ? g.moves[s.ply - 1] : null;
+    if (s.live && !s.inVariation) last = g.last;
+    else if (shown) {
+      const mv = parseUci(s.variant.board, shown.uci);
       if (mv) last = { from: mv.from, to: mv.to };
     }
+    const play = s.playable();
+    const e = s.explore && s.explore.fen === s.shownFen() ? s.explore : null;
     this.board.update({
-      pieces: s.positionAt(k),
-      legal: s.canMove ? g.legal : [],
+      pieces: parseFen(s.variant.board, s.shownFen()),
+      legal: play ? play.legal : [],
       last,
-      check: s.live ? g.check : null,
-      side: s.sideAfter(k),
-      interactive: s.canMove,
-      premoveSide: s.premoveSide,
+      check: e ? e.check : s.live ? g.check : null,
+      side: play ? play.side : s.sideAfter(s.ply),
+      interactive: !!play,
+      premoveSide: s.analysing ? null : s.premoveSide,
       premove: s.premove,
+      arrows: s.arrows,
     });
-    this.board.wrap.classList.toggle('history', !s.live);
+    this.board.wrap.classList.toggle('history', !s.live || s.inVariation);
+  }
+
+  // While analysing, the server's POSITION for the position shown (its legal moves make the
+  // board playable: the moves become a variation).
+  async followExplore(keys) {
+    const s = this.state;
+    if (!s.analysing || !(keys.has('game') || keys.has('viewPly') || keys.has('variation') || keys.has('analysing'))) return;
+    const fen = s.shownFen();
+    if (s.explore && s.explore.fen === fen) return;
+    this.exploring = fen;
+    let pos;
+    try {
+      pos = await api.position({ variant: s.variant.name, fen });
+    } catch (e) {
+      notify(`Could not read the position: ${e.message}`);
+      return;
+    }
+    if (this.exploring === fen && !this.destroyed) s.set({ explore: { ...pos, fen } });
+  }
+
+  // Moves from the position shown (a variation or a game position), checked by the server.
+  async extendVariation(from, ucis) {
+    const s = this.state;
+    const v = s.variation && s.inVariation ? s.variation : null;
+    const base = v ? { basePly: v.basePly, baseFen: v.baseFen, moves: v.moves.slice(0, v.at) } : { basePly: s.ply, baseFen: from, moves: [] };
+    let pos;
+    try {
+      pos = await api.position({ variant: s.variant.name, fen: base.baseFen, moves: [...base.moves.map((m) => m.uci), ...ucis] });
+    } catch (e) {
+      notify(`That move cannot be played here: ${e.message}`);
+      return;
+    }
+    const moves = pos.moves;
+    s.set({ variation: { ...base, moves, at: moves.length }, explore: { ...pos, fen: pos.fen } });
+  }
+
+  showLine(fen, pv) {
+    if (fen === this.state.shownFen()) this.extendVariation(fen, pv);
+  }
+
+  stepVariation(d) {
+    const s = this.state;
+    const v = s.variation;
+    const at = Math.max(0, Math.min(v.moves.length, v.at + d));
+    if (at !== v.at) s.set({ variation: { ...v, at } });
   }
 
   goto(k) {
@@ -252,9 +308,9 @@ export class GameView {
     if (!g) return;
     if (k !== null && k >= g.moves.length) k = null;
     if (k !== null && k < 0) k = 0;
-    if (k === s.viewPly) return;
+    if (k === s.viewPly && !s.variation) return;
     this.board.selected = null;
-    s.set({ viewPly: k });
+    s.set({ viewPly: k, variation: null });
   }
 
   flip() {
@@ -265,6 +321,11 @@ export class GameView {
 
   async sendMove(uci) {
     const s = this.state;
+    const play = s.playable();
+    if (play && play.explore) {
+      this.extendVariation(s.shownFen(), [uci]);
+      return;
+    }
     if (!s.canMove) return;
     s.set({ pending: true });
     let g;
@@ -326,3 +387,48 @@ export class GameView {
 
 // For the browser tests: the board text of a replayed position (compared with the server's).
 window.starfishDebug = { parseFen, boardText };
+
+// The analysis board (#/analysis?variant=V&fen=F): any position, no game on the server; the
+// engine analyses at once and every move on the board becomes a variation.
+export class AnalysisBoardView extends GameView {
+  constructor(root, variants, params) {
+    super(root, variants, null, new URLSearchParams());
+    this.params = params;
+  }
+
+  async start() {
+    const s = this.state;
+    const name = this.params.get('variant') || 'chess';
+    const variant = this.variants.find((v) => v.name === name);
+    if (!variant) throw new Error(`unknown variant ${name}`);
+    const pos = await api.position({ variant: name, fen: this.params.get('fen') || variant.start_fen });
+    if (this.destroyed) return;
+    const game = {
+      id: null, variant: name, start_fen: pos.fen, fen: pos.fen, moves: [], side: pos.side, legal: pos.legal, check: pos.check,
+      last: null, hand: pos.hand, status: 'ongoing', result: '*', reason: null, clock: null, draw_offer: null,
+      players: { white: 'human', black: 'human' }, engine: null,
+    };
+    Object.assign(s, { variant, game, local: true });
+    this.build();
+    this.root.querySelector('.side-panel').prepend(this.positionCard(variant, pos.fen));
+    this.listen();
+    s.set({ game });
+    document.title = `Analysis board \u2014 starfish`;
+    this.analysis.start();
+  }
+
+  // Another variant or position text.
+  positionCard(variant, fen) {
+    const select = h('select', { id: 'analysis-variant', 'aria-label': 'Variant' },
+      this.variants.map((v) => h('option', { value: v.name, selected: v === variant }, variantTitle(v.name))));
+    const text = h('input', { type: 'text', id: 'analysis-fen', value: fen, spellcheck: 'false', 'aria-label': 'Position (FEN)' });
+    const go = () => {
+      const v = this.variants.find((x) => x.name === select.value);
+      const f = select.value === variant.name ? text.value.trim() : v.start_fen;
+      location.hash = `#/analysis?${new URLSearchParams({ variant: v.name, fen: f || v.start_fen })}`;
+    };
+    text.addEventListener('keydown', (e) => e.key === 'Enter' && go());
+    return h('section', { class: 'card position-card' }, h('div', { class: 'card-title' }, 'Position'),
+      h('div', { class: 'copy-row' }, select, h('button', { type: 'button', id: 'analysis-load', onclick: go }, 'Load')), text);
+  }
+}

@@ -92,8 +92,8 @@ export class PlayerBars {
 
   renderHands() {
     const s = this.state;
-    const g = s.game;
-    const hand = g.hand || {};
+    const play = s.playable();
+    const hand = (play ? play.hand : s.game.hand) || {};
     const sel = this.board.selected;
     for (const bar of this.bars) {
       const side = bar.dataset.side;
@@ -101,9 +101,9 @@ export class PlayerBars {
       const letters = String(hand[side] || '').toUpperCase().split('').filter(Boolean);
       box.replaceChildren();
       box.hidden = letters.length === 0;
-      const mine = (s.canMove && g.side === side) || s.premoveSide === side;
+      const mine = (play && play.side === side) || s.premoveSide === side;
       for (const letter of letters) {
-        const usable = mine && (!s.canMove || g.legal.some((m) => m.place && m.place.toUpperCase() === letter));
+        const usable = mine && (!play || play.legal.some((m) => m.place && m.place.toUpperCase() === letter));
         const chosen = sel && sel.place === letter && mine;
         const name = this.names.get(letter) || letter;
         const b = h('button', {

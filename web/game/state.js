@@ -18,6 +18,13 @@ export class GameState extends EventTarget {
     this.flipped = false;
     this.pending = false; // a request of ours is on its way
     this.premove = null; // { from | place, to }
+    this.analysing = false; // the analysis panel is on
+    this.arrows = []; // the engine's lines' first moves, drawn on the board
+    // A line explored from the position after basePly moves (the player's moves or an engine
+    // line): moves [{ uci, san, fen }], `at` of them shown (0: the base position).
+    this.variation = null;
+    this.explore = null; // the server's POSITION for the position shown, when analysing
+    this.local = false; // an analysis board: no game on the server
     Object.assign(this, fields);
   }
 
@@ -66,11 +73,38 @@ export class GameState extends EventTarget {
     return this.mySide;
   }
 
-  // Pieces after k moves: the server sends the position text after every move.
-  positionAt(k) {
+  // The position text after k moves: the server sends it after every move.
+  fenAt(k) {
     const g = this.game;
-    const fen = k >= g.moves.length ? g.fen : k === 0 ? g.start_fen : g.moves[k - 1].fen;
-    return parseFen(this.variant.board, fen);
+    return k >= g.moves.length ? g.fen : k === 0 ? g.start_fen : g.moves[k - 1].fen;
+  }
+
+  positionAt(k) {
+    return parseFen(this.variant.board, this.fenAt(k));
+  }
+
+  get inVariation() {
+    return !!this.variation && this.variation.at > 0;
+  }
+
+  // The position on the board: the game's after the shown ply, or a variation's.
+  shownFen() {
+    const v = this.variation;
+    return v && v.at > 0 ? v.moves[v.at - 1].fen : this.fenAt(this.ply);
+  }
+
+  shownOver() {
+    const e = this.explore;
+    return !!e && e.fen === this.shownFen() && e.status === 'over';
+  }
+
+  // What may be played on the board now: the game's moves (the player's turn), or, while
+  // analysing, any legal move of the position shown (it becomes a variation).
+  playable() {
+    if (this.canMove && !this.inVariation) return { legal: this.game.legal, side: this.game.side, hand: this.game.hand, explore: false };
+    const e = this.explore;
+    if (this.analysing && e && e.fen === this.shownFen() && e.status === 'ongoing') return { legal: e.legal, side: e.side, hand: e.hand, explore: true };
+    return null;
   }
 
   sideAfter(k) {
