@@ -136,55 +136,58 @@ static double mse_of(const TuneSet *s, const int *evals, double k)
     return s->n ? sum / s->n : 0;
 }
 
-double tune_mse(const TuneSet *s, const EvalParams *p, double k)
+/* The evaluations of the positions with weights p, from White's view (malloc'd; NULL when
+ * memory runs out). */
+static int *evaluations(const TuneSet *s, const EvalParams *p)
 {
     EvalTables *t = malloc(sizeof *t);
     int *evals = malloc(sizeof *evals * (size_t)(s->n ? s->n : 1));
-    double e = 1.0;
     if (t && evals) {
         eval_build(t, s->v, p);
         white_evals(s, t, evals);
-        e = mse_of(s, evals, k);
+    } else {
+        free(evals);
+        evals = NULL;
     }
     free(t);
+    return evals;
+}
+
+double tune_mse(const TuneSet *s, const EvalParams *p, double k)
+{
+    int *evals = evaluations(s, p);
+    double e = evals ? mse_of(s, evals, k) : 1.0;
     free(evals);
     return e;
 }
 
 double tune_fit_k(const TuneSet *s, const EvalParams *p)
 {
-    EvalTables *t = malloc(sizeof *t);
-    int *evals = malloc(sizeof *evals * (size_t)(s->n ? s->n : 1));
-    double best_k = 0.004;
-    if (t && evals) {
-        eval_build(t, s->v, p);
-        white_evals(s, t, evals);
-        /* A log-spaced scan from 1e-4 to 1e-1, then golden-section search around the best. */
-        double best = 2;
-        int steps = 60, at = 0;
-        for (int i = 0; i <= steps; i++) {
-            double k = k_grid(i, steps);
-            double e = mse_of(s, evals, k);
-            if (e < best) {
-                best = e;
-                at = i;
-            }
+    int *evals = evaluations(s, p);
+    if (!evals)
+        return 0.004;
+    /* A log-spaced scan from 1e-4 to 1e-1, then golden-section search around the best. */
+    double best = 2;
+    int steps = 60, at = 0;
+    for (int i = 0; i <= steps; i++) {
+        double e = mse_of(s, evals, k_grid(i, steps));
+        if (e < best) {
+            best = e;
+            at = i;
         }
-        double lo = k_grid(at > 0 ? at - 1 : 0, steps);
-        double hi = k_grid(at < steps ? at + 1 : steps, steps);
-        const double phi = 0.6180339887498949; /* (sqrt 5 - 1) / 2 */
-        for (int i = 0; i < 60; i++) {
-            double a = hi - phi * (hi - lo), b = lo + phi * (hi - lo);
-            if (mse_of(s, evals, a) < mse_of(s, evals, b))
-                hi = b;
-            else
-                lo = a;
-        }
-        best_k = (lo + hi) / 2;
     }
-    free(t);
+    double lo = k_grid(at > 0 ? at - 1 : 0, steps);
+    double hi = k_grid(at < steps ? at + 1 : steps, steps);
+    const double phi = 0.6180339887498949; /* (sqrt 5 - 1) / 2 */
+    for (int i = 0; i < 60; i++) {
+        double a = hi - phi * (hi - lo), b = lo + phi * (hi - lo);
+        if (mse_of(s, evals, a) < mse_of(s, evals, b))
+            hi = b;
+        else
+            lo = a;
+    }
     free(evals);
-    return best_k;
+    return (lo + hi) / 2;
 }
 
 /* ---------------------------------------------------------------- coordinate descent */

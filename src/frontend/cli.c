@@ -203,11 +203,8 @@ static int cmd_bench(int argc, char **argv)
     return 0;
 }
 
-/* Every subcommand: its table (usage, summary, options) and what runs it with argv[0] its name. */
-static const struct {
-    const Command *command;
-    int (*run)(int argc, char **argv);
-} subcommands[] = {
+/* Every subcommand: its table (usage, summary, options) and what runs it. */
+static const Subcommand subcommands[] = {
     {&perft_command, cmd_perft}, {&mate_command, cmd_mate},   {&bench_command, cmd_bench},
     {&serve_command, server_main},
     {&match_command, match_main}, {&tb_command, tb_main},     {&tune_command, tune_main},
@@ -216,12 +213,9 @@ static const struct {
 
 static int cmd_help(void)
 {
-    const Command *list[SUBCOMMANDS];
-    for (int i = 0; i < SUBCOMMANDS; i++)
-        list[i] = subcommands[i].command;
     printf("starfish: a multi-variant chess engine\n\nusage:\n");
     printf("  %-38sspeak UCI on standard input/output\n", "starfish");
-    options_list(list, SUBCOMMANDS, stdout);
+    options_list(subcommands, SUBCOMMANDS, stdout);
     printf("  %-38sthis text ('starfish COMMAND --help' for each command)\n\nvariants:", "starfish help");
     for (int i = 0; i < variant_count(); i++)
         printf(" %s", variant_at(i)->def->name);
@@ -233,11 +227,11 @@ int cli_main(int argc, char **argv)
 {
     if (argc < 2)
         return uci_loop(stdin, stdout);
+    int status;
     if (strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
         return cmd_help();
-    for (int i = 0; i < SUBCOMMANDS; i++)
-        if (strcmp(argv[1], subcommands[i].command->name) == 0)
-            return subcommands[i].run(argc - 1, argv + 1);
+    if (options_run(subcommands, SUBCOMMANDS, argc - 1, argv + 1, &status))
+        return status;
     fprintf(stderr, "starfish: unknown command '%s' (see 'starfish help')\n", argv[1]);
     return 2;
 }

@@ -309,11 +309,8 @@ static int cmd_dump(int argc, char **argv)
     return 0;
 }
 
-/* The tb commands, each with what runs it (argv[0] is the command's last word). */
-static const struct {
-    const Command *command;
-    int (*run)(int argc, char **argv);
-} tb_commands[] = {
+/* The tb commands, each with what runs it. */
+static const Subcommand tb_commands[] = {
     {&generate_command, cmd_generate}, {&probe_command, cmd_probe}, {&verify_command, cmd_verify},
     {&stats_command, cmd_stats},       {&dump_command, cmd_dump},
 };
@@ -321,11 +318,8 @@ static const struct {
 
 static int tb_help(void)
 {
-    const Command *list[TB_COMMANDS];
-    for (int i = 0; i < TB_COMMANDS; i++)
-        list[i] = tb_commands[i].command;
     printf("usage: starfish tb COMMAND [...]\n\n%s\n\n", tb_command.about);
-    options_list(list, TB_COMMANDS, stdout);
+    options_list(tb_commands, TB_COMMANDS, stdout);
     printf("\n'starfish tb COMMAND --help' lists a command's options.\n");
     return 0;
 }
@@ -334,10 +328,10 @@ int tb_main(int argc, char **argv)
 {
     if (argc < 2)
         return options_fail(&tb_command, "tb needs a command: generate, probe, verify, stats or dump");
+    int status;
     if (strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
         return tb_help();
-    for (int i = 0; i < TB_COMMANDS; i++)
-        if (strcmp(argv[1], tb_commands[i].command->name + 3) == 0)
-            return tb_commands[i].run(argc - 1, argv + 1);
+    if (options_run(tb_commands, TB_COMMANDS, argc - 1, argv + 1, &status))
+        return status;
     return options_fail(&tb_command, "unknown tb command '%s'", argv[1]);
 }

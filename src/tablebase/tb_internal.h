@@ -149,7 +149,7 @@ void tb_registry_add(TbTable *t);
 /* Frees the loaded tables that keep() rejects (the generator's memory bound). */
 void tb_registry_evict(bool (*keep)(const TbSig *sig, void *ctx), void *ctx);
 const char *tb_get_dir(void);
-void tb_set_error(const char *fmt, ...);
+void tb_set_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The last error was a rejected file, already reported on stderr. */
 bool tb_last_error_printed(void);
 

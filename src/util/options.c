@@ -48,10 +48,10 @@ void options_help(const Command *c, FILE *out)
     fprintf(out, "  --help%*sthis text\n", HELP_COLUMN - 8, "");
 }
 
-void options_list(const Command *const *commands, int n, FILE *out)
+void options_list(const Subcommand *list, int n, FILE *out)
 {
     for (int i = 0; i < n; i++) {
-        const Command *c = commands[i];
+        const Command *c = list[i].command;
         char head[256];
         int w = snprintf(head, sizeof head, "  starfish %s%s%s", c->name, c->usage[0] ? " " : "", c->usage);
         if (w < LIST_COLUMN)
@@ -59,6 +59,18 @@ void options_list(const Command *const *commands, int n, FILE *out)
         else
             fprintf(out, "%s\n%*s%s\n", head, LIST_COLUMN, "", c->summary);
     }
+}
+
+bool options_run(const Subcommand *list, int n, int argc, char **argv, int *status)
+{
+    for (int i = 0; i < n; i++) {
+        const char *name = list[i].command->name, *last = strrchr(name, ' ');
+        if (strcmp(argv[0], last ? last + 1 : name) == 0) {
+            *status = list[i].run(argc, argv);
+            return true;
+        }
+    }
+    return false;
 }
 
 static bool is_negative_number(const char *a)

@@ -76,8 +76,17 @@ bool options_parse(const Command *c, int argc, char **argv, char **args, int *na
 /* Prints c's usage, its paragraph and its options with their help. */
 void options_help(const Command *c, FILE *out);
 
-/* Lists commands for a general help: each one's usage, and its summary beside or below it. */
-void options_list(const Command *const *commands, int n, FILE *out);
+/* A command of a group (`starfish perft`, `starfish tb generate`) and what runs it; argv[0] is
+ * the last word of its name. */
+typedef struct Subcommand {
+    const Command *command;
+    int (*run)(int argc, char **argv);
+} Subcommand;
+
+/* Lists a group's commands for its help: each one's usage, and its summary beside or below it. */
+void options_list(const Subcommand *list, int n, FILE *out);
+/* Runs the command of the group whose name ends in the word argv[0]; false when there is none. */
+bool options_run(const Subcommand *list, int n, int argc, char **argv, int *status);
 
 /* Prints `starfish: NAME: MESSAGE (see 'starfish NAME --help')` on stderr; returns 2, the exit
  * status of a bad command line. */
