@@ -24,6 +24,9 @@
 #define FUTILITY_MARGIN 100 /* plus this per ply of depth */
 #define LMP_MAX_DEPTH 3
 #define ASPIRATION_DELTA 25
+/* History scores stay within +-HISTORY_MAX; one cutoff moves them by at most the bonus cap. */
+#define HISTORY_MAX 16384
+#define HISTORY_BONUS_MAX 1200
 /* A mate in p plies ends a search under a clock only once an iteration this many plies
  * deeper than p has run: any shorter mate would have been found by then, reductions of late
  * moves included (a mate found at a shallow depth, through extensions, proves nothing about
@@ -47,7 +50,7 @@ typedef struct Shared {
     atomic_bool abort; /* the main thread has finished: helpers stop */
 } Shared;
 
-/* One search thread.  Everything from `killers` on is cleared at the start of a search. */
+/* One search thread. */
 typedef struct Worker {
     int id; /* 0: the main thread */
     Shared *shared;
@@ -65,9 +68,16 @@ typedef struct Worker {
     int completed_depth;
     SearchInfo info; /* the last completed iteration's lines */
     Move killers[MAX_PLY + 1][2];
-    int history[2][MAX_CELLS][MAX_CELLS];
+    /* The move made at each ply of the path and the piece code it moved (for counter moves). */
+    Move path_move[MAX_PLY + 1];
+    uint8_t path_piece[MAX_PLY + 1];
     Move pv[MAX_PLY + 1][MAX_PLY + 1];
     int pv_len[MAX_PLY + 1];
+    /* Kept from search to search, cleared by engine_new_game: how often each quiet move (by
+     * side, from, to) cut off, and the quiet move that last refuted each move (by the piece
+     * it moved and its target). */
+    int history[2][MAX_CELLS][MAX_CELLS];
+    Move counter[MAX_CODES][MAX_CELLS];
 } Worker;
 
 /* ---- The engine --------------------------------------------------------------------------- */
@@ -122,6 +132,10 @@ void engine_free(Engine *e)
 void engine_new_game(Engine *e)
 {
     tt_clear(&e->tt);
+    for (int i = 0; i < e->threads; i++) {
+        memset(e->workers[i]->history, 0, sizeof e->workers[i]->history);
+        memset(e->workers[i]->counter, 0, sizeof e->workers[i]->counter);
+    }
 }
 
 void engine_ponderhit(Engine *e)
@@ -252,11 +266,13 @@ static bool qsearch_skips(const Worker *w, Move m, int stand_pat, int alpha)
 }
 
 /* Orders moves best-first by a score: table move, captures (most valuable victim, least
- * valuable attacker), promotions, killers, then history. */
+ * valuable attacker), promotions, killers, the counter move, then history. */
 static void order_moves(Worker *w, Move *moves, int n, Move tt_move, int ply)
 {
     int score[MAX_MOVES];
     const Position *pos = &w->pos;
+    Move counter = ply > 0 && w->path_move[ply - 1] ? w->counter[w->path_piece[ply - 1]][MOVE_TO(w->path_move[ply - 1])]
+                                                    : MOVE_NONE;
     for (int i = 0; i < n; i++) {
         Move m = moves[i];
         int sc;
@@ -270,6 +286,8 @@ static void order_moves(Worker *w, Move *moves, int n, Move tt_move, int ply)
             sc = (1 << 22);
         else if (m == w->killers[ply][1])
             sc = (1 << 22) - 1;
+        else if (m == counter)
+            sc = (1 << 22) - 2;
         else if (MOVE_KIND(m) == MK_PLACE)
             sc = w->shared->eval->mg[MAKE_PIECE(pos->side, MOVE_PIECE(m))][MOVE_TO(m)];
         else
@@ -425,20 +443,31 @@ static bool has_pieces(const Position *pos)
     return false;
 }
 
-static void update_quiet_stats(Worker *w, Move m, int depth, int ply)
+/* History scores move toward +-HISTORY_MAX by each update, more slowly the closer they are. */
+static void history_update(int *h, int bonus)
+{
+    *h += bonus - *h * abs(bonus) / HISTORY_MAX;
+}
+
+/* A quiet move cut off: it becomes a killer and the counter move of the move before it, its
+ * history rises, and the quiet moves tried before it fall. */
+static void update_quiet_stats(Worker *w, Move m, int depth, int ply, const Move *tried, int ntried)
 {
     if (w->killers[ply][0] != m) {
         w->killers[ply][1] = w->killers[ply][0];
         w->killers[ply][0] = m;
     }
-    if (MOVE_KIND(m) != MK_PLACE) {
-        int *h = &w->history[w->pos.side][MOVE_FROM(m)][MOVE_TO(m)];
-        *h += depth * depth;
-        if (*h > (1 << 20))
-            for (int a = 0; a < MAX_CELLS; a++)
-                for (int b = 0; b < MAX_CELLS; b++)
-                    w->history[w->pos.side][a][b] /= 2;
-    }
+    if (ply > 0 && w->path_move[ply - 1])
+        w->counter[w->path_piece[ply - 1]][MOVE_TO(w->path_move[ply - 1])] = m;
+    int bonus = 16 * depth * depth + 32 * depth + 16;
+    if (bonus > HISTORY_BONUS_MAX)
+        bonus = HISTORY_BONUS_MAX;
+    int side = w->pos.side;
+    if (MOVE_KIND(m) != MK_PLACE)
+        history_update(&w->history[side][MOVE_FROM(m)][MOVE_TO(m)], bonus);
+    for (int i = 0; i < ntried; i++)
+        if (tried[i] != m && MOVE_KIND(tried[i]) != MK_PLACE)
+            history_update(&w->history[side][MOVE_FROM(tried[i])][MOVE_TO(tried[i])], -bonus);
 }
 
 /* A late or hopeless quiet move at shallow depth is not searched: late move pruning skips
@@ -533,6 +562,7 @@ static int negamax(Worker *w, int alpha, int beta, int depth, int ply, bool allo
     if (allow_null && prunable && depth >= 3 && !zugzwang && has_pieces(pos) && static_eval >= beta) {
         Undo u;
         pos_make_null(pos, &u);
+        w->path_move[ply] = MOVE_NONE;
         w->keys[w->nkeys++] = search_key(pos);
         int score = -negamax(w, -beta, -beta + 1, depth - 3, ply + 1, false);
         w->nkeys--;
@@ -545,8 +575,8 @@ static int negamax(Worker *w, int alpha, int beta, int depth, int ply, bool allo
 
     /* Step 7. The moves, best first. */
     order_moves(w, moves, n, tt_move, ply);
-    int best = -SCORE_INF, orig_alpha = alpha;
-    Move best_move = MOVE_NONE;
+    int best = -SCORE_INF, orig_alpha = alpha, nquiets = 0;
+    Move best_move = MOVE_NONE, quiets[MAX_MOVES];
     for (int i = 0; i < n; i++) {
         Move m = moves[i];
         if (root && excluded_at_root(w, m))
@@ -570,6 +600,10 @@ static int negamax(Worker *w, int alpha, int beta, int depth, int ply, bool allo
 
         /* Step 9. Principal-variation search: the first move with the full window, the rest
          * with a null window, late quiet moves shallower first (late-move reductions). */
+        if (quiet)
+            quiets[nquiets++] = m;
+        w->path_move[ply] = m;
+        w->path_piece[ply] = pos->board[MOVE_TO(m)];
         int score;
         if (legal == 1) {
             score = -negamax(w, -beta, -alpha, depth - 1, ply + 1, true);
@@ -590,7 +624,7 @@ static int negamax(Worker *w, int alpha, int beta, int depth, int ply, bool allo
                 update_pv(w, m, ply);
                 if (score >= beta) {
                     if (quiet)
-                        update_quiet_stats(w, m, depth, ply);
+                        update_quiet_stats(w, m, depth, ply, quiets, nquiets);
                     break;
                 }
             }
@@ -889,7 +923,6 @@ static void worker_start(Worker *w, Shared *sh, const Game *game)
     w->completed_depth = 0;
     w->info.nlines = 0;
     memset(w->killers, 0, sizeof w->killers);
-    memset(w->history, 0, sizeof w->history);
     memset(w->pv_len, 0, sizeof w->pv_len);
 }
 
