@@ -855,6 +855,19 @@ static bool iteration_ends_search(const Worker *w, int nlegal)
     return clock_seconds() - sh->start >= sh->soft_limit;
 }
 
+/* Orders MultiPV lines best first (a later line can score above an earlier one: each is a
+ * search of its own, with its own window); stable, so equal scores keep their order. */
+static void sort_lines(SearchLine *lines, int n)
+{
+    for (int i = 1; i < n; i++) {
+        SearchLine line = lines[i];
+        int j = i - 1;
+        for (; j >= 0 && lines[j].score < line.score; j--)
+            lines[j + 1] = lines[j];
+        lines[j + 1] = line;
+    }
+}
+
 /* Iterative deepening on one thread: every MultiPV line at depth 1, 2, ... (helpers one ply
  * deeper on odd threads, so that the threads do not walk in step). */
 static void iterate(Worker *w, int nlegal)
@@ -878,6 +891,7 @@ static void iterate(Worker *w, int nlegal)
         }
         bool complete = w->nexcluded == lines;
         if (complete) {
+            sort_lines(found, lines);
             memcpy(w->info.lines, found, sizeof found[0] * (size_t)lines);
             w->info.nlines = lines;
         } else if (w->completed_depth == 0 && w->pv_len[0] > 0) {
