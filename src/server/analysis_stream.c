@@ -47,14 +47,20 @@ static bool closing;
 json_t *analysis_json(const Analysis *a)
 {
     json_t *pv = json_array(), *pv_san = json_array();
-    for (int i = 0; pv && pv_san && i < a->npv; i++) {
-        json_array_append_new(pv, json_string(a->pv[i]));
-        json_array_append_new(pv_san, json_string(a->pv_san[i]));
+    bool ok = true;
+    for (int i = 0; i < a->npv; i++) {
+        util_json_append(pv, json_string(a->pv[i]), &ok);
+        util_json_append(pv_san, json_string(a->pv_san[i]), &ok);
     }
-    return json_pack("{s:o, s:o, s:i, s:o, s:o, s:o}", "score_cp",
-                     a->has_score && !a->has_mate ? json_integer(a->score_cp) : json_null(), "mate",
-                     a->has_mate ? json_integer(a->mate) : json_null(), "depth", a->depth, "pv", pv, "pv_san", pv_san,
-                     "bestmove", a->best[0] ? json_string(a->best) : json_null());
+    json_t *result = json_pack("{s:o, s:o, s:i, s:o, s:o, s:o}", "score_cp",
+                               a->has_score && !a->has_mate ? json_integer(a->score_cp) : json_null(), "mate",
+                               a->has_mate ? json_integer(a->mate) : json_null(), "depth", a->depth, "pv", pv,
+                               "pv_san", pv_san, "bestmove", a->best[0] ? json_string(a->best) : json_null());
+    if (!ok) { /* a move left out: none of it */
+        json_decref(result);
+        return NULL;
+    }
+    return result;
 }
 
 int analysis_streams_count(void)

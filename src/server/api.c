@@ -218,17 +218,23 @@ static enum MHD_Result list_games(struct MHD_Connection *c)
     if (!service_list((int)limit, &rows, &n))
         return http_error(c, MHD_HTTP_SERVICE_UNAVAILABLE, "the games cannot be read");
     json_t *list = json_array();
+    bool ok = true;
     for (int i = 0; i < n; i++) {
         char created[40];
         util_iso_time(rows[i].created_ms, created, sizeof created);
-        json_array_append_new(
-            list, json_pack("{s:s, s:s, s:s, s:o, s:i, s:s, s:{s:s, s:s}}", "id", rows[i].id, "variant",
-                            rows[i].variant, "result", rows[i].result, "reason",
-                            rows[i].reason[0] ? json_string(rows[i].reason) : json_null(), "moves", rows[i].moves,
-                            "created", created, "players", "white", rows[i].engine[WHITE] ? "engine" : "human", "black",
-                            rows[i].engine[BLACK] ? "engine" : "human"));
+        util_json_append(
+            list,
+            json_pack("{s:s, s:s, s:s, s:o, s:i, s:s, s:{s:s, s:s}}", "id", rows[i].id, "variant", rows[i].variant,
+                      "result", rows[i].result, "reason", rows[i].reason[0] ? json_string(rows[i].reason) : json_null(),
+                      "moves", rows[i].moves, "created", created, "players", "white",
+                      rows[i].engine[WHITE] ? "engine" : "human", "black", rows[i].engine[BLACK] ? "engine" : "human"),
+            &ok);
     }
     free(rows);
+    if (!ok) { /* a game left out: none of them */
+        json_decref(list);
+        list = NULL;
+    }
     return http_json(c, 200, list);
 }
 

@@ -4,18 +4,6 @@
 #include "util.h"
 
 /* Adds key: value to an object (taking value over); a failure (memory) clears *ok. */
-static void put(json_t *object, const char *key, json_t *value, bool *ok)
-{
-    if (!value || json_object_set_new(object, key, value) != 0)
-        *ok = false;
-}
-
-static void append(json_t *array, json_t *value, bool *ok)
-{
-    if (!value || json_array_append_new(array, value) != 0)
-        *ok = false;
-}
-
 static json_t *string_or_null(const char *text)
 {
     return text ? json_string(text) : json_null();
@@ -50,7 +38,7 @@ static json_t *legal_moves(const Variant *v, Game *game, bool over, bool *ok)
     Move moves[MAX_MOVES];
     int n = gen_legal(&game->pos, moves);
     for (int i = 0; i < n; i++)
-        append(list, legal_move(v, &game->pos, moves[i]), ok);
+        util_json_append(list, legal_move(v, &game->pos, moves[i]), ok);
     return list;
 }
 
@@ -58,7 +46,7 @@ static json_t *played_moves(const LiveGame *g, bool *ok)
 {
     json_t *list = json_array();
     for (int i = 0; list && i < g->game.n; i++)
-        append(list, json_pack("{s:s, s:s, s:s?}", "uci", g->uci[i], "san", g->san[i], "fen", g->fen[i]), ok);
+        util_json_append(list, json_pack("{s:s, s:s, s:s?}", "uci", g->uci[i], "san", g->san[i], "fen", g->fen[i]), ok);
     return list;
 }
 
@@ -99,12 +87,12 @@ void game_json_position(json_t *object, const Variant *v, Game *game, bool over,
     Position *pos = &game->pos;
     char fen[FEN_MAX];
     pos_fen(pos, fen, sizeof fen);
-    put(object, "fen", json_string(fen), ok);
-    put(object, "side", json_string(side_name(pos->side)), ok);
-    put(object, "legal", legal_moves(v, game, over, ok), ok);
-    put(object, "check", pos_in_check(pos) ? cell_or_null(v->geo, pos->royal[pos->side]) : json_null(), ok);
-    put(object, "last", last_move(v, game), ok);
-    put(object, "hand", json_pack("{s:o, s:o}", "white", hand_of(v, game, WHITE), "black", hand_of(v, game, BLACK)), ok);
+    util_json_put(object, "fen", json_string(fen), ok);
+    util_json_put(object, "side", json_string(side_name(pos->side)), ok);
+    util_json_put(object, "legal", legal_moves(v, game, over, ok), ok);
+    util_json_put(object, "check", pos_in_check(pos) ? cell_or_null(v->geo, pos->royal[pos->side]) : json_null(), ok);
+    util_json_put(object, "last", last_move(v, game), ok);
+    util_json_put(object, "hand", json_pack("{s:o, s:o}", "white", hand_of(v, game, WHITE), "black", hand_of(v, game, BLACK)), ok);
 }
 
 json_t *game_json(LiveGame *g, int you)
@@ -115,24 +103,24 @@ json_t *game_json(LiveGame *g, int you)
     json_t *state = json_object();
     if (!state)
         return NULL;
-    put(state, "id", json_string(g->id), &ok);
-    put(state, "variant", json_string(g->v->def->name), &ok);
-    put(state, "start_fen", json_string(g->game.start_fen), &ok);
-    put(state, "moves", played_moves(g, &ok), &ok);
+    util_json_put(state, "id", json_string(g->id), &ok);
+    util_json_put(state, "variant", json_string(g->v->def->name), &ok);
+    util_json_put(state, "start_fen", json_string(g->game.start_fen), &ok);
+    util_json_put(state, "moves", played_moves(g, &ok), &ok);
     game_json_position(state, g->v, &g->game, over, &ok);
-    put(state, "status", json_string(over ? "over" : "ongoing"), &ok);
-    put(state, "result", json_string(result_text(g->result)), &ok);
-    put(state, "reason", string_or_null(over ? g->reason : NULL), &ok);
-    put(state, "clock", clock_of(g), &ok);
-    put(state, "draw_offer", string_or_null(g->draw_offer >= 0 ? side_name(g->draw_offer) : NULL), &ok);
-    put(state, "players",
+    util_json_put(state, "status", json_string(over ? "over" : "ongoing"), &ok);
+    util_json_put(state, "result", json_string(result_text(g->result)), &ok);
+    util_json_put(state, "reason", string_or_null(over ? g->reason : NULL), &ok);
+    util_json_put(state, "clock", clock_of(g), &ok);
+    util_json_put(state, "draw_offer", string_or_null(g->draw_offer >= 0 ? side_name(g->draw_offer) : NULL), &ok);
+    util_json_put(state, "players",
         json_pack("{s:s, s:s}", "white", g->engine[WHITE] ? "engine" : "human", "black",
                   g->engine[BLACK] ? "engine" : "human"),
         &ok);
-    put(state, "engine", g->skill >= 0 ? json_pack("{s:i}", "skill", g->skill) : json_null(), &ok);
-    put(state, "created", json_string(created), &ok);
+    util_json_put(state, "engine", g->skill >= 0 ? json_pack("{s:i}", "skill", g->skill) : json_null(), &ok);
+    util_json_put(state, "created", json_string(created), &ok);
     if (you >= 0)
-        put(state, "you", json_string(side_name(you)), &ok);
+        util_json_put(state, "you", json_string(side_name(you)), &ok);
     if (!ok) {
         json_decref(state);
         return NULL;

@@ -53,6 +53,18 @@ void util_iso_time(int64_t ms, char *out, size_t len)
     strftime(out, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
+void util_json_put(json_t *object, const char *key, json_t *value, bool *ok)
+{
+    if (!object || !value || json_object_set_new(object, key, value) != 0)
+        *ok = false;
+}
+
+void util_json_append(json_t *array, json_t *value, bool *ok)
+{
+    if (!array || !value || json_array_append_new(array, value) != 0)
+        *ok = false;
+}
+
 bool util_out_of_memory(const char *message)
 {
     return strcmp(message, "out of memory") == 0;

@@ -30,6 +30,11 @@ void util_json_memory_reset(void);
 bool util_json_memory_ran_out(void);
 /* j as compact JSON text (malloc'ed, NULL when j is NULL or memory ran out); takes j over. */
 char *util_json_text(json_t *j);
+/* Adds key: value to an object, or value to an array, taking value over; a failure (memory
+ * ran out: value or the addition) clears *ok, so that a caller builds a whole object and
+ * checks once. */
+void util_json_put(json_t *object, const char *key, json_t *value, bool *ok);
+void util_json_append(json_t *array, json_t *value, bool *ok);
 /* String comparison in time independent of where they differ (for secrets). */
 bool util_secret_equal(const char *a, const char *b);
 
