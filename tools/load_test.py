@@ -19,6 +19,7 @@ more.  Traffic goes to 127.0.0.1 only.
 import argparse
 import http.client
 import json
+import multiprocessing
 import os
 import random
 import re
@@ -204,80 +205,77 @@ def games_and_spectators(args, server):
     return 1 if stats.errors else 0
 
 
+def read_streams(port, game_ids, count, counts, quit):
+    """In a process of its own (the players' latency is measured without it competing for the
+    interpreter): opens `count` event streams on raw non-blocking sockets and reads them with a
+    selector; counts[0] streams that got their first event, counts[1] events, counts[2] streams
+    the server ended."""
+    raise_file_limit()
+    sel = selectors.DefaultSelector()
+    for i in range(count):
+        s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        s.connect(("127.0.0.1", port))
+        s.setblocking(False)
+        s.sendall(b"GET /api/games/%s/events HTTP/1.1\r\nHost: load\r\n\r\n" % game_ids[i % len(game_ids)].encode())
+        sel.register(s, selectors.EVENT_READ, {"seen": 0, "tail": b""})
+    while not quit.is_set():
+        for key, _ in sel.select(timeout=0.2):
+            try:
+                data = key.fileobj.recv(262144)
+            except (BlockingIOError, InterruptedError):
+                continue
+            except OSError:
+                data = b""
+            state = key.data
+            if not data:
+                sel.unregister(key.fileobj)
+                key.fileobj.close()
+                counts[2] += 1
+                continue
+            text = state["tail"] + data
+            n = text.count(b"event: state")
+            state["tail"] = text[-16:]
+            if n and state["seen"] == 0:
+                counts[0] += 1
+            counts[1] += n
+            state["seen"] += n
+    for key in list(sel.get_map().values()):
+        key.fileobj.close()
+
+
 class Streams:
-    """Many event streams on raw non-blocking sockets, read by one thread with a selector."""
+    """Many event streams, held and read by a child process (read_streams)."""
 
-    def __init__(self, port):
-        self.port = port
-        self.sel = selectors.DefaultSelector()
-        self.lock = threading.Lock()
-        self.first = 0     # streams that got their first event
-        self.events = 0    # state events read in all
-        self.closed = 0    # streams the server ended
-        self.quit = False
-        self.thread = threading.Thread(target=self.read, daemon=True)
+    def __init__(self, port, game_ids, count):
+        self.counts = multiprocessing.Array("q", 3, lock=False)
+        self.quit = multiprocessing.Event()
+        self.proc = multiprocessing.Process(target=read_streams, args=(port, game_ids, count, self.counts, self.quit))
+        self.proc.start()
 
-    def open(self, game_ids, count):
-        for i in range(count):
-            s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-            s.connect(("127.0.0.1", self.port))
-            s.setblocking(False)
-            s.sendall(b"GET /api/games/%s/events HTTP/1.1\r\nHost: load\r\n\r\n" % game_ids[i % len(game_ids)].encode())
-            self.sel.register(s, selectors.EVENT_READ, {"seen": 0, "tail": b""})
-            if i == 0:
-                self.thread.start()
-
-    def read(self):
-        while not self.quit:
-            for key, _ in self.sel.select(timeout=0.2):
-                try:
-                    data = key.fileobj.recv(262144)
-                except (BlockingIOError, InterruptedError):
-                    continue
-                except OSError:
-                    data = b""
-                state = key.data
-                if not data:
-                    self.sel.unregister(key.fileobj)
-                    key.fileobj.close()
-                    with self.lock:
-                        self.closed += 1
-                    continue
-                text = state["tail"] + data
-                n = text.count(b"event: state")
-                state["tail"] = text[-16:]
-                if n:
-                    with self.lock:
-                        if state["seen"] == 0:
-                            self.first += 1
-                        self.events += n
-                    state["seen"] += n
+    first = property(lambda self: self.counts[0])
+    events = property(lambda self: self.counts[1])
+    closed = property(lambda self: self.counts[2])
 
     def wait_first(self, count, timeout):
         deadline = time.time() + timeout
-        while time.time() < deadline:
-            with self.lock:
-                if self.first >= count:
-                    return True
+        while time.time() < deadline and self.first < count:
             time.sleep(0.1)
-        return False
+        return self.first >= count
 
     def close(self):
-        self.quit = True
-        self.thread.join(5)
-        for key in list(self.sel.get_map().values()):
-            key.fileobj.close()
+        self.quit.set()
+        self.proc.join(30)
 
 
 def many_streams(args, server):
-    print(f"file limit {resource.getrlimit(resource.RLIMIT_NOFILE)[0]} (client), server threads "
+    print(f"server pid {server.proc.pid}, file limit {resource.getrlimit(resource.RLIMIT_NOFILE)[0]} (client), "
+          f"server threads "
           f"{server.threads()}, resident {server.rss_kib() / 1024:.1f} MiB")
     games = create_games(server.port, args.stream_games, rng_variants=False)
     status, _ = request(server.port, "GET", "/api/health")
     rss_before, threads_before = server.rss_kib(), server.threads()
-    streams = Streams(server.port)
     started = time.time()
-    streams.open([g[0] for g in games], args.streams)
+    streams = Streams(server.port, [g[0] for g in games], args.streams)
     ok = streams.wait_first(args.streams, 120)
     opened = time.time() - started
     _, health = request(server.port, "GET", "/api/health")

@@ -9,10 +9,37 @@
 #include "../core/types.h"
 #include "store_schema.h"
 
+/* A change waiting to be written: each is made inside its own savepoint of a batch's
+ * transaction; the caller waits (on its own stack) until the batch is committed. */
+typedef struct Write {
+    bool (*apply)(sqlite3 *db, const struct Write *w);
+    const GameRow *game; /* insert: the game and the moves it starts with */
+    const MoveRow *moves;
+    int n;
+    const char *id; /* a move (ply, move) and the state after it, or the state alone */
+    int ply;
+    const MoveRow *move;
+    const GameState *state;
+    bool done, ok;
+    struct Write *next;
+} Write;
+
+/*
+ * Group commit: changes are written by one thread, in batches of whatever has queued up
+ * meanwhile, one transaction (and one fsync, synchronous=FULL) per batch, each change in a
+ * savepoint of its own so that one that fails leaves the others.  Concurrent moves in
+ * different games share their fsync instead of queueing for one each; a caller still returns
+ * only once its change is on disk.
+ */
 typedef struct SqliteStore {
     Store base;
     sqlite3 *db;
     pthread_mutex_t lock; /* one statement or transaction at a time on the connection */
+    pthread_mutex_t queue_lock;
+    pthread_cond_t queued, written;
+    Write *head, *tail;
+    bool quit;
+    pthread_t writer;
 } SqliteStore;
 
 static SqliteStore *sqlite_of(Store *s)
@@ -180,37 +207,97 @@ static bool insert_game_row(sqlite3 *db, const GameRow *g)
     return run(db, st, "insert game");
 }
 
-static bool sqlite_insert_game(Store *s, const GameRow *g, const MoveRow *moves, int n)
+/* ---- Writing: group commit -------------------------------------------------------------- */
+
+static bool apply_insert(sqlite3 *db, const Write *w)
+{
+    bool ok = insert_game_row(db, w->game);
+    for (int i = 0; ok && i < w->n; i++)
+        ok = insert_move(db, w->game->id, i, &w->moves[i]);
+    return ok;
+}
+
+static bool apply_move(sqlite3 *db, const Write *w)
+{
+    return insert_move(db, w->id, w->ply, w->move) && update_state(db, w->id, w->state);
+}
+
+static bool apply_state(sqlite3 *db, const Write *w)
+{
+    return update_state(db, w->id, w->state);
+}
+
+/* Writes a batch in one transaction, each change in a savepoint; sets each one's ok. */
+static void write_batch(sqlite3 *db, Write *batch)
+{
+    bool began = begin(db);
+    for (Write *w = batch; w; w = w->next) {
+        w->ok = began && sqlite3_exec(db, "SAVEPOINT change", NULL, NULL, NULL) == SQLITE_OK;
+        if (w->ok && !(w->ok = w->apply(db, w)))
+            sqlite3_exec(db, "ROLLBACK TO change", NULL, NULL, NULL);
+        if (began)
+            sqlite3_exec(db, "RELEASE change", NULL, NULL, NULL);
+    }
+    if (began && !commit_if(db, true)) /* nothing of the batch was written */
+        for (Write *w = batch; w; w = w->next)
+            w->ok = false;
+}
+
+static void *writer(void *arg)
+{
+    SqliteStore *q = arg;
+    pthread_mutex_lock(&q->queue_lock);
+    for (;;) {
+        while (!q->head && !q->quit)
+            pthread_cond_wait(&q->queued, &q->queue_lock);
+        if (!q->head)
+            break;
+        Write *batch = q->head;
+        q->head = q->tail = NULL;
+        pthread_mutex_unlock(&q->queue_lock);
+        pthread_mutex_lock(&q->lock);
+        write_batch(q->db, batch);
+        pthread_mutex_unlock(&q->lock);
+        pthread_mutex_lock(&q->queue_lock);
+        for (Write *w = batch; w; w = w->next)
+            w->done = true;
+        pthread_cond_broadcast(&q->written);
+    }
+    pthread_mutex_unlock(&q->queue_lock);
+    return NULL;
+}
+
+/* Queues w for the writer and waits until it is written; its result. */
+static bool write_change(Store *s, Write *w)
 {
     SqliteStore *q = sqlite_of(s);
-    pthread_mutex_lock(&q->lock);
-    bool ok = begin(q->db);
-    if (ok) {
-        ok = insert_game_row(q->db, g);
-        for (int i = 0; ok && i < n; i++)
-            ok = insert_move(q->db, g->id, i, &moves[i]);
-        ok = commit_if(q->db, ok);
-    }
-    pthread_mutex_unlock(&q->lock);
-    return ok;
+    w->next = NULL;
+    pthread_mutex_lock(&q->queue_lock);
+    if (q->tail)
+        q->tail->next = w;
+    else
+        q->head = w;
+    q->tail = w;
+    pthread_cond_signal(&q->queued);
+    while (!w->done)
+        pthread_cond_wait(&q->written, &q->queue_lock);
+    pthread_mutex_unlock(&q->queue_lock);
+    return w->ok;
+}
+
+static bool sqlite_insert_game(Store *s, const GameRow *g, const MoveRow *moves, int n)
+{
+    return write_change(s, &(Write){.apply = apply_insert, .game = g, .moves = moves, .n = n});
 }
 
 static bool sqlite_append_move(Store *s, const char *id, int ply, const MoveRow *m, const GameState *st)
 {
-    SqliteStore *q = sqlite_of(s);
-    pthread_mutex_lock(&q->lock);
-    bool ok = begin(q->db) && commit_if(q->db, insert_move(q->db, id, ply, m) && update_state(q->db, id, st));
-    pthread_mutex_unlock(&q->lock);
-    return ok;
+    return write_change(s, &(Write){.apply = apply_move, .id = id, .ply = ply, .move = m, .state = st});
 }
 
 static bool sqlite_set_state(Store *s, const char *id, const GameState *st)
 {
-    SqliteStore *q = sqlite_of(s);
-    pthread_mutex_lock(&q->lock);
-    bool ok = begin(q->db) && commit_if(q->db, update_state(q->db, id, st));
-    pthread_mutex_unlock(&q->lock);
-    return ok;
+    return write_change(s, &(Write){.apply = apply_state, .id = id, .state = st});
 }
 
 static bool sqlite_id_taken(Store *s, const char *id)
@@ -373,8 +460,16 @@ static bool sqlite_list(Store *s, int limit, ListRow **rows, int *n)
 static void sqlite_close(Store *s)
 {
     SqliteStore *q = sqlite_of(s);
+    pthread_mutex_lock(&q->queue_lock);
+    q->quit = true;
+    pthread_cond_signal(&q->queued);
+    pthread_mutex_unlock(&q->queue_lock);
+    pthread_join(q->writer, NULL);
     sqlite3_close(q->db);
     pthread_mutex_destroy(&q->lock);
+    pthread_mutex_destroy(&q->queue_lock);
+    pthread_cond_destroy(&q->queued);
+    pthread_cond_destroy(&q->written);
     free(q);
 }
 
@@ -554,7 +649,12 @@ Store *store_sqlite_open(const char *path, char *err, size_t errlen)
     } else if (set_up(q->db, path, err, errlen)) {
         q->base.ops = &sqlite_ops;
         pthread_mutex_init(&q->lock, NULL);
-        return &q->base;
+        pthread_mutex_init(&q->queue_lock, NULL);
+        pthread_cond_init(&q->queued, NULL);
+        pthread_cond_init(&q->written, NULL);
+        if (pthread_create(&q->writer, NULL, writer, q) == 0)
+            return &q->base;
+        snprintf(err, errlen, "cannot start the database's writer thread");
     }
     sqlite3_close(q->db);
     free(q);
