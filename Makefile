@@ -13,7 +13,8 @@ LIB_OBJ = $(patsubst %.c,$(1)/%.o,$(LIB_SRC)) $(1)/src/tablebase/derived_blob.o
 # Build with every core unless told otherwise (make -j1).
 MAKEFLAGS += -j$(shell nproc)
 
-# The optimised build lives in build/release, the sanitizer build in build/asan.
+# The optimised build lives in build/release (assertions off), the sanitizer build in
+# build/asan (assertions on: make and unmake check the position's invariants at every move).
 REL := build/release
 ASAN := build/asan
 SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -31,7 +32,7 @@ starfish: $(REL)/starfish
 
 $(REL)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c $< -o $@
+	$(CC) $(CFLAGS) -DNDEBUG -c $< -o $@
 
 $(ASAN)/%.o: %.c
 	@mkdir -p $(dir $@)

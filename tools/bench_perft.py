@@ -1,12 +1,20 @@
 #!/usr/bin/env python3
-"""Perft benchmark: starfish beside Debian's stockfish and fairy-stockfish, in one run.
+"""Speed benchmark: every game's perft and search speed, beside Debian's stockfish and
+fairy-stockfish on chess, in one run.
 
-Each engine runs `go perft N` over UCI on the same positions (chess start at depth 6,
-Kiwipete at depth 5), one thread each, bulk-counted at the last ply by all three.  A run's
-time is the wall time from sending `go perft N` to reading `Nodes searched`, after the
-engine has answered `isready`, so start-up (Stockfish loads its network) is not counted.
-Each measurement is the best of --repeat runs.  Prints nodes per second and the ratios starfish/peer; then
-starfish's own speed on the variants no peer plays (`starfish bench perft` for each).
+Perft: each engine runs `go perft N` over UCI (one thread, the last ply bulk-counted by all
+three).  Chess (start position depth 6, Kiwipete depth 5) runs on all three engines; the other
+games on starfish alone (no peer plays them).  A run's time is the wall time from sending
+`go perft N` to reading `Nodes searched`, after the engine has answered `isready`, so start-up
+(Stockfish loads its network) is not counted.
+
+Search: starfish searches each position of its search benchmark (`starfish bench`) for
+--movetime milliseconds over UCI, one thread, 16 MB of hash, a new game before each; the speed
+of a game is its nodes over its time, summed over its positions, as the engine's last `info`
+line of each search reports them (the fixed depths of `starfish bench` finish too soon to time).
+
+Each measurement is the best of --repeat runs.  Prints one table: nodes, seconds and millions
+of nodes per second per row, and for chess the ratios starfish/peer.
 """
 import argparse
 import os
@@ -16,9 +24,33 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-POSITIONS = [
-    ("start", "startpos", 6, 119060324),
-    ("kiwipete", "fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 5, 193690690),
+KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+STARCHESS_SETUP = "1/2/NP3pr/BP2pq/KP1pk/QP2pb/RP3pn/2/1[] w 0 1"
+
+# (game, position name, UCI position, depth, expected leaves, peers play it)
+PERFT = [
+    ("chess", "start", "startpos", 6, 119060324, True),
+    ("chess", "kiwipete", f"fen {KIWIPETE}", 5, 193690690, True),
+    ("starvation", "start", "startpos", 6, 119076756, False),
+    ("starvation", "kiwipete", f"fen {KIWIPETE}", 5, 193647627, False),
+    ("square-says", "start", "startpos", 6, 191212209, False),
+    ("starchess", "setup", f"fen {STARCHESS_SETUP}", 7, 17542413, False),
+    ("megastar", "start", "startpos", 4, 67566252, False),
+]
+
+# The search benchmark's positions (src/frontend/cli.c, `starfish bench`): game, position.
+SEARCH = [
+    ("chess", "startpos"),
+    ("chess", f"fen {KIWIPETE}"),
+    ("chess", "fen 8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"),
+    ("starvation", "startpos"),
+    ("starvation", f"fen {KIWIPETE}"),
+    ("square-says", "startpos"),
+    ("square-says-reversed", "startpos"),
+    ("starchess", "startpos"),
+    ("starchess", "fen 1/2/KP3pr/RP2pb/NP1pn/QP2pq/BP3pk/2/1[] w 0 1"),
+    ("starchess-ludii", "fen 1/2/KP3pr/RP2pb/NP1pn/QP2pq/BP3pk/2/1[] w - 0 1"),
+    ("megastar", "startpos"),
 ]
 
 
@@ -26,38 +58,73 @@ def find(name):
     return shutil.which(name) or (f"/usr/games/{name}" if os.path.exists(f"/usr/games/{name}") else None)
 
 
+class Engine:
+    """A UCI engine on pipes."""
+
+    def __init__(self, binary):
+        self.proc = subprocess.Popen([binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+    def send(self, text):
+        self.proc.stdin.write(text + "\n")
+        self.proc.stdin.flush()
+
+    def until(self, prefix):
+        """The lines read up to and including the first that starts with prefix."""
+        lines = []
+        for line in self.proc.stdout:
+            lines.append(line.strip())
+            if line.startswith(prefix):
+                return lines
+        raise RuntimeError(f"engine ended before '{prefix}'")
+
+    def setup(self, variant, position):
+        if variant != "chess":
+            self.send(f"setoption name UCI_Variant value {variant}")
+        self.send("ucinewgame")
+        self.send(f"position {position}")
+        self.send("isready")
+        self.until("readyok")
+
+    def close(self):
+        self.send("quit")
+        self.proc.wait()
+
+
 def timed_perft(binary, variant, position, depth):
     """Seconds for `go perft depth` (start-up excluded) and the node count it printed."""
-    script = ""
-    if variant != "chess":
-        script += f"setoption name UCI_Variant value {variant}\n"
-    script += f"position {position}\nisready\n"
-    proc = subprocess.Popen([binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    proc.stdin.write(script)
-    proc.stdin.flush()
-    for line in proc.stdout:
-        if line.strip() == "readyok":
-            break
+    engine = Engine(binary)
+    engine.setup(variant, position)
     start = time.perf_counter()
-    proc.stdin.write(f"go perft {depth}\n")
-    proc.stdin.flush()
-    nodes = None
-    for line in proc.stdout:
-        if line.startswith("Nodes searched"):
-            nodes = int(line.split(":")[1])
-            break
+    engine.send(f"go perft {depth}")
+    nodes = int(engine.until("Nodes searched")[-1].split(":")[1])
     elapsed = time.perf_counter() - start
-    proc.stdin.write("quit\n")
-    proc.stdin.flush()
-    proc.wait()
+    engine.close()
     return elapsed, nodes
+
+
+def timed_search(binary, variant, position, movetime):
+    """Nodes and seconds of a timed search, from the engine's last `info` line."""
+    engine = Engine(binary)
+    engine.send("setoption name Hash value 16")
+    engine.setup(variant, position)
+    engine.send(f"go movetime {movetime}")
+    info = [line.split() for line in engine.until("bestmove") if line.startswith("info") and " nodes " in line]
+    engine.close()
+    fields = info[-1]
+    return int(fields[fields.index("nodes") + 1]), int(fields[fields.index("time") + 1]) / 1000.0
+
+
+def row(game, what, engine, nodes, secs):
+    print(f"{game:20} {what:22} {engine:16} {nodes:12} {secs:8.3f} {nodes / secs / 1e6:8.2f}", flush=True)
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--movetime", type=int, default=500, help="milliseconds per search position")
+    parser.add_argument("--binary", default=os.path.join(ROOT, "starfish"))
     args = parser.parse_args()
-    engines = [("starfish", os.path.join(ROOT, "starfish"))]
+    engines = [("starfish", args.binary)]
     for peer in ("stockfish", "fairy-stockfish"):
         path = find(peer)
         if path:
@@ -65,28 +132,36 @@ def main():
         else:
             print(f"note: {peer} is not installed (apt-get install {peer}); no ratio against it")
     speed = {}
-    print(f"{'position':10} {'engine':16} {'nodes':>12} {'seconds':>8} {'Mnps':>8}")
-    for pname, position, depth, expected in POSITIONS:
-        for ename, binary in engines:
+    print(f"{'game':20} {'what':22} {'engine':16} {'nodes':>12} {'seconds':>8} {'Mnps':>8}")
+    for game, pname, position, depth, expected, peers in PERFT:
+        for ename, binary in engines if peers else engines[:1]:
             best = None
             for _ in range(args.repeat):
-                secs, nodes = timed_perft(binary, "chess", position, depth)
+                secs, nodes = timed_perft(binary, game, position, depth)
                 if nodes != expected:
-                    print(f"error: {ename} counted {nodes} nodes on {pname} depth {depth}, expected {expected}")
+                    print(f"error: {ename} counted {nodes} nodes on {game} {pname} depth {depth}, expected {expected}")
                     return 1
                 best = secs if best is None else min(best, secs)
-            speed[(pname, ename)] = expected / best
-            print(f"{pname:10} {ename:16} {expected:12} {best:8.3f} {expected / best / 1e6:8.1f}")
+            speed[(game, pname, ename)] = expected / best
+            row(game, f"perft {pname} d{depth}", ename, expected, best)
+    totals = {}
+    for game, position in SEARCH:
+        best = None
+        for _ in range(args.repeat):
+            nodes, secs = timed_search(args.binary, game, position, args.movetime)
+            best = (nodes, secs) if best is None or nodes / secs > best[0] / best[1] else best
+        nodes, secs = totals.get(game, (0, 0.0))
+        totals[game] = (nodes + best[0], secs + best[1])
+    for game, (nodes, secs) in totals.items():
+        row(game, f"search {args.movetime} ms x{len([p for p in SEARCH if p[0] == game])}", "starfish", nodes, secs)
     print()
-    for pname, *_ in POSITIONS:
-        for ename, _ in engines[1:]:
-            ratio = speed[(pname, "starfish")] / speed[(pname, ename)]
-            print(f"ratio starfish/{ename:16} on {pname:9}: {ratio:5.2f}x")
-    print()
-    for variant in ("starvation", "starchess", "megastar"):
-        out = subprocess.run([os.path.join(ROOT, "starfish"), "bench", "perft", variant], capture_output=True,
-                             text=True, timeout=1800).stdout
-        print(out.rstrip())
+    for game, pname, _, _, _, peers in PERFT:
+        for ename, _ in engines[1:] if peers else []:
+            ratio = speed[(game, pname, "starfish")] / speed[(game, pname, ename)]
+            print(f"ratio starfish/{ename:16} on {game} {pname:9}: {ratio:5.2f}x")
+    chess = min(speed[("chess", p, "starfish")] for _, p, *_ in PERFT[:2])
+    starvation = min(speed[("starvation", p, "starfish")] for g, p, *_ in PERFT if g == "starvation")
+    print(f"ratio starvation/chess perft (slower position of each): {starvation / chess:5.2f}x")
     return 0
 
 

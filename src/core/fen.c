@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "position.h"
+#include "movegen.h"
 
 static const char *const colour_name[2] = {"White", "Black"};
 
@@ -194,7 +194,7 @@ static bool read_ep(const Variant *v, const char *s, const FenBoard *b, int side
     uint8_t stepper = landing == NO_CELL ? 0 : b->board[landing];
     if (b->board[c] || landing == NO_CELL || origin == NO_CELL || b->board[origin] || !stepper ||
         PIECE_COLOUR(stepper) != mover ||
-        !(v->is_pawn[stepper] || (v->pattern_mask[stepper][origin] & v->pawn_capture_bits)) ||
+        !(v->is_pawn[stepper] || (v->pattern_mask[stepper][origin] & v->kind_patterns[PAT_PAWN])) ||
         !v->start_cell[mover][origin]) {
         snprintf(err, errlen, "en-passant cell %s does not follow a double step", g->cell_name[c]);
         return false;

@@ -1,4 +1,8 @@
-/* Move generation: pseudo-legal moves from the move programs, then the legality filter. */
+/*
+ * Moves and attacks: the rules core's answers to "what may be played here?" and "is this cell
+ * attacked?", on the variant's attack tables (rules_impl.h does the work, at the width of the
+ * variant's cell sets).
+ */
 #ifndef STARFISH_MOVEGEN_H
 #define STARFISH_MOVEGEN_H
 
@@ -6,12 +10,46 @@
 
 /* Moves that follow the pieces' movement, ignoring whether the mover's royal stays safe. */
 int gen_pseudo(const Position *pos, Move *out);
-/* The pseudo-legal captures and promotions alone, in the order gen_pseudo lists them (for
- * quiescence); none during a setup phase. */
+/* The pseudo-legal captures (en passant included) and promotions alone, in the order
+ * gen_pseudo lists them (for quiescence and staged move picking); none during a setup phase. */
 int gen_captures(const Position *pos, Move *out);
 /* Legal moves (the rules core's one answer to "what may be played here?"). */
 int gen_legal(Position *pos, Move *out);
+/* The number of legal moves, counted without listing them (perft's last ply). */
+int count_legal_moves(Position *pos);
 /* Is a pseudo-legal move legal? */
 bool move_is_legal(Position *pos, Move m);
+
+/* How legal generation decided (per thread): the moves it returned, and the candidates it
+ * made and tested because no mask decided them (`starfish bench perft` prints the share). */
+typedef struct RulesStats {
+    uint64_t legal, tested;
+} RulesStats;
+extern _Thread_local RulesStats rules_stats;
+
+/* Is cell x attacked by a piece of side `by` (an orthodox capture, ignoring removal)? */
+bool pos_attacked(const Position *pos, Cell x, int by);
+/* The same, counting only attackers using the given pattern bits. */
+bool pos_attacked_by(const Position *pos, Cell x, int by, unsigned patterns);
+/* Every cell from which a piece of side `by` attacks x (an orthodox capture) on `board`: a
+ * position's board, or a copy the caller has changed, as exchange evaluation does.  Returns
+ * how many, each cell once; `out` needs room for MAX_PIECES. */
+int board_attackers(const Variant *v, const uint8_t *board, Cell x, int by, Cell *out);
+bool pos_in_check(const Position *pos);
+/* After pos_make: did the move leave the mover's royal piece safe (and on the board)? */
+bool pos_mover_safe(const Position *pos);
+/* True when the side to move has a legal en-passant capture (repetition keys need it). */
+bool pos_has_legal_ep(Position *pos);
+/* The key that repetition compares: pos->key plus the en-passant cell when it matters. */
+uint64_t pos_repetition_key(Position *pos);
+/*
+ * The moves of the pieces in `pieces` (all of one side) as they stand: their pushes and
+ * captures, castling, double steps and en passant left out, counted pattern by pattern (a
+ * cell two of a piece's patterns reach counts twice); and how many of them land in `zone`
+ * (when not NULL).  The evaluation's mobility, from the same attack sets as move generation.
+ */
+int pos_mobility(const Position *pos, const CellSet *pieces, const CellSet *zone, int *zone_hits);
+/* The cells next to a pawn of either side (one step away in any direction). */
+CellSet pos_cells_next_to_pawns(const Position *pos);
 
 #endif

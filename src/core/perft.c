@@ -5,10 +5,10 @@
 
 uint64_t perft(Position *pos, int depth)
 {
+    if (depth <= 1)
+        return (uint64_t)count_legal_moves(pos);
     Move moves[MAX_MOVES];
     int n = gen_legal(pos, moves);
-    if (depth <= 1)
-        return (uint64_t)n;
     uint64_t total = 0;
     for (int i = 0; i < n; i++) {
         Undo u;

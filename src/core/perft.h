@@ -6,7 +6,8 @@
 
 #include "position.h"
 
-/* Leaves at depth (>= 1); the last ply is counted in bulk, without making the moves. */
+/* Leaves at depth (>= 1); the last ply is counted in bulk, without making or listing the
+ * moves. */
 uint64_t perft(Position *pos, int depth);
 
 /* The divide, as `go perft` and `starfish perft` print it: a line "MOVE: COUNT" for each legal

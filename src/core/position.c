@@ -1,11 +1,11 @@
-/* Position state, Zobrist keys, make/unmake and attack detection. */
+/* Position state, Zobrist keys and score sums, make/unmake. */
 #include "position.h"
 
+#include <assert.h>
 #include <pthread.h>
 #include <string.h>
 
 #include "../util/rng.h"
-#include "movegen.h"
 
 uint64_t zobrist_piece[MAX_CODES][MAX_CELLS];
 uint64_t zobrist_ep[MAX_CELLS];
@@ -49,13 +49,26 @@ void pos_clear(Position *pos, const Variant *v)
     pos->fullmove = 1;
 }
 
-/* Board and piece-list updates without the key (make/unmake handle the key themselves). */
+/* A piece comes to or leaves cell c: its bit in every set it belongs to flips. */
+static inline void flip_sets(Position *pos, uint8_t code, Cell c)
+{
+    int side = PIECE_COLOUR(code), w = c >> 6;
+    uint64_t bit = 1ull << (c & 63);
+    pos->by_side[side].w[w] ^= bit;
+    pos->by_type[PIECE_TYPE(code)].w[w] ^= bit;
+    for (unsigned p = pos->v->pattern_mask[code][c]; p; p &= p - 1)
+        pos->by_pattern[side][__builtin_ctz(p)].w[w] ^= bit;
+}
+
+/* Board, sets, counts and royal cell, without the key and the scores (make updates those
+ * itself, unmake restores them). */
 static inline void add_piece(Position *pos, uint8_t code, Cell c)
 {
     int side = PIECE_COLOUR(code);
     pos->board[c] = code;
-    pos->pindex[c] = pos->pcount[side];
-    pos->plist[side][pos->pcount[side]++] = c;
+    flip_sets(pos, code, c);
+    pos->count[code]++;
+    pos->pcount[side]++;
     if (pos->v->is_royal[code])
         pos->royal[side] = c;
 }
@@ -64,10 +77,10 @@ static inline void remove_piece(Position *pos, Cell c)
 {
     uint8_t code = pos->board[c];
     int side = PIECE_COLOUR(code);
-    Cell last = pos->plist[side][--pos->pcount[side]];
-    pos->plist[side][pos->pindex[c]] = last;
-    pos->pindex[last] = pos->pindex[c];
+    flip_sets(pos, code, c);
     pos->board[c] = 0;
+    pos->count[code]--;
+    pos->pcount[side]--;
     if (pos->royal[side] == c)
         pos->royal[side] = NO_CELL;
 }
@@ -75,25 +88,65 @@ static inline void remove_piece(Position *pos, Cell c)
 static inline void move_piece(Position *pos, Cell from, Cell to)
 {
     uint8_t code = pos->board[from];
-    int side = PIECE_COLOUR(code);
+    int side = PIECE_COLOUR(code), w = from >> 6;
+    unsigned patterns = pos->v->pattern_mask[code][from];
+    if (w == to >> 6 && patterns == pos->v->pattern_mask[code][to]) { /* both bits of one word flip */
+        uint64_t bits = 1ull << (from & 63) | 1ull << (to & 63);
+        pos->by_side[side].w[w] ^= bits;
+        pos->by_type[PIECE_TYPE(code)].w[w] ^= bits;
+        for (; patterns; patterns &= patterns - 1)
+            pos->by_pattern[side][__builtin_ctz(patterns)].w[w] ^= bits;
+    } else {
+        flip_sets(pos, code, from);
+        flip_sets(pos, code, to);
+    }
     pos->board[to] = code;
     pos->board[from] = 0;
-    pos->pindex[to] = pos->pindex[from];
-    pos->plist[side][pos->pindex[to]] = to;
     if (pos->royal[side] == from)
         pos->royal[side] = to;
+}
+
+/* The key and the scores of a piece coming to or leaving c. */
+static inline void hash_piece(Position *pos, uint8_t code, Cell c, int sign)
+{
+    pos->key ^= zobrist_piece[code][c];
+    if (pos->score_table) {
+        const PieceScore *s = &(*pos->score_table)[code][c];
+        pos->scores.mg += sign * s->mg;
+        pos->scores.eg += sign * s->eg;
+        pos->scores.phase += sign * s->phase;
+    }
 }
 
 void pos_put(Position *pos, uint8_t code, Cell c)
 {
     add_piece(pos, code, c);
-    pos->key ^= zobrist_piece[code][c];
+    hash_piece(pos, code, c, 1);
 }
 
 void pos_take(Position *pos, Cell c)
 {
-    pos->key ^= zobrist_piece[pos->board[c]][c];
+    hash_piece(pos, pos->board[c], c, -1);
     remove_piece(pos, c);
+}
+
+ScoreSum pos_score_sum(const Position *pos, const ScoreTable *t)
+{
+    ScoreSum sum = {0, 0, 0};
+    for (Cell c = 0; c < pos->v->geo->ncells; c++)
+        if (pos->board[c]) {
+            const PieceScore *s = &(*t)[pos->board[c]][c];
+            sum.mg += s->mg;
+            sum.eg += s->eg;
+            sum.phase += s->phase;
+        }
+    return sum;
+}
+
+void pos_attach_scores(Position *pos, const ScoreTable *t)
+{
+    pos->score_table = t;
+    pos->scores = t ? pos_score_sum(pos, t) : (ScoreSum){0, 0, 0};
 }
 
 uint64_t pos_compute_key(const Position *pos)
@@ -122,12 +175,6 @@ static int castle_index(const Variant *v, int side, Cell from, Cell to)
     return -1;
 }
 
-/* The cell halfway between two cells of a double step. */
-static Cell passed_cell(const Geometry *g, Cell from, Cell to)
-{
-    return geo_cell_at(g, (g->q[from] + g->q[to]) / 2, (g->r[from] + g->r[to]) / 2, g->level[from]);
-}
-
 static void make_placement(Position *pos, Move m)
 {
     int side = pos->side;
@@ -138,7 +185,7 @@ static void make_placement(Position *pos, Move m)
     pos->hand_total[side]--;
     pos->key ^= zobrist_hand[code][pos->hand[side][type]];
     add_piece(pos, code, MOVE_TO(m));
-    pos->key ^= zobrist_piece[code][MOVE_TO(m)];
+    hash_piece(pos, code, MOVE_TO(m), 1);
 }
 
 static void make_castling(Position *pos, Move m)
@@ -148,11 +195,10 @@ static void make_castling(Position *pos, Move m)
     Cell kf = v->castle[i].king_from, kt = v->castle[i].king_to;
     Cell rf = v->castle[i].rook_from, rt = v->castle[i].rook_to;
     uint8_t king = pos->board[kf], rook = pos->board[rf];
-    remove_piece(pos, kf);
-    remove_piece(pos, rf);
-    add_piece(pos, king, kt);
-    add_piece(pos, rook, rt);
-    pos->key ^= zobrist_piece[king][kf] ^ zobrist_piece[king][kt] ^ zobrist_piece[rook][rf] ^ zobrist_piece[rook][rt];
+    pos_take(pos, kf);
+    pos_take(pos, rf);
+    pos_put(pos, king, kt);
+    pos_put(pos, rook, rt);
     pos->halfmove++;
 }
 
@@ -167,18 +213,17 @@ static void make_ordinary(Position *pos, Move m, Undo *u)
     if (captured) {
         u->captured = captured;
         u->captured_cell = capture_cell;
-        pos->key ^= zobrist_piece[captured][capture_cell];
-        remove_piece(pos, capture_cell);
+        pos_take(pos, capture_cell);
     }
-    pos->key ^= zobrist_piece[code][from];
+    hash_piece(pos, code, from, -1);
     move_piece(pos, from, to);
     if (MOVE_PIECE(m)) {
         uint8_t promoted = MAKE_PIECE(pos->side, MOVE_PIECE(m));
         remove_piece(pos, to);
         add_piece(pos, promoted, to);
-        pos->key ^= zobrist_piece[promoted][to];
+        hash_piece(pos, promoted, to, 1);
     } else {
-        pos->key ^= zobrist_piece[code][to];
+        hash_piece(pos, code, to, 1);
     }
     pos->halfmove = captured || v->is_pawn[code] ? 0 : pos->halfmove + 1;
     if (v->def->limping) {
@@ -193,7 +238,7 @@ static void make_ordinary(Position *pos, Move m, Undo *u)
         pos->limping[to] = limps;
     }
     if (kind == MK_DOUBLE && !v->def->no_en_passant) {
-        pos->ep = passed_cell(v->geo, from, to);
+        pos->ep = v->passed[pos->side][from];
         pos->ep_victim = to;
     }
 }
@@ -203,6 +248,7 @@ void pos_make(Position *pos, Move m, Undo *u)
     const Variant *v = pos->v;
     MoveKind kind = MOVE_KIND(m);
     u->key = pos->key;
+    u->scores = pos->scores;
     u->captured = 0;
     u->removed = 0;
     u->castling = pos->castling;
@@ -213,7 +259,7 @@ void pos_make(Position *pos, Move m, Undo *u)
     if (kind == MK_PLACE) {
         make_placement(pos, m);
     } else {
-        bool dies = v->def->moved_piece_survives && !v->def->moved_piece_survives(pos, m);
+        bool removed = v->def->removal_unless_near_pawn && pos_move_removes(pos, m);
         if (kind == MK_CASTLE)
             make_castling(pos, m);
         else
@@ -224,17 +270,16 @@ void pos_make(Position *pos, Move m, Undo *u)
             pos->key ^= zobrist_castling[pos->castling] ^ zobrist_castling[pos->castling & keep];
             pos->castling &= keep;
         }
-        if (dies) {
-            Cell to = MOVE_TO(m);
-            u->removed = pos->board[to];
-            pos->key ^= zobrist_piece[u->removed][to];
-            remove_piece(pos, to);
+        if (removed) {
+            u->removed = pos->board[MOVE_TO(m)];
+            pos_take(pos, MOVE_TO(m));
         }
         if (pos->side == BLACK)
             pos->fullmove++;
     }
     pos->side ^= 1;
     pos->key ^= zobrist_side;
+    assert(pos_is_ok(pos));
 }
 
 void pos_unmake(Position *pos, Move m, const Undo *u)
@@ -279,118 +324,8 @@ void pos_unmake(Position *pos, Move m, const Undo *u)
     pos->ep_victim = u->ep_victim;
     pos->halfmove = u->halfmove;
     pos->key = u->key;
-}
-
-bool pos_attacked(const Position *pos, Cell x, int by)
-{
-    return pos_attacked_by(pos, x, by, 0xffff);
-}
-
-bool pos_attacked_by(const Position *pos, Cell x, int by, unsigned patterns)
-{
-    const Variant *v = pos->v;
-    const uint8_t *board = pos->board;
-    const uint16_t(*mask_of)[MAX_CELLS] = v->side_mask[by];
-    const uint8_t *p = v->atk + v->atk_at[by][x];
-    if (*p == A_LEAPS) {
-        const uint8_t *e = p + 2, *end = e + 3 * p[1];
-        for (; e < end; e += 3)
-            if (mask_of[board[e[0]]][e[0]] & (e[1] | (unsigned)e[2] << 8) & patterns)
-                return true;
-        p = end;
-    }
-    for (; *p; p += 4 + p[3]) {
-        unsigned mask = (p[1] | (unsigned)p[2] << 8) & patterns;
-        const uint8_t *cells = p + 4, *end = cells + p[3];
-        if (!mask)
-            continue;
-        while (cells < end && !board[*cells])
-            cells++;
-        if (cells < end && *p == A_HOP) /* jump the screen */
-            for (cells++; cells < end && !board[*cells]; cells++)
-                ;
-        if (cells < end && (mask_of[board[*cells]][*cells] & mask))
-            return true;
-    }
-    return false;
-}
-
-int board_attackers(const Variant *v, const uint8_t *board, Cell x, int by, Cell *out)
-{
-    const uint16_t(*mask_of)[MAX_CELLS] = v->side_mask[by];
-    const uint8_t *p = v->atk + v->atk_at[by][x];
-    int n = 0;
-    if (*p == A_LEAPS) { /* entries (cell, mask low, mask high) */
-        const uint8_t *e = p + 2, *end = e + 3 * p[1];
-        for (; e < end; e += 3)
-            if (mask_of[board[e[0]]][e[0]] & (e[1] | (unsigned)e[2] << 8))
-                out[n++] = e[0];
-        p = end;
-    }
-    for (; *p; p += 4 + p[3]) { /* rays: [kind, mask low, mask high, count, cells...] */
-        unsigned mask = p[1] | (unsigned)p[2] << 8;
-        const uint8_t *cells = p + 4, *end = cells + p[3];
-        while (cells < end && !board[*cells])
-            cells++;
-        if (cells < end && *p == A_HOP) /* jump the screen */
-            for (cells++; cells < end && !board[*cells]; cells++)
-                ;
-        if (cells < end && (mask_of[board[*cells]][*cells] & mask) && !memchr(out, *cells, (size_t)n))
-            out[n++] = *cells;
-    }
-    return n;
-}
-
-bool pos_in_check(const Position *pos)
-{
-    Cell k = pos->royal[pos->side];
-    return k != NO_CELL && pos_attacked(pos, k, pos->side ^ 1);
-}
-
-bool pos_mover_safe(const Position *pos)
-{
-    int mover = pos->side ^ 1;
-    Cell k = pos->royal[mover];
-    if (k == NO_CELL) /* safe only if it was never on the board: still in hand */
-        return !pos->v->has_royal || pos->hand[mover][pos->v->royal_type];
-    /* A royal piece that has just double stepped can also be taken en passant. */
-    if (k == pos->ep_victim && pos_attacked_by(pos, pos->ep, pos->side, pos->v->pawn_capture_bits))
-        return false;
-    return !pos_attacked(pos, k, pos->side);
-}
-
-int pos_moved_type(const Position *pos, Move m)
-{
-    return MOVE_KIND(m) == MK_PLACE ? MOVE_PIECE(m) : PIECE_TYPE(pos->board[MOVE_FROM(m)]);
-}
-
-bool pos_is_capture(const Position *pos, Move m)
-{
-    MoveKind k = MOVE_KIND(m);
-    return k == MK_EP || (k != MK_PLACE && k != MK_CASTLE && pos->board[MOVE_TO(m)] != 0);
-}
-
-bool pos_has_legal_ep(Position *pos)
-{
-    if (pos->ep == NO_CELL)
-        return false;
-    Move moves[MAX_MOVES];
-    int n = gen_legal(pos, moves);
-    for (int i = 0; i < n; i++)
-        if (MOVE_KIND(moves[i]) == MK_EP)
-            return true;
-    return false;
-}
-
-uint64_t pos_repetition_key(Position *pos)
-{
-    return pos->key ^ (pos_has_legal_ep(pos) ? zobrist_ep[pos->ep] : 0);
-}
-
-bool pos_only_royals(const Position *pos)
-{
-    return pos->pcount[WHITE] == 1 && pos->pcount[BLACK] == 1 && !pos->hand_total[WHITE] && !pos->hand_total[BLACK] &&
-           pos->royal[WHITE] != NO_CELL && pos->royal[BLACK] != NO_CELL;
+    pos->scores = u->scores;
+    assert(pos_is_ok(pos));
 }
 
 void pos_make_null(Position *pos, Undo *u)
@@ -414,13 +349,65 @@ void pos_unmake_null(Position *pos, const Undo *u)
     pos->key = u->key;
 }
 
+int pos_moved_type(const Position *pos, Move m)
+{
+    return MOVE_KIND(m) == MK_PLACE ? MOVE_PIECE(m) : PIECE_TYPE(pos->board[MOVE_FROM(m)]);
+}
+
 bool pos_next_to_pawn(const Position *pos, Cell c)
 {
-    const Geometry *g = pos->v->geo;
-    for (int d = 0; d < g->ndirs; d++) {
-        Cell n = g->step[c][d];
-        if (n != NO_CELL && pos->board[n] && pos->v->is_pawn[pos->board[n]])
+    const Variant *v = pos->v;
+    const uint64_t *near = v->adjacent + (size_t)c * (size_t)v->words;
+    const CellSet *pawns = &pos->by_type[v->pawn_type];
+    for (int k = 0; k < v->words; k++)
+        if (near[k] & pawns->w[k])
             return true;
-    }
     return false;
+}
+
+/*
+ * Judged on the board before the move, which gives the same answer as the board after it
+ * (where the rules judge): the only pawns that can differ are the mover (it survives) and a
+ * captured one (it survives), and neither is a neighbour of itself.  En passant moves a pawn;
+ * castling moves the royal piece from and to MOVE_FROM and MOVE_TO.
+ */
+bool pos_move_removes(const Position *pos, Move m)
+{
+    const Variant *v = pos->v;
+    uint8_t moved = pos->board[MOVE_FROM(m)], captured = pos->board[MOVE_TO(m)];
+    return !(v->is_pawn[moved] || (captured && v->is_pawn[captured]) || pos_next_to_pawn(pos, MOVE_FROM(m)) ||
+             pos_next_to_pawn(pos, MOVE_TO(m)));
+}
+
+bool pos_only_royals(const Position *pos)
+{
+    return pos->pcount[WHITE] == 1 && pos->pcount[BLACK] == 1 && !pos->hand_total[WHITE] && !pos->hand_total[BLACK] &&
+           pos->royal[WHITE] != NO_CELL && pos->royal[BLACK] != NO_CELL;
+}
+
+/* The sets, counts and royal cells a mailbox implies. */
+static bool sets_agree(const Position *pos)
+{
+    const Variant *v = pos->v;
+    Position fresh;
+    pos_clear(&fresh, v);
+    for (Cell c = 0; c < v->geo->ncells; c++)
+        if (pos->board[c])
+            add_piece(&fresh, pos->board[c], c);
+    return memcmp(fresh.by_side, pos->by_side, sizeof pos->by_side) == 0 &&
+           memcmp(fresh.by_type, pos->by_type, sizeof pos->by_type) == 0 &&
+           memcmp(fresh.by_pattern, pos->by_pattern, sizeof pos->by_pattern) == 0 &&
+           memcmp(fresh.count, pos->count, sizeof pos->count) == 0 &&
+           memcmp(fresh.pcount, pos->pcount, sizeof pos->pcount) == 0 && fresh.royal[WHITE] == pos->royal[WHITE] &&
+           fresh.royal[BLACK] == pos->royal[BLACK];
+}
+
+bool pos_is_ok(const Position *pos)
+{
+    if (!sets_agree(pos) || pos->key != pos_compute_key(pos))
+        return false;
+    if (!pos->score_table)
+        return true;
+    ScoreSum s = pos_score_sum(pos, pos->score_table);
+    return s.mg == pos->scores.mg && s.eg == pos->scores.eg && s.phase == pos->scores.phase;
 }

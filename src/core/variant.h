@@ -3,14 +3,16 @@
  *
  * A variant file fills in a VariantDef: mostly data (geometry, movement patterns, pieces,
  * start position, promotion, castling) plus a few optional hooks for what a table cannot
- * say.  variant_build() turns it into a Variant: per piece and cell "move programs" (the
- * cells each movement kind can reach, precomputed), reverse "attack programs" for check
- * detection, promotion and placement zones, and castling tables.  The rules core reads only
- * these tables and hooks; it knows no game by name.
+ * say.  variant_build() turns it into a Variant: attack tables (for every pattern and colour,
+ * the cells it reaches from each cell and, reversed, the cells from which it captures on
+ * each cell, as cell sets; slider tables for lines), which patterns each piece has on each
+ * cell, promotion and placement zones, and castling tables.  The rules core reads only these
+ * tables and hooks; it knows no game by name.
  */
 #ifndef STARFISH_VARIANT_H
 #define STARFISH_VARIANT_H
 
+#include "cellset.h"
 #include "types.h"
 
 struct Position;
@@ -34,9 +36,11 @@ typedef enum {
                   screen); captures the first piece beyond the screen */
     PAT_ROSE,  /* crooked paths: the first step along any vec, each later step along the next
                   vec in their cyclic order, always turning the same way; max_len steps */
+    PAT_KINDS
 } PatternKind;
 
 #define MAX_VECS 24
+#define MAX_PATTERNS 16
 
 typedef struct Pattern {
     PatternKind kind;
@@ -45,7 +49,6 @@ typedef struct Pattern {
     Vec capture[4]; /* PAT_PAWN only */
     int ncapture;
     int max_len;    /* PAT_SLIDE / PAT_ROSE: 0 means unlimited */
-    bool quiet_only, capture_only;
     /* Optional: may a single step or leap by v (already mirrored for Black) start at cell c? */
     bool (*allow)(const Geometry *g, Cell c, Vec v);
 } Pattern;
@@ -102,16 +105,17 @@ typedef struct VariantDef {
     enum { SAN_SHORT, SAN_LONG } san_style;
     /* No draw by repetition (Ludii's Starchess). */
     bool no_repetition;
+    /* Starvation's event after every move: the moved piece is removed from the board unless
+     * it is a pawn, it captured a pawn, or it moved from or to a cell next to a pawn (of
+     * either side, one step away in any direction of the board); in castling only the royal
+     * piece is subject.  A move that removes the mover's royal piece is illegal. */
+    bool removal_unless_near_pawn;
     /* Game records mark a move whose moved piece was removed with this suffix (or 0). */
     char removal_mark;
 
     /* Hooks, all optional. */
     /* Patterns of a piece of `type` and colour on cell c (default: the piece's own). */
     uint32_t (*patterns_at)(const struct VariantDef *def, const Geometry *g, int type, int colour, Cell c);
-    /* Does the piece a move moves stay on the board after it?  Judged on the board before the
-     * move (the mover on its from cell, a captured piece on its to cell), so that move
-     * generation can ask without making the move. */
-    bool (*moved_piece_survives)(const struct Position *before, Move m);
     /* The result when the side to move has no legal move and is not in check. */
     GameResult (*stalemate)(const struct Position *pos);
     /* Turns an orthodox drawn outcome (reason given) into this variant's result. */
@@ -132,23 +136,72 @@ typedef struct VariantDef {
     char (*cell_mark)(const Geometry *g, Cell c);
 } VariantDef;
 
-/* Move-program entry kinds; an entry is [header, count, cells...], a header 0 ends a list. */
-enum { E_END, E_LEAPS, E_RAY, E_PUSH, E_PAWN_CAPTURE, E_HOP, E_ROSE };
-#define E_KIND_MASK 7
-#define E_QUIET 8
-#define E_CAPTURE 16
-
 /*
- * Attack-program entries: one [A_LEAPS, count, (cell, mask low, mask high) x count] for all
- * single steps and leaps, then rays [A_RAY or A_HOP, mask low, mask high, count, cells...],
- * then A_END.  A mask holds the pattern bits a piece on the cell needs to capture on the
- * program's cell.
+ * Attack tables, built at start-up from the geometry and the movement patterns (attack.c).
+ * Sets of cells are stored as `words` 64-bit words each (1 for boards of up to 64 cells, 3 for
+ * Megastar), so a table of sets is an array of words, entry i at words * i.
+ *
+ * A slider table serves every pattern that moves along the same directions on the same
+ * board (the rook's lines in chess, Starvation and square-says alike).  Per direction and
+ * cell it holds the ray (max_len cells at most) and the whole line beyond the cell; since
+ * every board numbers its cells in an order in which each direction's cells grow or shrink
+ * steadily, the first piece on a ray is its lowest or highest cell ("classical" bitboard
+ * attacks).  On one-word boards with BMI2 there is also a table of every ray set's attacks,
+ * indexed by the occupied cells gathered with PEXT.
  */
-enum { A_END, A_LEAPS, A_RAY, A_HOP };
+typedef struct SliderTable {
+    const Geometry *geo;
+    Vec vec[MAX_VECS];
+    int nvec, max_len, words;
+    uint64_t *ray;  /* [direction][cell]: the cells along it, max_len at most */
+    uint64_t *line; /* [direction][cell]: every cell along it */
+    bool grows[MAX_VECS]; /* cell numbers grow along the direction */
+    uint64_t *reach;      /* [cell]: every direction's ray (the attacks on an empty board) */
+    uint64_t *mask;       /* [cell]: PEXT tables (one-word boards): the cells that can block */
+    uint32_t *offset;     /* [cell]: where the cell's attacks start in `attacks` */
+    uint64_t *attacks;
+} SliderTable;
+
+#define MAX_ROSE_PATHS (2 * MAX_VECS)
+#define MAX_ROSE_LEN 8
+
+/* A rose pattern's crooked paths from each cell; a path walked backwards is a rose path
+ * turning the other way, so the same paths, read from the attacked cell, find attackers. */
+typedef struct RoseTable {
+    int npaths;   /* per cell: 2 * nvec, some of them empty */
+    uint8_t *len; /* [cell][path] */
+    Cell *cells;  /* [cell][path][MAX_ROSE_LEN] */
+    uint64_t *reach; /* [cell]: every cell of every path */
+} RoseTable;
+
+/* What one pattern does for one colour. */
+typedef struct PatternTable {
+    uint64_t *to;   /* PAT_STEP: the leap targets from each cell; PAT_PAWN: the capture targets */
+    uint64_t *from; /* the reverse: the cells from which the pattern captures on each cell */
+    const SliderTable *slide; /* PAT_SLIDE, PAT_HOP: the pattern's directions */
+    const SliderTable *back;  /* the reverse directions, from the attacked cell */
+    RoseTable *rose;
+    Cell *push, *push2; /* PAT_PAWN: the single and double step targets or NO_CELL */
+    /* PAT_PAWN on a one-word board where each of its steps is one fixed change of cell number
+     * (the 8x8 board): the steps as shifts, so that all pawns move at once. */
+    struct {
+        bool usable;
+        int push;           /* the change of cell number of a push */
+        CellSet push_from;  /* cells with a push */
+        CellSet push2_via;  /* the cells double steps pass */
+        int capture[4], ncapture;
+        CellSet capture_from[4];
+    } shift;
+} PatternTable;
+
+/* Width-specific rules code (rules_impl.h, one instantiation per set width). */
+struct RulesOps;
 
 typedef struct Variant {
     const VariantDef *def;
     const Geometry *geo;
+    int words; /* 64-bit words per cell set on this board */
+    const struct RulesOps *ops;
     int ntypes;
     bool has_royal;
     int pawn_type;  /* the type that promotes, or 0 */
@@ -156,23 +209,28 @@ typedef struct Variant {
     /* Letters: piece code -> character (upper White, lower Black), and back. */
     char letter[MAX_CODES];
     uint8_t code_of_letter[128];
-    /* Move programs: prog + prog_at[code][cell]; attack programs: atk + atk_at[side][cell]. */
-    uint8_t *prog;
-    uint32_t prog_at[MAX_CODES][MAX_CELLS];
-    uint8_t *atk;
-    uint32_t atk_at[2][MAX_CELLS];
-    /* Which patterns (bit mask) a piece code has on a cell: the attack programs check it. */
+    /* Which patterns (bit mask) a piece code has on a cell. */
     uint16_t pattern_mask[MAX_CODES][MAX_CELLS];
-    /* side_mask[side][code][cell]: pattern_mask for that side's pieces, 0 otherwise (and for
-     * an empty cell), so that attack tests need one lookup per cell. */
-    uint16_t side_mask[2][MAX_CODES][MAX_CELLS];
-    bool needs_dedup[MAX_CODES]; /* rose pieces: several paths may reach one cell */
-    uint16_t pawn_capture_bits;  /* the pattern bits of pawn patterns (en-passant attacks) */
+    uint16_t kind_patterns[PAT_KINDS]; /* the variant's patterns of each kind */
+    /* Types whose moves are generated piece by piece, not pattern by pattern: those whose
+     * patterns may reach one cell twice, and pawns with patterns other than pawn moves. */
+    uint16_t types_apart;
+    PatternTable pat[MAX_PATTERNS][2];
+    uint64_t *leaps;    /* [code][cell]: the targets of all the code's PAT_STEP patterns there */
+    uint64_t *adjacent; /* [cell]: the cells one step away in any direction */
+    struct {            /* one-word boards where each direction is a fixed change of cell number */
+        bool usable;
+        int by[MAX_DIRS];
+        CellSet from[MAX_DIRS]; /* cells with a neighbour in that direction */
+    } adjacent_shift;
+    CellSet all;        /* every cell of the board */
     bool is_pawn[MAX_CODES], is_royal[MAX_CODES];
     /* Zones, per colour. */
     bool promotion_zone[2][MAX_CELLS];
+    CellSet promotion_set[2]; /* the same cells, empty when there are no promotion pieces */
     bool placement_zone[2][MAX_CELLS];
     bool start_cell[2][MAX_CELLS]; /* double steps start here (by default: pawns' start cells) */
+    Cell passed[2][MAX_CELLS];     /* the cell a double step from a start cell passes */
     Vec forward[2];                /* a pawn's forward step, per colour */
     bool pawn_can_stand[2][MAX_CELLS];
     uint8_t promotion_types[MAX_TYPES];
@@ -183,20 +241,30 @@ typedef struct Variant {
         int colour;
         Cell king_from, king_to, rook_from, rook_to;
         uint8_t partner; /* the piece code that stands on rook_from at the start */
-        Cell empty[MAX_CELLS / 8];
-        int nempty;
-        Cell safe[MAX_CELLS / 8];
+        CellSet empty;   /* cells that must be empty */
+        Cell safe[MAX_CELLS / 8]; /* cells the king passes or lands on: none may be attacked */
         int nsafe;
+        bool proven; /* with those cells safe, legal without making and testing */
     } castle[4];
     uint8_t castle_keep[MAX_CELLS]; /* castling rights kept when a move touches the cell */
-    /* Legality can be judged from pins and screens (no hopping attackers). */
-    bool simple_legality;
 } Variant;
 
 /* Builds (once) and returns the variant for a definition; NULL with a message on a defect. */
 const Variant *variant_build(const VariantDef *def);
 /* The piece type with that upper-case letter, or 0. */
 int variant_type_of_letter(const Variant *v, char upper);
+/*
+ * The number of cells a piece reaches from c on an empty board, counted per movement: a
+ * slider's rays and a pawn's pushes and captures added up, a cell two rose paths reach
+ * counted twice (the evaluation's measure of a cell's worth to a piece).
+ */
+int variant_reach(const Variant *v, int code, Cell c);
+
+/* Every cell a piece of that code reaches from c on an empty board. */
+CellSet variant_targets(const Variant *v, int code, Cell c);
+
+/* A pawn pattern's single and double step from c for the piece code (NO_CELL: none). */
+Cell variant_push(const Variant *v, int code, Cell c, bool double_step);
 
 /* The registry of implemented variants (variants/registry.c). */
 const Variant *variant_by_name(const char *name);

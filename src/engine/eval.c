@@ -5,22 +5,15 @@
 #include <string.h>
 
 #include "../core/fen.h"
+#include "../core/movegen.h"
 
 #define MAX_VARIANTS 32
 
 static EvalTables tables[MAX_VARIANTS];
 static int ntables;
 
-/* Cells a piece reaches from c on an empty board. */
-static int empty_board_reach(const Variant *v, int code, Cell c)
-{
-    int n = 0;
-    for (const uint8_t *p = v->prog + v->prog_at[code][c]; *p; p += 2 + p[1])
-        n += p[1];
-    return n;
-}
-
-/* Pushes a pawn needs from each cell to reach its promotion zone (BFS backwards). */
+/* Moves a pawn needs from each cell to reach its promotion zone, single steps and captures
+ * (BFS backwards). */
 static void pawn_distance(const Variant *v, int code, int *dist)
 {
     const Geometry *g = v->geo;
@@ -32,13 +25,15 @@ static void pawn_distance(const Variant *v, int code, int *dist)
         for (Cell c = 0; c < g->ncells; c++) {
             if (dist[c] >= 0)
                 continue;
-            for (const uint8_t *p = v->prog + v->prog_at[code][c]; *p; p += 2 + p[1]) {
-                Cell t = p[2];
+            CellSet next = variant_targets(v, code, c);
+            Cell twice = variant_push(v, code, c, true);
+            if (twice != NO_CELL)
+                cellset_flip(&next, twice);
+            CELLSET_EACH(t, &next)
                 if (dist[t] >= 0 && (dist[c] < 0 || dist[t] + 1 < dist[c])) {
                     dist[c] = dist[t] + 1;
                     changed = true;
                 }
-            }
         }
     }
 }
@@ -85,7 +80,7 @@ void eval_build(EvalTables *t, const Variant *v, const EvalParams *p)
         t->hand_eg[code] = veg;
         int reach[MAX_CELLS], sum = 0, dist[MAX_CELLS], maxdist = 0;
         for (Cell c = 0; c < g->ncells; c++)
-            sum += reach[c] = empty_board_reach(v, code, c);
+            sum += reach[c] = variant_reach(v, code, c);
         double avg = (double)sum / g->ncells;
         if (pd->pawn) {
             pawn_distance(v, code, dist);
@@ -109,16 +104,17 @@ void eval_build(EvalTables *t, const Variant *v, const EvalParams *p)
             }
             t->mg[code][c] = clamp16(mg);
             t->eg[code][c] = clamp16(eg);
+            int sign = PIECE_COLOUR(code) == WHITE ? 1 : -1;
+            t->scores[code][c] = (PieceScore){(int16_t)(sign * t->mg[code][c]), (int16_t)(sign * t->eg[code][c]),
+                                              (int16_t)(pd->pawn || pd->royal ? 0 : pd->value), 0};
         }
     }
     /* The royal's zone: its cell and its neighbours. */
     for (Cell c = 0; c < g->ncells; c++) {
-        t->zone[c][c >> 5] |= 1u << (c & 31);
-        for (int d = 0; d < g->ndirs; d++) {
-            Cell n = g->step[c][d];
-            if (n != NO_CELL)
-                t->zone[c][n >> 5] |= 1u << (n & 31);
-        }
+        cellset_flip(&t->zone[c], c);
+        for (int d = 0; d < g->ndirs; d++)
+            if (g->step[c][d] != NO_CELL && !cellset_has(&t->zone[c], g->step[c][d]))
+                cellset_flip(&t->zone[c], g->step[c][d]);
     }
     t->walk = p->mobility_mg || p->mobility_eg || p->royal_zone_mg;
     t->contact = p->pawn_shield_mg || p->pawn_contact_mg || p->pawn_contact_eg;
@@ -164,95 +160,6 @@ const EvalTables *eval_tables(const Variant *v)
     return NULL;
 }
 
-static inline bool in_zone(const uint32_t *zone, Cell c)
-{
-    return zone && (zone[c >> 5] >> (c & 31) & 1);
-}
-
-/* The pseudo-legal moves of the piece on `from` (castling and double steps left out; a cell
- * that two rose paths reach counts twice), and how many of them land in `zone` (when not
- * NULL; inlined twice, with and without a zone). */
-static inline __attribute__((always_inline)) int walk_moves(const Position *pos, Cell from, const uint32_t *zone,
-                                                            int *zone_hits)
-{
-    const Variant *v = pos->v;
-    const uint8_t *board = pos->board;
-    int us = PIECE_COLOUR(board[from]), n = 0, z = 0;
-    for (const uint8_t *p = v->prog + v->prog_at[board[from]][from]; *p; p += 2 + p[1]) {
-        const uint8_t *cells = p + 2, *end = cells + p[1];
-        bool quiet = *p & E_QUIET, capture = *p & E_CAPTURE;
-        switch (*p & E_KIND_MASK) {
-        case E_LEAPS:
-            for (; cells < end; cells++) {
-                uint8_t o = board[*cells];
-                if (o ? capture && PIECE_COLOUR(o) != us : quiet) {
-                    n++;
-                    z += in_zone(zone, *cells);
-                }
-            }
-            break;
-        case E_RAY:
-        case E_ROSE:
-            for (; cells < end; cells++) {
-                uint8_t o = board[*cells];
-                if (!o) {
-                    if (quiet) {
-                        n++;
-                        z += in_zone(zone, *cells);
-                    }
-                    continue;
-                }
-                if (capture && PIECE_COLOUR(o) != us) {
-                    n++;
-                    z += in_zone(zone, *cells);
-                }
-                break;
-            }
-            break;
-        case E_PUSH:
-            if (!board[cells[0]]) {
-                n++;
-                z += in_zone(zone, cells[0]);
-            }
-            break;
-        case E_PAWN_CAPTURE:
-            for (; cells < end; cells++) {
-                uint8_t o = board[*cells];
-                if (o && PIECE_COLOUR(o) != us) {
-                    n++;
-                    z += in_zone(zone, *cells);
-                }
-            }
-            break;
-        case E_HOP: {
-            bool screened = false;
-            for (; cells < end; cells++) {
-                uint8_t o = board[*cells];
-                if (!screened) {
-                    if (!o) {
-                        if (quiet) {
-                            n++;
-                            z += in_zone(zone, *cells);
-                        }
-                    } else {
-                        screened = true;
-                    }
-                } else if (o) {
-                    if (capture && PIECE_COLOUR(o) != us) {
-                        n++;
-                        z += in_zone(zone, *cells);
-                    }
-                    break;
-                }
-            }
-            break;
-        }
-        }
-    }
-    *zone_hits = z;
-    return n;
-}
-
 static int own_pawns_next_to(const Position *pos, Cell c, int colour)
 {
     const Geometry *g = pos->v->geo;
@@ -270,24 +177,21 @@ static void dynamic_terms(const Position *pos, const EvalTables *t, int *mg16, i
 {
     const Variant *v = pos->v;
     const EvalParams *p = &t->p;
+    CellSet near = t->contact ? pos_cells_next_to_pawns(pos) : (CellSet){{0}};
     int mg = 0, eg = 0;
     for (int side = 0; side < 2; side++) {
         int sign = side == WHITE ? 1 : -1;
         Cell enemy_royal = pos->royal[side ^ 1];
-        const uint32_t *zone = enemy_royal != NO_CELL && p->royal_zone_mg ? t->zone[enemy_royal] : NULL;
+        const CellSet *zone = enemy_royal != NO_CELL && p->royal_zone_mg ? &t->zone[enemy_royal] : NULL;
+        /* The pieces: neither pawns nor the royal piece. */
+        CellSet pieces = cellset_minus(&pos->by_side[side], &pos->by_type[v->pawn_type]);
+        pieces = cellset_minus(&pieces, &pos->by_type[v->royal_type]);
         int moves = 0, hits = 0, contact = 0;
-        for (int i = 0; i < pos->pcount[side]; i++) {
-            Cell c = pos->plist[side][i];
-            uint8_t code = pos->board[c];
-            if (v->is_pawn[code] || v->is_royal[code])
-                continue;
-            if (t->walk) {
-                int z = 0;
-                moves += zone ? walk_moves(pos, c, zone, &z) : walk_moves(pos, c, NULL, &z);
-                hits += z;
-            }
-            if (t->contact)
-                contact += pos_next_to_pawn(pos, c);
+        if (t->walk)
+            moves = pos_mobility(pos, &pieces, zone, &hits);
+        if (t->contact) {
+            CellSet touching = cellset_and(&pieces, &near);
+            contact = cellset_count(&touching);
         }
         int shield = t->contact && pos->royal[side] != NO_CELL ? own_pawns_next_to(pos, pos->royal[side], side) : 0;
         mg += sign * (p->mobility_mg * moves + p->royal_zone_mg * hits +
@@ -301,31 +205,20 @@ static void dynamic_terms(const Position *pos, const EvalTables *t, int *mg16, i
 int evaluate(const Position *pos, const EvalTables *t)
 {
     const Variant *v = pos->v;
-    int mg[2] = {0, 0}, eg[2] = {0, 0}, phase = 0;
-    for (int side = 0; side < 2; side++) {
-        for (int i = 0; i < pos->pcount[side]; i++) {
-            Cell c = pos->plist[side][i];
-            uint8_t code = pos->board[c];
-            mg[side] += t->mg[code][c];
-            eg[side] += t->eg[code][c];
-            if (!v->is_pawn[code] && !v->is_royal[code])
-                phase += t->value[code];
+    /* The search keeps the sums up to date in make/unmake; others are added up here. */
+    ScoreSum board = pos->score_table == &t->scores ? pos->scores : pos_score_sum(pos, &t->scores);
+    int mgd = board.mg, egd = board.eg, phase = board.phase;
+    for (int side = 0; side < 2 && (pos->hand_total[WHITE] || pos->hand_total[BLACK]); side++)
+        for (int type = 1; type <= v->ntypes; type++) {
+            int n = pos->hand[side][type], sign = side == WHITE ? 1 : -1;
+            uint8_t code = MAKE_PIECE(side, type);
+            mgd += sign * n * t->hand_mg[code];
+            egd += sign * n * t->hand_eg[code];
+            if (type != v->pawn_type && type != v->royal_type)
+                phase += n * t->value[code];
         }
-        if (pos->hand_total[side])
-            for (int type = 1; type <= v->ntypes; type++) {
-                int n = pos->hand[side][type];
-                if (!n)
-                    continue;
-                uint8_t code = MAKE_PIECE(side, type);
-                mg[side] += n * t->hand_mg[code];
-                eg[side] += n * t->hand_eg[code];
-                if (type != v->pawn_type && type != v->royal_type)
-                    phase += n * t->value[code];
-            }
-    }
     if (phase > t->phase_total)
         phase = t->phase_total;
-    int mgd = mg[WHITE] - mg[BLACK], egd = eg[WHITE] - eg[BLACK];
     if (t->walk || t->contact) {
         int mg16, eg16;
         dynamic_terms(pos, t, &mg16, &eg16);

@@ -61,13 +61,16 @@ typedef struct EvalTables {
     EvalParams p;
     int16_t mg[MAX_CODES][MAX_CELLS]; /* from the piece owner's view, material included */
     int16_t eg[MAX_CODES][MAX_CELLS];
+    /* The same for White (Black's negated), with each piece's share of the game phase: the
+     * sums make/unmake keep when the search attaches the table (pos_attach_scores). */
+    ScoreTable scores;
     int value[MAX_CODES]; /* the PieceDef values (not tuned): game phase, move ordering */
     int hand_mg[MAX_CODES], hand_eg[MAX_CODES]; /* a piece in hand */
     int phase_total; /* non-pawn, non-royal material of the start position, both sides */
     bool walk;       /* mobility or royal-zone weights: walk each piece's moves */
     bool contact;    /* pawn-shield or pawn-contact weights */
-    /* The royal's zone: its cell and the cells next to it, as a bit set per royal cell. */
-    uint32_t zone[MAX_CELLS][MAX_CELLS / 32];
+    /* The royal's zone: its cell and the cells next to it, per royal cell. */
+    CellSet zone[MAX_CELLS];
 } EvalTables;
 
 /* The weights a variant plays with: tuned ones from weights.c, else the defaults. */

@@ -435,12 +435,8 @@ static int quiescence(Worker *w, int alpha, int beta, int ply, int qdepth)
 
 static bool has_pieces(const Position *pos)
 {
-    for (int i = 0; i < pos->pcount[pos->side]; i++) {
-        uint8_t code = pos->board[pos->plist[pos->side][i]];
-        if (!pos->v->is_pawn[code] && !pos->v->is_royal[code])
-            return true;
-    }
-    return false;
+    int side = pos->side;
+    return pos->pcount[side] > pos->count[MAKE_PIECE(side, pos->v->pawn_type)] + (pos->royal[side] != NO_CELL);
 }
 
 /* History scores move toward +-HISTORY_MAX by each update, more slowly the closer they are. */
@@ -705,10 +701,8 @@ static int material(const Position *pos, const EvalTables *t)
     int sum = 0;
     for (int side = 0; side < 2; side++) {
         int m = 0;
-        for (int i = 0; i < pos->pcount[side]; i++)
-            m += t->value[pos->board[pos->plist[side][i]]];
         for (int type = 1; type <= pos->v->ntypes; type++)
-            m += pos->hand[side][type] * t->value[MAKE_PIECE(side, type)];
+            m += (pos->count[MAKE_PIECE(side, type)] + pos->hand[side][type]) * t->value[MAKE_PIECE(side, type)];
         sum += side == pos->side ? m : -m;
     }
     return sum;
@@ -924,6 +918,7 @@ static void worker_start(Worker *w, Shared *sh, const Game *game)
 {
     w->shared = sh;
     w->pos = game->pos;
+    pos_attach_scores(&w->pos, &sh->eval->scores);
     w->nkeys = 0;
     int first = game->n + 1 > MAX_HISTORY_KEYS ? game->n + 1 - MAX_HISTORY_KEYS : 0;
     for (int i = first; i < game->n; i++)

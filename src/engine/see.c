@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include "../core/movegen.h"
+
 /* A royal piece may capture last only: losing it outweighs any material. */
 #define SEE_ROYAL 100000
 
@@ -39,7 +41,7 @@ int see(const Position *pos, Move m, const int *value)
         board[pos->ep_victim] = 0;
     int mover = see_value(v, value, board[from]);
     /* A mover that the variant removes after its move (Starvation) cannot be taken back. */
-    if (v->def->moved_piece_survives && !v->def->moved_piece_survives(pos, m))
+    if (v->def->removal_unless_near_pawn && pos_move_removes(pos, m))
         return victim - mover;
     /* gain[d]: the balance for the side making capture d if the exchange stops after it. */
     int gain[MAX_PIECES * 2 + 2], d = 0;

@@ -117,6 +117,7 @@ static const struct {
     {"chess", "kiwipete", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 5},
     {"starvation", "start", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 6},
     {"starvation", "kiwipete", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 5},
+    {"square-says", "start", NULL, 6},
     {"starchess", "setup", "1/2/NP3pr/BP2pq/KP1pk/QP2pb/RP3pn/2/1[] w 0 1", 7},
     {"megastar", "start", NULL, 4},
 };
@@ -193,12 +194,15 @@ static int cmd_bench(int argc, char **argv)
         const char *fen = bench_positions[i].fen ? bench_positions[i].fen : v->def->start_fen;
         if (!pos_set_fen(&pos, v, fen, err, sizeof err))
             return options_fail(&bench_command, "bench position: %s", err);
+        rules_stats = (RulesStats){0, 0};
         double start = clock_seconds();
         uint64_t nodes = perft(&pos, bench_positions[i].depth);
         double secs = clock_seconds() - start;
-        printf("%-10s %-9s depth %d  nodes %12llu  time %7.3f s  nps %11.0f\n", bench_positions[i].variant,
-               bench_positions[i].name, bench_positions[i].depth, (unsigned long long)nodes, secs,
-               secs > 0 ? (double)nodes / secs : 0.0);
+        /* The share of legal moves made and tested because no mask decided them. */
+        printf("%-11s %-9s depth %d  nodes %12llu  time %7.3f s  nps %11.0f  tested %5.2f%%\n",
+               bench_positions[i].variant, bench_positions[i].name, bench_positions[i].depth,
+               (unsigned long long)nodes, secs, secs > 0 ? (double)nodes / secs : 0.0,
+               rules_stats.legal ? 100.0 * (double)rules_stats.tested / (double)rules_stats.legal : 0.0);
     }
     return 0;
 }

@@ -357,13 +357,10 @@ static void predecessors(Gen *g, const TbPos *q, Position *pos, bool pawn_moves,
             origin[no] = b;
             limp[no++] = true;
         }
-        if (a != NO_CELL && !pos->board[a] && G->start[x][a] && G->can_stand[x][a]) {
-            const uint8_t *pr = v->prog + v->prog_at[pawn][a];
-            for (; *pr; pr += 2 + pr[1])
-                if ((*pr & E_KIND_MASK) == E_PUSH && pr[1] == 2 && pr[3] == c) {
-                    origin[no] = a;
-                    limp[no++] = false;
-                }
+        if (a != NO_CELL && !pos->board[a] && G->start[x][a] && G->can_stand[x][a] &&
+            variant_push(v, pawn, a, true) == c) {
+            origin[no] = a;
+            limp[no++] = false;
         }
         for (int k = 0; k < no; k++) {
             Cell o = origin[k];

@@ -443,7 +443,8 @@ void tb_to_position(const TbLayout *L, const TbPos *p, Position *pos)
         if (kind == TBK_P && G->pstate_limp[colour][p->s[i]])
             pos->limping[cell] = true;
     }
-    pos->side = p->side; /* the key is left as pos_put made it: the tables never use it */
+    pos->side = p->side;
+    pos->key = pos_compute_key(pos);
 }
 
 /* Collects the men of pos into slots, in the orientation given (flip: colours swapped and the
@@ -459,8 +460,7 @@ static void fill_slots(const TbSig *sig, const Position *pos, bool flip, TbPos *
             slot += sig->n[c][k];
         }
     for (int side = 0; side < 2; side++)
-        for (int i = 0; i < pos->pcount[side]; i++) {
-            Cell cell = pos->plist[side][i];
+        CELLSET_EACH(cell, &pos->by_side[side]) {
             uint8_t code = pos->board[cell];
             int colour = PIECE_COLOUR(code) ^ flip;
             int cl = flip ? G->xf[XF_TB][cell] : cell;
@@ -488,8 +488,8 @@ bool tb_encode(const Position *pos, TbSig *sig, TbPos *p, bool *flipped)
     memset(&s, 0, sizeof s);
     int kings = 0;
     for (int side = 0; side < 2; side++)
-        for (int i = 0; i < pos->pcount[side]; i++) {
-            uint8_t code = pos->board[pos->plist[side][i]];
+        CELLSET_EACH(cell, &pos->by_side[side]) {
+            uint8_t code = pos->board[cell];
             int kind = G->kind_of_type[PIECE_TYPE(code)];
             if (kind < 0)
                 kings++;

@@ -47,8 +47,7 @@ static bool insufficient_material(const Position *pos)
     const Geometry *g = pos->v->geo;
     int knights = 0, bishops[2] = {0, 0};
     for (int side = 0; side < 2; side++)
-        for (int i = 0; i < pos->pcount[side]; i++) {
-            Cell c = pos->plist[side][i];
+        CELLSET_EACH(c, &pos->by_side[side]) {
             switch (PIECE_TYPE(pos->board[c])) {
             case KING:
                 break;

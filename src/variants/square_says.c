@@ -70,10 +70,7 @@ static const CastleDef castling_reversed[] = {
 /* Men a side has captured: 15 minus the opponent's men left. */
 static int captured_by(const Position *pos, int side)
 {
-    int left = 0;
-    for (int i = 0; i < pos->pcount[side ^ 1]; i++)
-        left += PIECE_TYPE(pos->board[pos->plist[side ^ 1][i]]) == MAN;
-    return 15 - left;
+    return 15 - pos->count[MAKE_PIECE(side ^ 1, MAN)];
 }
 
 /* more == true: the side that captured more wins; false: fewer.  Ties go to Black. */

@@ -298,11 +298,9 @@ static void count_krk(const TbTable *t, int side, uint64_t idx, int v, Position 
     KrkCount *c = ctx;
     const Geometry *g = pos->v->geo;
     int q = 99;
-    for (int i = 0; i < pos->pcount[WHITE]; i++) {
-        Cell cell = pos->plist[WHITE][i];
+    CELLSET_EACH(cell, &pos->by_side[WHITE])
         if (!pos->v->is_royal[pos->board[cell]])
             q = g->q[cell];
-    }
     if (v >= 0 && v % 2 == 1) {
         c->wins++;
         c->wins_not_mate_in_one += v != 1;
@@ -445,8 +443,7 @@ static void mirror(const Position *src, Position *dst, int xf, bool swap)
     const TbGeo *G = tb_geo();
     pos_clear(dst, src->v);
     for (int s = 0; s < 2; s++)
-        for (int i = 0; i < src->pcount[s]; i++) {
-            Cell c = src->plist[s][i];
+        CELLSET_EACH(c, &src->by_side[s]) {
             uint8_t code = src->board[c];
             Cell to = G->xf[xf][c];
             pos_put(dst, swap ? MAKE_PIECE(PIECE_COLOUR(code) ^ 1, PIECE_TYPE(code)) : code, to);

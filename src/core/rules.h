@@ -1,0 +1,34 @@
+/*
+ * The rules code of one cell-set width (rules_impl.h, instantiated by rules_w1.c for boards
+ * of up to 64 cells and by rules_w3.c for Megastar), reached through Variant.ops.  The public
+ * interface is movegen.h; this is the seam between it and the instantiations.
+ */
+#ifndef STARFISH_RULES_H
+#define STARFISH_RULES_H
+
+#include "movegen.h"
+
+typedef struct RulesOps {
+    /* Is x attacked by side `by`, counting only attackers using the given pattern bits? */
+    bool (*attacked)(const Position *pos, Cell x, int by, unsigned patterns);
+    /* The cells attacking x for side `by` on a board the caller may have changed. */
+    int (*board_attackers)(const Variant *v, const uint8_t *board, Cell x, int by, Cell *out);
+    /* After a move: is the mover's royal piece on the board and safe? */
+    bool (*mover_safe)(const Position *pos);
+    /* Makes the move, asks mover_safe, unmakes it. */
+    bool (*move_is_legal)(Position *pos, Move m);
+    /* Pseudo-legal moves; with captures_only, captures and promotions alone. */
+    int (*pseudo)(const Position *pos, Move *out, bool captures_only);
+    /* Legal moves; with out NULL, only counted (perft's last ply). */
+    int (*legal)(Position *pos, Move *out);
+    /* The moves of a set of one side's pieces (castling, double steps and en passant left
+     * out), counted pattern by pattern, and how many land in zone (when not NULL). */
+    int (*mobility)(const Position *pos, const CellSet *pieces, const CellSet *zone, int *zone_hits);
+    /* The cells next to a pawn of either side. */
+    CellSet (*next_to_pawns)(const Position *pos);
+} RulesOps;
+
+extern const RulesOps rules_ops_w1, rules_ops_w3;
+
+
+#endif

@@ -1,0 +1,1006 @@
+/*
+ * The rules on cell sets of SET_W words: attack tests, the royal piece's lines (checks and
+ * pins), move generation and mobility.  Written once, instantiated once per width: rules_w1.c
+ * (SET_W 1: chess, Starvation, square-says, Starchess) and rules_w3.c (SET_W 3: Megastar),
+ * each of which defines SET_W and RULES_OPS (the name of its RulesOps) and includes this file.
+ *
+ * Legal generation decides most moves by masks, without making them.  From the royal piece's
+ * cell, the attack tables' reverse sets and lines give the checkers, the cells that answer
+ * every check (the line to a slider or rose, a leaper's own cell), and the pinned pieces with
+ * the line each must stay on; a royal move is legal when its target is not attacked with the
+ * royal lifted off the board.  What no mask decides is made and tested: en passant, castling,
+ * placements, a royal double step (en passant may answer it), moves on a hopper's line to the
+ * royal (a hop needs exactly one screen, so a piece arriving or leaving can open it) and every
+ * move while a hopper gives check; and for the removal event, a removed piece empties its
+ * from and to cells, which can expose the royal only when one of them is one of the (at most
+ * two) pieces between the royal and an enemy slider.  rules_stats counts how often.
+ */
+#include <assert.h>
+#ifdef __BMI2__
+#include <immintrin.h>
+#endif
+
+#include "rules.h"
+#include "setw.h"
+
+#define PINS_MAX MAX_PIECES
+
+/* ---- table lookups ---- */
+
+static inline Set ray_of(const SliderTable *t, int d, Cell c)
+{
+    return set_at(t->ray, d * t->geo->ncells + c);
+}
+
+/* The cells beyond c along direction d of t. */
+static inline Set beyond(const SliderTable *t, int d, Cell c)
+{
+    return set_at(t->line, d * t->geo->ncells + c);
+}
+
+/* The first cell of a set along direction d (the set lies on one of its rays). */
+static inline Cell nearest(const SliderTable *t, int d, Set s)
+{
+    return t->grows[d] ? set_lowest(s) : set_highest(s);
+}
+
+/* The cells a slider reaches from c when the cells of occ hold pieces (the first piece on
+ * each ray included). */
+static inline Set slide(const SliderTable *t, Cell c, Set occ)
+{
+#if SET_W == 1 && defined(__BMI2__)
+    Set r = {{t->attacks[t->offset[c] + _pext_u64(occ.w[0], t->mask[c])]}};
+    return r;
+#else
+    Set attacks = set_none();
+    for (int d = 0; d < t->nvec; d++) {
+        Set ray = ray_of(t, d, c), blockers = set_and(ray, occ);
+        if (set_any(blockers))
+            ray = set_minus(ray, beyond(t, d, nearest(t, d, blockers)));
+        attacks = set_or(attacks, ray);
+    }
+    return attacks;
+#endif
+}
+
+/* A hopper's moves from c: the empty cells before the first piece (the screen) of each ray
+ * into *quiet, and the first piece beyond the screen, of either side, into *victims. */
+static inline void hop(const SliderTable *t, Cell c, Set occ, Set *quiet, Set *victims)
+{
+    for (int d = 0; d < t->nvec; d++) {
+        Set ray = ray_of(t, d, c), blockers = set_and(ray, occ);
+        if (!set_any(blockers)) {
+            *quiet = set_or(*quiet, ray);
+            continue;
+        }
+        Cell screen = nearest(t, d, blockers);
+        Set behind = beyond(t, d, screen), far = set_and(behind, occ);
+        *quiet = set_or(*quiet, set_minus(ray, set_or(behind, set_bit(screen))));
+        if (set_any(far))
+            *victims = set_or(*victims, set_bit(nearest(t, d, far)));
+    }
+}
+
+static inline const Cell *rose_path(const RoseTable *r, Cell c, int k, int *len)
+{
+    *len = r->len[c * r->npaths + k];
+    return r->cells + ((size_t)c * (size_t)r->npaths + (size_t)k) * MAX_ROSE_LEN;
+}
+
+/* The cells a rose reaches from c (the first piece on each path included). */
+static inline Set rose(const RoseTable *r, Cell c, Set occ)
+{
+    Set reach = set_none();
+    for (int k = 0; k < r->npaths; k++) {
+        int len;
+        const Cell *path = rose_path(r, c, k, &len);
+        for (int i = 0; i < len; i++) {
+            reach.w[path[i] >> 6] |= 1ull << (path[i] & 63);
+            if (set_has(occ, path[i]))
+                break;
+        }
+    }
+    return reach;
+}
+
+/* ---- attacks ---- */
+
+static inline Set holders(const Position *pos, int side, int p)
+{
+    return set_load(&pos->by_pattern[side][p]);
+}
+
+static inline Set occupied(const Position *pos)
+{
+    return set_or(set_load(&pos->by_side[WHITE]), set_load(&pos->by_side[BLACK]));
+}
+
+/* Is x attacked by side `by` (pieces using the given patterns) when occ holds the pieces? */
+static bool attacked_with(const Position *pos, Cell x, int by, unsigned patterns, Set occ)
+{
+    const Variant *v = pos->v;
+    unsigned bits;
+    for (bits = patterns & (v->kind_patterns[PAT_STEP] | v->kind_patterns[PAT_PAWN]); bits; bits &= bits - 1) {
+        int p = __builtin_ctz(bits);
+        if (set_any(set_and(set_at(v->pat[p][by].from, x), holders(pos, by, p))))
+            return true;
+    }
+    for (bits = patterns & v->kind_patterns[PAT_SLIDE]; bits; bits &= bits - 1) {
+        int p = __builtin_ctz(bits);
+        Set h = holders(pos, by, p);
+        if (set_any(h) && set_any(set_and(slide(v->pat[p][by].back, x, occ), h)))
+            return true;
+    }
+    for (bits = patterns & v->kind_patterns[PAT_HOP]; bits; bits &= bits - 1) {
+        int p = __builtin_ctz(bits);
+        Set h = holders(pos, by, p), quiet = set_none(), victims = set_none();
+        if (!set_any(set_and(set_at(v->pat[p][by].back->reach, x), h)))
+            continue;
+        hop(v->pat[p][by].back, x, occ, &quiet, &victims);
+        if (set_any(set_and(victims, h)))
+            return true;
+    }
+    for (bits = patterns & v->kind_patterns[PAT_ROSE]; bits; bits &= bits - 1) {
+        int p = __builtin_ctz(bits);
+        const RoseTable *r = v->pat[p][by].rose;
+        Set h = holders(pos, by, p);
+        if (!set_any(set_and(set_at(r->reach, x), h)))
+            continue;
+        for (int k = 0; k < r->npaths; k++) {
+            int len;
+            const Cell *path = rose_path(r, x, k, &len);
+            for (int i = 0; i < len; i++)
+                if (set_has(occ, path[i])) {
+                    if (set_has(h, path[i]))
+                        return true;
+                    break;
+                }
+        }
+    }
+    return false;
+}
+
+/* Does the piece on `board`'s cell c belong to side `by` and move by pattern p there? */
+static inline bool board_holds(const Variant *v, const uint8_t *board, Cell c, int by, int p)
+{
+    return board[c] && PIECE_COLOUR(board[c]) == by && (v->pattern_mask[board[c]][c] >> p & 1);
+}
+
+/* The first occupied cell of `board` along direction d of t from x (skipping `skip` pieces),
+ * or NO_CELL. */
+static Cell board_first(const uint8_t *board, const SliderTable *t, int d, Cell x, int skip)
+{
+    for (Set ray = ray_of(t, d, x); set_any(ray);) {
+        Cell c = nearest(t, d, ray);
+        if (board[c] && skip-- == 0)
+            return c;
+        ray = set_minus(ray, set_bit(c));
+    }
+    return NO_CELL;
+}
+
+/* The attackers of x on a board the caller may have changed (exchange evaluation): the
+ * mailbox alone is read, so no sets are needed. */
+static int attackers_on_board(const Variant *v, const uint8_t *board, Cell x, int by, Cell *out)
+{
+    Set found = set_none();
+    for (int p = 0; p < v->def->npatterns; p++) {
+        const PatternTable *t = &v->pat[p][by];
+        switch (v->def->patterns[p].kind) {
+        case PAT_STEP:
+        case PAT_PAWN:
+            for (Set from = set_at(t->from, x); set_any(from);) {
+                Cell c = set_pop(&from);
+                if (board_holds(v, board, c, by, p))
+                    found = set_or(found, set_bit(c));
+            }
+            break;
+        case PAT_SLIDE:
+        case PAT_HOP:
+            for (int d = 0; d < t->back->nvec; d++) {
+                Cell c = board_first(board, t->back, d, x, v->def->patterns[p].kind == PAT_HOP);
+                if (c != NO_CELL && board_holds(v, board, c, by, p))
+                    found = set_or(found, set_bit(c));
+            }
+            break;
+        case PAT_ROSE:
+            for (int k = 0; k < t->rose->npaths; k++) {
+                int len;
+                const Cell *path = rose_path(t->rose, x, k, &len);
+                for (int i = 0; i < len; i++)
+                    if (board[path[i]]) {
+                        if (board_holds(v, board, path[i], by, p))
+                            found = set_or(found, set_bit(path[i]));
+                        break;
+                    }
+            }
+            break;
+        default:
+            break;
+        }
+    }
+    int n = 0;
+    while (set_any(found))
+        out[n++] = set_pop(&found);
+    return n;
+}
+
+static bool attacked(const Position *pos, Cell x, int by, unsigned patterns)
+{
+    return attacked_with(pos, x, by, patterns, occupied(pos));
+}
+
+#if SET_W == 1
+/* Shifts a one-word set by a change of cell number. */
+static inline Set shifted(Set s, int by)
+{
+    s.w[0] = by >= 0 ? s.w[0] << by : s.w[0] >> -by;
+    return s;
+}
+#endif
+
+/* Every cell side `by` attacks when occ holds the pieces, for variants whose attacks are all
+ * leaps, slides and pawn captures (a royal piece's targets and castling cells are then
+ * checked against one set instead of one by one). */
+static Set attacks_of(const Position *pos, int by, Set occ)
+{
+    const Variant *v = pos->v;
+    Set attacks = set_none();
+    unsigned bits;
+    for (bits = v->kind_patterns[PAT_STEP] | v->kind_patterns[PAT_PAWN]; bits; bits &= bits - 1) {
+        int p = __builtin_ctz(bits);
+        const PatternTable *t = &v->pat[p][by];
+        Set h = holders(pos, by, p);
+#if SET_W == 1
+        if (t->shift.usable) {
+            for (int i = 0; i < t->shift.ncapture; i++)
+                attacks = set_or(attacks, shifted(set_and(h, set_load(&t->shift.capture_from[i])), t->shift.capture[i]));
+            continue;
+        }
+#endif
+        while (set_any(h))
+            attacks = set_or(attacks, set_at(t->to, set_pop(&h)));
+    }
+    for (bits = v->kind_patterns[PAT_SLIDE]; bits; bits &= bits - 1) {
+        int p = __builtin_ctz(bits);
+        for (Set h = holders(pos, by, p); set_any(h);)
+            attacks = set_or(attacks, slide(v->pat[p][by].slide, set_pop(&h), occ));
+    }
+    return attacks;
+}
+
+/* The cells next to any cell of s (one step away in any direction). */
+static Set cells_next_to(const Variant *v, Set s)
+{
+    Set near = set_none();
+#if SET_W == 1
+    if (v->adjacent_shift.usable) {
+        for (int k = 0; k < v->geo->ndirs; k++)
+            near = set_or(near, shifted(set_and(s, set_load(&v->adjacent_shift.from[k])), v->adjacent_shift.by[k]));
+        return near;
+    }
+#endif
+    while (set_any(s))
+        near = set_or(near, set_at(v->adjacent, set_pop(&s)));
+    return near;
+}
+
+static CellSet next_to_pawns(const Position *pos)
+{
+    Set near = cells_next_to(pos->v, set_load(&pos->by_type[pos->v->pawn_type]));
+    CellSet out = {{0}};
+    SET_EACH_WORD(i) out.w[i] = near.w[i];
+    return out;
+}
+
+static bool mover_safe(const Position *pos)
+{
+    const Variant *v = pos->v;
+    int mover = pos->side ^ 1;
+    Cell k = pos->royal[mover];
+    if (k == NO_CELL) /* safe only if it was never on the board: still in hand */
+        return !v->has_royal || pos->hand[mover][v->royal_type];
+    /* A royal piece that has just double stepped can also be taken en passant. */
+    if (k == pos->ep_victim && attacked(pos, pos->ep, pos->side, v->kind_patterns[PAT_PAWN]))
+        return false;
+    return !attacked(pos, k, pos->side, 0xffff);
+}
+
+static bool legal_by_making(Position *pos, Move m)
+{
+    Undo u;
+    pos_make(pos, m, &u);
+    bool ok = mover_safe(pos);
+    pos_unmake(pos, m, &u);
+    return ok;
+}
+
+/* ---- the royal piece's lines ---- */
+
+typedef struct {
+    Set checkers;
+    Set block;    /* the cells where a move of another piece answers every check */
+    Set pinned;   /* ours, alone between the royal and an attacker */
+    Cell pin_cell[PINS_MAX];
+    Set pin_line[PINS_MAX]; /* the cells the pinned piece may move to */
+    int npins;
+    Set screens;  /* either side's, one of at most two between the royal and an attacker */
+    Set touchy;   /* on a hopper's line to the royal with at most two pieces between */
+    bool hop_check;
+} Lines;
+
+static void add_pin(Lines *l, Cell c, Set line)
+{
+    for (int i = 0; i < l->npins; i++)
+        if (l->pin_cell[i] == c) {
+            l->pin_line[i] = set_and(l->pin_line[i], line);
+            return;
+        }
+    if (l->npins == PINS_MAX)
+        return;
+    l->pinned = set_or(l->pinned, set_bit(c));
+    l->pin_cell[l->npins] = c;
+    l->pin_line[l->npins++] = line;
+}
+
+static Set pin_line(const Lines *l, Cell c)
+{
+    for (int i = 0;; i++)
+        if (l->pin_cell[i] == c)
+            return l->pin_line[i];
+}
+
+/* A line from the royal to an attacker (both ends included) with n pieces strictly between,
+ * the first of them `first`. */
+static void record_line(Lines *l, Set line, Cell attacker, int n, Set between, Cell first, Set ours)
+{
+    if (n == 0) {
+        l->checkers = set_or(l->checkers, set_bit(attacker));
+        l->block = set_and(l->block, line);
+    } else if (n == 1) {
+        if (set_has(ours, first))
+            add_pin(l, first, line);
+        l->screens = set_or(l->screens, between);
+    } else if (n == 2) {
+        l->screens = set_or(l->screens, between);
+    }
+}
+
+static void slider_lines(const SliderTable *t, Set h, Cell royal, Set occ, Set ours, Lines *l)
+{
+    for (int d = 0; d < t->nvec; d++) {
+        Set ray = ray_of(t, d, royal), found = set_and(ray, h);
+        if (!set_any(found))
+            continue;
+        Cell attacker = nearest(t, d, found);
+        Set line = set_minus(ray, beyond(t, d, attacker));
+        Set between = set_and(set_minus(line, set_bit(attacker)), occ);
+        int n = set_any(between) ? (set_several(between) ? set_count(between) : 1) : 0;
+        record_line(l, line, attacker, n, between, n ? nearest(t, d, between) : NO_CELL, ours);
+    }
+}
+
+/* Every hopper on a ray with at most two pieces before it makes the ray touchy. */
+static void hopper_lines(const SliderTable *t, Set h, Cell royal, Set occ, Lines *l)
+{
+    for (int d = 0; d < t->nvec; d++) {
+        Set ray = ray_of(t, d, royal), found = set_and(ray, h);
+        while (set_any(found)) {
+            Cell hopper = set_pop(&found);
+            Set line = set_minus(ray, beyond(t, d, hopper));
+            int n = set_count(set_and(set_minus(line, set_bit(hopper)), occ));
+            if (n <= 2)
+                l->touchy = set_or(l->touchy, line);
+            if (n == 1) {
+                l->checkers = set_or(l->checkers, set_bit(hopper));
+                l->hop_check = true;
+            }
+        }
+    }
+}
+
+static void rose_lines(const RoseTable *r, Set h, Cell royal, Set occ, Set ours, Lines *l)
+{
+    for (int k = 0; k < r->npaths; k++) {
+        int len, n = 0;
+        const Cell *path = rose_path(r, royal, k, &len);
+        Set line = set_none(), between = set_none();
+        Cell first = NO_CELL;
+        for (int i = 0; i < len && n <= 2; i++) {
+            line = set_or(line, set_bit(path[i]));
+            if (!set_has(occ, path[i]))
+                continue;
+            if (set_has(h, path[i])) {
+                record_line(l, line, path[i], n, between, first, ours);
+                break;
+            }
+            if (n++ == 0)
+                first = path[i];
+            between = set_or(between, set_bit(path[i]));
+        }
+    }
+}
+
+/* Checks, pins, screens and hopper lines around the side to move's royal piece. */
+static void royal_lines(const Position *pos, Cell royal, Set occ, Lines *l)
+{
+    const Variant *v = pos->v;
+    int them = pos->side ^ 1;
+    Set ours = set_load(&pos->by_side[pos->side]);
+    l->checkers = l->pinned = l->screens = l->touchy = set_none();
+    l->block = set_load(&v->all);
+    l->npins = 0;
+    l->hop_check = false;
+    unsigned bits;
+    for (bits = v->kind_patterns[PAT_STEP] | v->kind_patterns[PAT_PAWN]; bits; bits &= bits - 1) {
+        int p = __builtin_ctz(bits);
+        Set found = set_and(set_at(v->pat[p][them].from, royal), holders(pos, them, p));
+        l->checkers = set_or(l->checkers, found);
+        while (set_any(found))
+            l->block = set_and(l->block, set_bit(set_pop(&found)));
+    }
+    for (bits = v->kind_patterns[PAT_SLIDE]; bits; bits &= bits - 1) {
+        int p = __builtin_ctz(bits);
+        const SliderTable *t = v->pat[p][them].back;
+        Set h = holders(pos, them, p);
+        if (set_any(set_and(set_at(t->reach, royal), h)))
+            slider_lines(t, h, royal, occ, ours, l);
+    }
+    for (bits = v->kind_patterns[PAT_HOP]; bits; bits &= bits - 1) {
+        int p = __builtin_ctz(bits);
+        const SliderTable *t = v->pat[p][them].back;
+        Set h = holders(pos, them, p);
+        if (set_any(set_and(set_at(t->reach, royal), h)))
+            hopper_lines(t, h, royal, occ, l);
+    }
+    for (bits = v->kind_patterns[PAT_ROSE]; bits; bits &= bits - 1) {
+        int p = __builtin_ctz(bits);
+        const RoseTable *r = v->pat[p][them].rose;
+        Set h = holders(pos, them, p);
+        if (set_any(set_and(set_at(r->reach, royal), h)))
+            rose_lines(r, h, royal, occ, ours, l);
+    }
+}
+
+/* ---- generation ---- */
+
+enum { GEN_PSEUDO, GEN_CAPTURES, GEN_LEGAL };
+
+typedef struct {
+    Position *pos;
+    const Variant *v;
+    int mode, us, them;
+    Move *out;    /* NULL: count the moves without listing them */
+    int n;
+    Set ours, theirs, occ;
+    Set quiet_to; /* where quiet moves may go: the empty cells (none when only captures) */
+    Set push_to;  /* where pawn pushes may go (when only captures: into the promotion zone) */
+    Set promo;    /* the side to move's promotion zone (empty without promotion pieces) */
+    bool legal;   /* filter by the royal's lines */
+    Lines lines;
+    Set allowed;  /* where pieces other than the royal may move (every cell without check) */
+    Set risky;    /* targets on a hopper's line to the royal: made and tested */
+    Set slow;     /* pieces whose moves need split(): pinned, on a hopper's line, removable */
+    bool removal; /* the variant's removal event */
+    Set near;     /* cells next to a pawn */
+    Set pawns;
+    bool danger_known; /* danger holds every cell the opponent attacks with the royal lifted */
+    Set danger;
+} Gen;
+
+/* Is `to` attacked with the royal piece lifted off the board?  In variants whose attacks are
+ * all leaps, slides and pawn captures, every attacked cell is found at the first question. */
+static inline bool in_danger(Gen *g, Cell to)
+{
+    const Variant *v = g->v;
+    Set lifted = set_minus(g->occ, set_bit(g->pos->royal[g->us]));
+    if (v->kind_patterns[PAT_HOP] | v->kind_patterns[PAT_ROSE])
+        return attacked_with(g->pos, to, g->them, 0xffff, lifted);
+    if (!g->danger_known) {
+        g->danger = attacks_of(g->pos, g->them, lifted);
+        g->danger_known = true;
+    }
+    return set_has(g->danger, to);
+}
+
+static inline void emit(Gen *g, Cell from, Cell to, int piece, MoveKind kind)
+{
+    if (g->out)
+        g->out[g->n] = MOVE(from, to, piece, kind);
+    g->n++;
+}
+
+static inline void emit_all(Gen *g, Cell from, Set targets, MoveKind kind)
+{
+    if (!g->out) {
+        g->n += set_count(targets);
+        return;
+    }
+    Move base = MOVE(from, 0, 0, kind);
+    while (set_any(targets))
+        g->out[g->n++] = base | (Move)set_pop(&targets) << 8;
+}
+
+/* Moves to `targets`; those into the promotion zone become each promotion piece in turn. */
+static inline void emit_promoting(Gen *g, Cell from, Set targets, MoveKind kind, bool promotes)
+{
+    if (promotes) {
+        Set zone = set_and(targets, g->promo);
+        targets = set_minus(targets, zone);
+        if (!g->out) {
+            g->n += set_count(zone) * g->v->npromotion_types;
+        } else {
+            while (set_any(zone)) {
+                Cell to = set_pop(&zone);
+                for (int i = 0; i < g->v->npromotion_types; i++)
+                    emit(g, from, to, g->v->promotion_types[i], kind);
+            }
+        }
+    }
+    emit_all(g, from, targets, kind);
+}
+
+/* Moves no mask decides: in legal generation each is made and tested (once for every
+ * promotion piece: the royal's safety does not depend on it). */
+static void emit_tested(Gen *g, Cell from, Set targets, MoveKind kind, bool promotes)
+{
+    while (set_any(targets)) {
+        Cell to = set_pop(&targets);
+        if (g->mode == GEN_LEGAL) {
+            int piece = promotes && set_has(g->promo, to) ? g->v->promotion_types[0] : 0;
+            rules_stats.tested++;
+            if (!legal_by_making(g->pos, MOVE(from, to, piece, kind)))
+                continue;
+        }
+        emit_promoting(g, from, set_bit(to), kind, promotes);
+    }
+}
+
+/* Moves of a piece neither pinned nor removable: to the targets that answer every check;
+ * those on a hopper's line to the royal are made and tested. */
+static inline void emit_fast(Gen *g, Cell from, Set targets, MoveKind kind, bool promotes)
+{
+    targets = set_and(targets, g->allowed);
+    Set risky = set_and(targets, g->risky);
+    if (set_any(risky)) {
+        emit_tested(g, from, risky, kind, promotes);
+        targets = set_minus(targets, risky);
+    }
+    emit_promoting(g, from, targets, kind, promotes);
+}
+
+/* The targets of a piece's leaps, slides, hops and roses, quiet and captures together. */
+static inline Set piece_targets(const Gen *g, uint8_t code, Cell from, Set quiet_to)
+{
+    const Variant *v = g->v;
+    int colour = PIECE_COLOUR(code);
+    unsigned pm = v->pattern_mask[code][from], bits;
+    Set reach = set_at(v->leaps, code * v->geo->ncells + from);
+    for (bits = pm & v->kind_patterns[PAT_SLIDE]; bits; bits &= bits - 1)
+        reach = set_or(reach, slide(v->pat[__builtin_ctz(bits)][colour].slide, from, g->occ));
+    for (bits = pm & v->kind_patterns[PAT_ROSE]; bits; bits &= bits - 1)
+        reach = set_or(reach, rose(v->pat[__builtin_ctz(bits)][colour].rose, from, g->occ));
+    Set targets = set_or(set_and(reach, quiet_to), set_and(reach, g->theirs));
+    for (bits = pm & v->kind_patterns[PAT_HOP]; bits; bits &= bits - 1) {
+        Set quiet = set_none(), victims = set_none();
+        hop(v->pat[__builtin_ctz(bits)][colour].slide, from, g->occ, &quiet, &victims);
+        targets = set_or(targets, set_or(set_and(quiet, quiet_to), set_and(victims, g->theirs)));
+    }
+    return targets;
+}
+
+/* A pawn pattern's moves from one cell: pushes and captures (*targets), the double step
+ * (*twice) and whether it takes en passant. */
+static inline void pawn_moves(const Gen *g, int p, Cell from, Set *targets, Set *twice, bool *ep)
+{
+    const PatternTable *t = &g->v->pat[p][PIECE_COLOUR(g->pos->board[from])];
+    Cell one = t->push[from], two = t->push2[from];
+    Set hits = set_at(t->to, from);
+    *twice = set_none();
+    if (one != NO_CELL && !set_has(g->occ, one)) {
+        *targets = set_or(*targets, set_and(set_bit(one), g->push_to));
+        if (two != NO_CELL && !set_has(g->occ, two) && !g->pos->limping[from] && g->mode != GEN_CAPTURES)
+            *twice = set_bit(two);
+    }
+    *targets = set_or(*targets, set_and(hits, g->theirs));
+    *ep = g->pos->ep != NO_CELL && set_has(hits, g->pos->ep);
+}
+
+static inline void emit_ep(Gen *g, Cell from)
+{
+    if (g->legal)
+        emit_tested(g, from, set_bit(g->pos->ep), MK_EP, false);
+    else
+        emit(g, from, g->pos->ep, 0, MK_EP);
+}
+
+/* Splits a slow piece's targets into the moves legal outright (*direct) and those to make and
+ * test (*tested); the rest are illegal.  `pawn`: the moved piece is a pawn (never removed). */
+static void split(const Gen *g, Cell from, bool pawn, Set targets, Set *direct, Set *tested)
+{
+    const Lines *l = &g->lines;
+    Set removed = set_none();
+    if (g->removal && !pawn && !set_has(g->near, from)) {
+        removed = set_minus(targets, set_or(g->near, set_and(g->pawns, g->theirs)));
+        targets = set_minus(targets, removed);
+    }
+    Set keep = set_and(targets, g->allowed);
+    if (set_has(l->pinned, from))
+        keep = set_and(keep, pin_line(l, from));
+    if (l->hop_check || set_has(l->touchy, from)) {
+        *tested = keep;
+        *direct = set_none();
+    } else {
+        *tested = set_and(keep, g->risky);
+        *direct = set_minus(keep, g->risky);
+    }
+    if (!set_any(removed))
+        return;
+    /* A removed piece empties its from and to cells: it answers a check only by capturing. */
+    if (set_any(l->checkers)) {
+        *tested = set_or(*tested, l->hop_check ? removed : set_and(removed, l->checkers));
+    } else if (set_has(l->pinned, from) || set_has(l->screens, from) || set_has(l->touchy, from)) {
+        *tested = set_or(*tested, removed);
+    } else {
+        Set risky = set_or(l->screens, l->touchy);
+        *tested = set_or(*tested, set_and(removed, risky));
+        *direct = set_or(*direct, set_minus(removed, risky));
+    }
+}
+
+static inline void emit_moves(Gen *g, Cell from, bool slow, bool pawn, Set targets, MoveKind kind, bool promotes)
+{
+    if (!slow) {
+        emit_fast(g, from, targets, kind, promotes);
+        return;
+    }
+    Set direct, tested;
+    split(g, from, pawn, targets, &direct, &tested);
+    emit_promoting(g, from, direct, kind, promotes);
+    if (set_any(tested))
+        emit_tested(g, from, tested, kind, promotes);
+}
+
+/* Every move of one piece, its patterns together (pieces generated one by one: slow ones, and
+ * those whose patterns may reach one cell twice). */
+static void gen_piece(Gen *g, Cell from, bool slow)
+{
+    const Variant *v = g->v;
+    uint8_t code = g->pos->board[from];
+    unsigned pawn_bits = v->pattern_mask[code][from] & v->kind_patterns[PAT_PAWN];
+    bool pawn = v->is_pawn[code], promotes = pawn || pawn_bits;
+    /* When only captures are wanted, a promoting piece's quiet moves promote or are left out. */
+    Set targets = piece_targets(g, code, from, promotes ? g->push_to : g->quiet_to), twice = set_none();
+    bool ep = false;
+    if (pawn_bits)
+        pawn_moves(g, __builtin_ctz(pawn_bits), from, &targets, &twice, &ep);
+    emit_moves(g, from, slow, pawn, targets, MK_NORMAL, promotes);
+    if (set_any(twice))
+        emit_moves(g, from, slow, pawn, twice, MK_DOUBLE, promotes);
+    if (ep)
+        emit_ep(g, from);
+}
+
+#if SET_W == 1
+/* The pushes, captures and double steps of every pawn-pattern piece in h at once, where each
+ * step is one fixed change of cell number (the 8x8 board). */
+/* Moves of several pieces at once, each to its target: from = to - by. */
+static void emit_shifted(Gen *g, Set targets, int by, MoveKind kind)
+{
+    targets = set_and(targets, g->allowed);
+    Set risky = set_and(targets, g->risky);
+    targets = set_minus(targets, risky);
+    if (!g->out) {
+        g->n += set_count(targets) + set_count(set_and(targets, g->promo)) * (g->v->npromotion_types - 1);
+    } else {
+        while (set_any(targets)) {
+            Cell to = set_pop(&targets);
+            emit_promoting(g, (Cell)(to - by), set_bit(to), kind, true);
+        }
+    }
+    while (set_any(risky)) {
+        Cell to = set_pop(&risky);
+        emit_tested(g, (Cell)(to - by), set_bit(to), kind, true);
+    }
+}
+
+static void gen_pawns_shifted(Gen *g, const PatternTable *t, Set h)
+{
+    int step = t->shift.push;
+    Set empty = set_minus(set_load(&g->v->all), g->occ);
+    Set one = set_and(shifted(set_and(h, set_load(&t->shift.push_from)), step), empty);
+    if (g->mode != GEN_CAPTURES)
+        emit_shifted(g, set_and(shifted(set_and(one, set_load(&t->shift.push2_via)), step), empty), 2 * step,
+                     MK_DOUBLE);
+    emit_shifted(g, set_and(one, g->push_to), step, MK_NORMAL);
+    for (int i = 0; i < t->shift.ncapture; i++) {
+        int by = t->shift.capture[i];
+        Set reach = shifted(set_and(h, set_load(&t->shift.capture_from[i])), by);
+        emit_shifted(g, set_and(reach, g->theirs), by, MK_NORMAL);
+        if (g->pos->ep != NO_CELL && set_has(reach, g->pos->ep))
+            emit_ep(g, (Cell)(g->pos->ep - by));
+    }
+}
+#endif
+
+/* The moves of pattern p's holders in `fast` (not slow, generated pattern by pattern). */
+static void gen_pattern(Gen *g, int p, PatternKind kind, Set fast)
+{
+    const PatternTable *t = &g->v->pat[p][g->us];
+    Set h = set_and(holders(g->pos, g->us, p), fast), to = set_or(g->quiet_to, g->theirs);
+    switch (kind) {
+    case PAT_STEP:
+        while (set_any(h)) {
+            Cell from = set_pop(&h);
+            emit_fast(g, from, set_and(set_at(t->to, from), to), MK_NORMAL, false);
+        }
+        break;
+    case PAT_SLIDE:
+        while (set_any(h)) {
+            Cell from = set_pop(&h);
+            emit_fast(g, from, set_and(slide(t->slide, from, g->occ), to), MK_NORMAL, false);
+        }
+        break;
+    case PAT_ROSE:
+        while (set_any(h)) {
+            Cell from = set_pop(&h);
+            emit_fast(g, from, set_and(rose(t->rose, from, g->occ), to), MK_NORMAL, false);
+        }
+        break;
+    case PAT_HOP:
+        while (set_any(h)) {
+            Cell from = set_pop(&h);
+            Set quiet = set_none(), victims = set_none();
+            hop(t->slide, from, g->occ, &quiet, &victims);
+            emit_fast(g, from, set_or(set_and(quiet, g->quiet_to), set_and(victims, g->theirs)), MK_NORMAL, false);
+        }
+        break;
+    case PAT_PAWN:
+#if SET_W == 1
+        if (t->shift.usable) {
+            gen_pawns_shifted(g, t, h);
+            break;
+        }
+#endif
+        while (set_any(h)) {
+            Cell from = set_pop(&h);
+            Set targets = set_none(), twice;
+            bool ep;
+            pawn_moves(g, p, from, &targets, &twice, &ep);
+            emit_fast(g, from, targets, MK_NORMAL, true);
+            if (set_any(twice))
+                emit_fast(g, from, twice, MK_DOUBLE, true);
+            if (ep)
+                emit_ep(g, from);
+        }
+        break;
+    default:
+        break;
+    }
+}
+
+/* The royal piece's moves in legal generation: each target is tested with the royal lifted
+ * off the board; its en passant captures and double steps are made and tested. */
+static void gen_royal(Gen *g, Cell from)
+{
+    const Variant *v = g->v;
+    uint8_t code = g->pos->board[from];
+    unsigned pawn_bits = v->pattern_mask[code][from] & v->kind_patterns[PAT_PAWN];
+    Set targets = piece_targets(g, code, from, g->quiet_to), twice = set_none(), safe = set_none();
+    bool ep = false;
+    if (pawn_bits)
+        pawn_moves(g, __builtin_ctz(pawn_bits), from, &targets, &twice, &ep);
+    if (g->removal && !set_has(g->near, from)) /* a removed royal piece is an illegal move */
+        targets = set_and(targets, set_or(g->near, set_and(g->pawns, g->theirs)));
+    while (set_any(targets)) {
+        Cell to = set_pop(&targets);
+        if (!in_danger(g, to))
+            safe = set_or(safe, set_bit(to));
+    }
+    emit_promoting(g, from, safe, MK_NORMAL, pawn_bits != 0);
+    emit_tested(g, from, twice, MK_DOUBLE, pawn_bits != 0);
+    if (ep)
+        emit_tested(g, from, set_bit(g->pos->ep), MK_EP, false);
+}
+
+static void gen_placements(Gen *g)
+{
+    const Variant *v = g->v;
+    for (int t = 1; t <= v->ntypes; t++) {
+        if (!g->pos->hand[g->us][t])
+            continue;
+        for (Cell c = 0; c < v->geo->ncells; c++)
+            if (v->placement_zone[g->us][c] && !g->pos->board[c]) {
+                if (g->mode == GEN_LEGAL) {
+                    rules_stats.tested++;
+                    if (!legal_by_making(g->pos, MOVE(NO_CELL, c, t, MK_PLACE)))
+                        continue;
+                }
+                emit(g, NO_CELL, c, t, MK_PLACE);
+            }
+    }
+}
+
+static void gen_castling(Gen *g)
+{
+    const Variant *v = g->v;
+    const Position *pos = g->pos;
+    for (int i = 0; i < v->ncastling; i++) {
+        if (!(pos->castling & (1u << i)) || v->castle[i].colour != g->us)
+            continue;
+        /* A castling right lasts while its king and rook stay on their cells (castle_keep). */
+        Cell kf = v->castle[i].king_from;
+        assert(v->is_royal[pos->board[kf]] && pos->board[v->castle[i].rook_from] == v->castle[i].partner);
+        bool ok = !set_any(set_and(set_load(&v->castle[i].empty), g->occ));
+        /* The royal piece lifted changes attacks only on lines through its cell, which are
+         * attacks on that cell itself: castling out of check is illegal either way. */
+        for (int k = 0; k < v->castle[i].nsafe && ok; k++)
+            ok = g->legal ? !in_danger(g, v->castle[i].safe[k])
+                          : !attacked_with(pos, v->castle[i].safe[k], g->them, 0xffff, g->occ);
+        if (!ok)
+            continue;
+        /* Only the royal piece is subject to the removal event, judged on its two cells. */
+        if (g->removal && !set_has(g->near, kf) && !set_has(g->near, v->castle[i].king_to))
+            continue;
+        if (g->legal && !v->castle[i].proven)
+            emit_tested(g, kf, set_bit(v->castle[i].king_to), MK_CASTLE, false);
+        else
+            emit(g, kf, v->castle[i].king_to, 0, MK_CASTLE);
+    }
+}
+
+/* Reads the royal piece's lines and picks out the slow pieces. */
+static void prepare_legal(Gen *g)
+{
+    const Variant *v = g->v;
+    const Lines *l = &g->lines;
+    royal_lines(g->pos, g->pos->royal[g->us], g->occ, &g->lines);
+    g->allowed = l->block;
+    g->risky = l->touchy;
+    g->slow = set_or(l->pinned, set_and(g->ours, l->touchy));
+    if (l->hop_check)
+        g->slow = g->ours;
+    g->removal = v->def->removal_unless_near_pawn;
+    if (g->removal) {
+        g->pawns = set_load(&g->pos->by_type[v->pawn_type]);
+        g->near = cells_next_to(v, g->pawns);
+        g->slow = set_or(g->slow, set_minus(g->ours, set_or(g->near, g->pawns)));
+    }
+}
+
+static int generate(Position *pos, Move *out, int mode);
+
+/* Every pseudo-legal move, each made and tested (no royal piece on the board to read lines
+ * from). */
+static int tested_moves(Position *pos, Move *out)
+{
+    Move list[MAX_MOVES];
+    int n = generate(pos, list, GEN_PSEUDO), kept = 0;
+    rules_stats.tested += (uint64_t)n;
+    for (int i = 0; i < n; i++)
+        if (legal_by_making(pos, list[i])) {
+            if (out)
+                out[kept] = list[i];
+            kept++;
+        }
+    rules_stats.legal += (uint64_t)kept;
+    return kept;
+}
+
+static int generate(Position *pos, Move *out, int mode)
+{
+    const Variant *v = pos->v;
+    Gen g;
+    g.pos = pos;
+    g.v = v;
+    g.mode = mode;
+    g.us = pos->side;
+    g.them = g.us ^ 1;
+    g.out = out;
+    g.n = 0;
+    g.legal = mode == GEN_LEGAL;
+    if (g.legal && pos->royal[g.us] == NO_CELL)
+        return tested_moves(pos, out);
+    if (pos->hand_total[g.us]) { /* the setup phase: placements only */
+        if (mode != GEN_CAPTURES)
+            gen_placements(&g);
+        return g.n;
+    }
+    g.ours = set_load(&pos->by_side[g.us]);
+    g.theirs = set_load(&pos->by_side[g.them]);
+    g.occ = set_or(g.ours, g.theirs);
+    g.promo = set_load(&v->promotion_set[g.us]);
+    g.quiet_to = mode == GEN_CAPTURES ? set_none() : set_minus(set_load(&v->all), g.occ);
+    g.push_to = mode == GEN_CAPTURES ? set_minus(g.promo, g.occ) : g.quiet_to;
+    g.allowed = set_load(&v->all);
+    g.risky = g.slow = set_none();
+    g.removal = g.danger_known = false;
+    Set pieces = g.ours;
+    if (g.legal) {
+        prepare_legal(&g);
+        pieces = set_minus(pieces, set_bit(pos->royal[g.us]));
+        gen_royal(&g, pos->royal[g.us]);
+        /* When no cell answers every check, only the royal piece moves (and en passant,
+         * tested). */
+        if (!set_any(g.allowed) && !g.lines.hop_check && pos->ep == NO_CELL)
+            pieces = set_none();
+    }
+    Set one_by_one = g.slow;
+    for (unsigned types = v->types_apart; types; types &= types - 1)
+        one_by_one = set_or(one_by_one, set_load(&pos->by_type[__builtin_ctz(types)]));
+    one_by_one = set_and(pieces, one_by_one);
+    Set fast = set_minus(pieces, one_by_one);
+    for (int p = 0; p < v->def->npatterns; p++)
+        gen_pattern(&g, p, v->def->patterns[p].kind, fast);
+    while (set_any(one_by_one)) {
+        Cell from = set_pop(&one_by_one);
+        gen_piece(&g, from, set_has(g.slow, from));
+    }
+    if (pos->castling && mode != GEN_CAPTURES)
+        gen_castling(&g);
+    if (mode == GEN_LEGAL)
+        rules_stats.legal += (uint64_t)g.n;
+    return g.n;
+}
+
+/* Pseudo-legal generation never changes the position. */
+static int pseudo(const Position *pos, Move *out, bool captures_only)
+{
+    return generate((Position *)pos, out, captures_only ? GEN_CAPTURES : GEN_PSEUDO);
+}
+
+static int legal(Position *pos, Move *out)
+{
+    return generate(pos, out, GEN_LEGAL);
+}
+
+/* The moves of the pieces in `pieces` (all of one side), counted pattern by pattern. */
+static int mobility(const Position *pos, const CellSet *pieces, const CellSet *zone, int *zone_hits)
+{
+    const Variant *v = pos->v;
+    Set mine = set_load(pieces), area = zone ? set_load(zone) : set_none();
+    if (!set_any(mine)) {
+        *zone_hits = 0;
+        return 0;
+    }
+    int side = PIECE_COLOUR(pos->board[set_lowest(mine)]), moves = 0, hits = 0;
+    Set theirs = set_load(&pos->by_side[side ^ 1]), occ = set_or(set_load(&pos->by_side[side]), theirs);
+    Set empty = set_minus(set_load(&v->all), occ), to = set_or(empty, theirs);
+    for (int p = 0; p < v->def->npatterns; p++) {
+        const PatternTable *t = &v->pat[p][side];
+        for (Set h = set_and(holders(pos, side, p), mine); set_any(h);) {
+            Cell from = set_pop(&h);
+            Set reach;
+            switch (v->def->patterns[p].kind) {
+            case PAT_STEP:
+                reach = set_and(set_at(t->to, from), to);
+                break;
+            case PAT_SLIDE:
+                reach = set_and(slide(t->slide, from, occ), to);
+                break;
+            case PAT_ROSE:
+                reach = set_and(rose(t->rose, from, occ), to);
+                break;
+            case PAT_HOP: {
+                Set quiet = set_none(), victims = set_none();
+                hop(t->slide, from, occ, &quiet, &victims);
+                reach = set_or(set_and(quiet, empty), set_and(victims, theirs));
+                break;
+            }
+            default: /* pawn moves: the single push and the captures */
+                reach = set_and(set_at(t->to, from), theirs);
+                if (t->push[from] != NO_CELL && set_has(empty, t->push[from]))
+                    reach = set_or(reach, set_bit(t->push[from]));
+                break;
+            }
+            moves += set_count(reach);
+            if (zone)
+                hits += set_count(set_and(reach, area));
+        }
+    }
+    *zone_hits = hits;
+    return moves;
+}
+
+const RulesOps RULES_OPS = {attacked, attackers_on_board, mover_safe, legal_by_making, pseudo, legal, mobility,
+                            next_to_pawns};

@@ -1,0 +1,180 @@
+/*
+ * The rules core on cell sets, checked against its own definitions on random games of every
+ * variant (from the start and from the perft suites' hardest positions):
+ *   - legal generation, which decides most moves by check and pin masks, equals making every
+ *     pseudo-legal move and keeping those after which the mover's royal piece is safe;
+ *   - counting the legal moves (perft's last ply) equals listing them;
+ *   - gen_captures lists exactly the captures and promotions of gen_pseudo, in its order;
+ *   - make and unmake keep every set, count, key and score sum equal to a recount from the
+ *     mailbox (pos_is_ok), with the engine's score table attached;
+ *   - the evaluation's mobility counts the same moves as pseudo-legal generation.
+ */
+#include <stdlib.h>
+
+#include "../../src/core/rules.h"
+#include "../../src/engine/eval.h"
+#include "../../src/util/rng.h"
+#include "helpers.h"
+#include "test.h"
+
+static int compare_moves(const void *a, const void *b)
+{
+    Move x = *(const Move *)a, y = *(const Move *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* gen_legal against make-and-test of every pseudo-legal move, and the count. */
+static void check_legal(Position *pos)
+{
+    Move legal[MAX_MOVES], pseudo[MAX_MOVES], tested[MAX_MOVES];
+    int n = gen_legal(pos, legal), np = gen_pseudo(pos, pseudo), nt = 0;
+    for (int i = 0; i < np; i++)
+        if (move_is_legal(pos, pseudo[i]))
+            tested[nt++] = pseudo[i];
+    qsort(legal, (size_t)n, sizeof(Move), compare_moves);
+    qsort(tested, (size_t)nt, sizeof(Move), compare_moves);
+    CHECK_EQ_INT(n, nt);
+    for (int i = 0; i < n && i < nt; i++)
+        if (legal[i] != tested[i]) {
+            test_fail(__FILE__, __LINE__, "%s: legal generation differs from make-and-test", fen_of(pos));
+            break;
+        }
+    CHECK_EQ_INT(count_legal_moves(pos), n);
+}
+
+static bool promotes(Move m)
+{
+    return MOVE_PIECE(m) && MOVE_KIND(m) != MK_PLACE;
+}
+
+static void check_captures(const Position *pos)
+{
+    Move pseudo[MAX_MOVES], captures[MAX_MOVES];
+    int np = gen_pseudo(pos, pseudo), nc = gen_captures(pos, captures), k = 0;
+    for (int i = 0; i < np; i++)
+        if (pos_is_capture(pos, pseudo[i]) || promotes(pseudo[i])) {
+            if (k >= nc || captures[k] != pseudo[i]) {
+                test_fail(__FILE__, __LINE__, "%s: gen_captures differs from gen_pseudo's captures", fen_of(pos));
+                return;
+            }
+            k++;
+        }
+    CHECK_EQ_INT(nc, k);
+}
+
+/* Each piece's mobility: the cells its ordinary pseudo-legal moves go to (a promotion counted
+ * once), for pieces whose patterns never reach one cell twice (after the setup phase, when
+ * pieces move). */
+static void check_mobility(const Position *pos)
+{
+    const Variant *v = pos->v;
+    Move pseudo[MAX_MOVES];
+    Position other = *pos;
+    for (int side = 0; side < 2 && !pos->hand_total[WHITE] && !pos->hand_total[BLACK]; side++) {
+        other.side = side;
+        other.ep = other.ep_victim = NO_CELL;
+        int np = gen_pseudo(&other, pseudo);
+        CELLSET_EACH(c, &pos->by_side[side]) {
+            if (v->types_apart >> PIECE_TYPE(pos->board[c]) & 1)
+                continue;
+            CellSet one = {{0}}, targets = {{0}};
+            cellset_flip(&one, c);
+            for (int i = 0; i < np; i++)
+                if (MOVE_FROM(pseudo[i]) == c && MOVE_KIND(pseudo[i]) == MK_NORMAL &&
+                    !cellset_has(&targets, MOVE_TO(pseudo[i])))
+                    cellset_flip(&targets, MOVE_TO(pseudo[i]));
+            int hits;
+            CHECK_EQ_INT(pos_mobility(pos, &one, &targets, &hits), cellset_count(&targets));
+            CHECK_EQ_INT(hits, cellset_count(&targets));
+        }
+    }
+}
+
+/* Random games from fen, every position checked; make and unmake checked at every ply. */
+static void random_games(const char *variant, const char *fen, int games, int plies, uint64_t seed)
+{
+    Position start;
+    if (!setup(&start, variant, fen))
+        return;
+    pos_attach_scores(&start, &eval_tables(start.v)->scores);
+    for (int game = 0; game < games; game++) {
+        Position pos = start;
+        for (int ply = 0; ply < plies; ply++) {
+            check_legal(&pos);
+            check_captures(&pos);
+            check_mobility(&pos);
+            Move moves[MAX_MOVES];
+            int n = gen_legal(&pos, moves);
+            if (n == 0)
+                break;
+            Move m = moves[rng_below(&seed, (uint64_t)n)];
+            Undo u;
+            Position before = pos;
+            pos_make(&pos, m, &u);
+            CHECK(pos_is_ok(&pos));
+            pos_unmake(&pos, m, &u);
+            CHECK(pos_is_ok(&pos));
+            CHECK_EQ_STR(fen_of(&pos), fen_of(&before));
+            pos_make(&pos, m, &u);
+        }
+    }
+}
+
+TEST(rules_chess_masks_match_make_and_test)
+{
+    random_games("chess", NULL, 12, 80, 1);
+    random_games("chess", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 12, 60, 2);
+    random_games("chess", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 12, 60, 3);
+    random_games("chess", "8/8/1k6/2b5/2pP4/8/5K2/8 b - d3 0 1", 8, 40, 4); /* e.p. with discovered check */
+    random_games("chess", "r3k2r/1b4bq/8/8/8/8/7B/R3K2R w KQkq - 0 1", 8, 40, 5);
+}
+
+TEST(rules_starvation_masks_match_make_and_test)
+{
+    random_games("starvation", NULL, 12, 80, 6);
+    random_games("starvation", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 12, 60, 7);
+    random_games("starvation", "rnbqkbnr/8/8/3pp3/3PP3/8/8/RNBQKBNR w KQkq - 0 1", 12, 60, 8);
+}
+
+TEST(rules_square_says_masks_match_make_and_test)
+{
+    random_games("square-says", NULL, 12, 80, 9);
+    random_games("square-says-reversed", NULL, 12, 80, 10);
+    random_games("square-says", "4k3/1m1m1m1m/8/M1M1M1M1/1m1m1m1m/8/M1M1M1M1/4K3 w - - 0 1", 12, 60, 11);
+    random_games("square-says", "8/3m1m2/8/4K3/2k5/8/1M1M4/8 w - - 0 1", 12, 60, 12);
+    random_games("square-says", "m3k2m/1mmmmmm1/8/8/8/8/1MMMMMM1/M3K2M w KQkq - 0 1", 12, 60, 13);
+}
+
+TEST(rules_starchess_masks_match_make_and_test)
+{
+    random_games("starchess", NULL, 12, 80, 14);
+    random_games("starchess-ludii", NULL, 12, 80, 15);
+    random_games("starchess-ludii", "1/2/RP1N2k/2Pp1q/B1npr/Q2Pp1/KP1p2b/2/1[] w 32 0 5", 12, 60, 16);
+}
+
+TEST(rules_megastar_masks_match_make_and_test)
+{
+    random_games("megastar", NULL, 6, 80, 17);
+    random_games("megastar",
+                 "1/2/3/4/5/3p2/5pf/8/9/S1P3n3/2K5k2/2B1P3s3/1L3p5l1/1LL4p3ll/3B5bb1/11/2P5t1/6cp1/B6f/PN3np/5r/4R/"
+                 "4/3/2/1 b - 1 7",
+                 6, 60, 18);
+}
+
+/* A position's moves are decided by masks where they can be: in chess's start position none
+ * is made and tested; an en passant capture is. */
+TEST(rules_stats_count_the_fallback)
+{
+    Position pos;
+    if (!setup(&pos, "chess", NULL))
+        return;
+    rules_stats = (RulesStats){0, 0};
+    CHECK_EQ_INT(count_legal(&pos), 20);
+    CHECK_EQ_INT(rules_stats.legal, 20);
+    CHECK_EQ_INT(rules_stats.tested, 0);
+    if (!setup(&pos, "chess", "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1"))
+        return;
+    rules_stats = (RulesStats){0, 0};
+    CHECK_EQ_INT(count_legal(&pos), 7);
+    CHECK_EQ_INT(rules_stats.tested, 1);
+}
