@@ -141,7 +141,9 @@ static int init_failure_status(const char *why)
     return util_out_of_memory(why) ? 503 : 400;
 }
 
-static enum MHD_Result post_game(struct MHD_Connection *c, const char *body, size_t len)
+/* POST /api/games (a position, the variant's start by default) and POST /api/import (a
+ * position or a PGN, whose [Variant] may name the variant). */
+static enum MHD_Result post_new_game(struct MHD_Connection *c, const char *body, size_t len, bool import)
 {
     char err[ERR_MAX];
     json_t *o;
@@ -149,40 +151,14 @@ static enum MHD_Result post_game(struct MHD_Connection *c, const char *body, siz
     if (bad)
         return http_error(c, (unsigned)bad, "%s", err);
     GameOptions opt = {0};
-    const char *fen;
+    const char *fen, *pgn = NULL;
     int status;
-    if ((status = read_variant(o, true, &opt.v, err)) || (status = opt_string(o, "fen", &fen, err)) ||
-        (status = read_options(o, &opt, err))) {
+    if ((status = read_variant(o, !import, &opt.v, err)) || (status = opt_string(o, "fen", &fen, err)) ||
+        (import && (status = opt_string(o, "pgn", &pgn, err))) || (status = read_options(o, &opt, err))) {
         json_decref(o);
         return http_error(c, (unsigned)status, "%s", err);
     }
-    Game g = {0};
-    char why[200];
-    bool ok = game_init(&g, opt.v, fen, why, sizeof why);
-    json_decref(o);
-    if (!ok) {
-        game_free(&g);
-        return http_error(c, (unsigned)init_failure_status(why), "bad fen: %s", why);
-    }
-    return create_from(c, &opt, &g);
-}
-
-static enum MHD_Result post_import(struct MHD_Connection *c, const char *body, size_t len)
-{
-    char err[ERR_MAX];
-    json_t *o;
-    int bad = parse_body(body, len, &o, err);
-    if (bad)
-        return http_error(c, (unsigned)bad, "%s", err);
-    GameOptions opt = {0};
-    const char *fen, *pgn;
-    int status;
-    if ((status = read_variant(o, false, &opt.v, err)) || (status = opt_string(o, "fen", &fen, err)) ||
-        (status = opt_string(o, "pgn", &pgn, err)) || (status = read_options(o, &opt, err))) {
-        json_decref(o);
-        return http_error(c, (unsigned)status, "%s", err);
-    }
-    if (!fen == !pgn || (fen && !opt.v)) {
+    if (import && (!fen == !pgn || (fen && !opt.v))) {
         json_decref(o);
         return http_error(c, 400, "%s", fen && pgn ? "give \"pgn\" or \"fen\", not both"
                                         : fen      ? "missing \"variant\""
@@ -660,9 +636,11 @@ enum MHD_Result api_handle(struct MHD_Connection *c, const char *method, const c
     if (strcmp(path, "/variants") == 0)
         return get ? get_variants(c) : http_method_not_allowed(c, "GET, HEAD");
     if (strcmp(path, "/games") == 0)
-        return get ? list_games(c) : post ? post_game(c, body, len) : http_method_not_allowed(c, "GET, HEAD, POST");
+        return get    ? list_games(c)
+               : post ? post_new_game(c, body, len, false)
+                      : http_method_not_allowed(c, "GET, HEAD, POST");
     if (strcmp(path, "/import") == 0)
-        return post ? post_import(c, body, len) : http_method_not_allowed(c, "POST");
+        return post ? post_new_game(c, body, len, true) : http_method_not_allowed(c, "POST");
     if (strcmp(path, "/analysis") == 0)
         return post ? post_analysis(c, body, len, state) : http_method_not_allowed(c, "POST");
     if (strcmp(path, "/analysis/stream") == 0)

@@ -57,9 +57,9 @@ typedef enum EngineAsk {
  * for movetime_ms into *out. */
 EngineAsk engine_analyse(Game *g, int movetime_ms, Analysis *out, Answered done, void *ctx);
 /*
- * Asks whether the engine accepts the draw offered in q (copied) into *accepted.  Where an agreed draw has a winner (the
- * variant's rules decide), it accepts only if that is the engine; otherwise when a 200 ms
- * search scores the position at most +50 cp for the engine.
+ * Asks whether the engine accepts the draw offered in q (copied) into *accepted.  Where an
+ * agreed draw has a winner (the variant's rules decide), it accepts only if that is the
+ * engine; otherwise when a 200 ms search scores the position at most +50 cp for the engine.
  */
 EngineAsk engine_ask_draw(const DrawQuestion *q, bool *accepted, Answered done, void *ctx);
 

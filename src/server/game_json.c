@@ -67,7 +67,8 @@ static json_t *last_move(const Variant *v, const Game *game)
         return json_null();
     const Geometry *geo = v->geo;
     Move m = game->moves[game->n - 1];
-    return json_pack("{s:o, s:s}", "from", MOVE_KIND(m) == MK_PLACE ? json_null() : json_string(geo->cell_name[MOVE_FROM(m)]),
+    return json_pack("{s:o, s:s}", "from",
+                     MOVE_KIND(m) == MK_PLACE ? json_null() : json_string(geo->cell_name[MOVE_FROM(m)]),
                      "to", geo->cell_name[MOVE_TO(m)]);
 }
 
@@ -92,7 +93,8 @@ void game_json_position(json_t *object, const Variant *v, Game *game, bool over,
     util_json_put(object, "legal", legal_moves(v, game, over, ok), ok);
     util_json_put(object, "check", pos_in_check(pos) ? cell_or_null(v->geo, pos->royal[pos->side]) : json_null(), ok);
     util_json_put(object, "last", last_move(v, game), ok);
-    util_json_put(object, "hand", json_pack("{s:o, s:o}", "white", hand_of(v, game, WHITE), "black", hand_of(v, game, BLACK)), ok);
+    util_json_put(object, "hand",
+                  json_pack("{s:o, s:o}", "white", hand_of(v, game, WHITE), "black", hand_of(v, game, BLACK)), ok);
 }
 
 json_t *game_json(LiveGame *g, int you)

@@ -97,35 +97,37 @@ static char *error_text(const char *message)
     return util_json_text(body);
 }
 
-/* The error response for a message made from fmt and ap; NULL when memory runs out. */
-static struct MHD_Response *error_response(const char *fmt, va_list ap)
+/* The error response for a message made from fmt and ap, with one more header if `header`
+ * is not NULL; NULL when memory runs out. */
+static struct MHD_Response *error_response(const char *header, const char *value, const char *fmt, va_list ap)
 {
     char message[512];
     vsnprintf(message, sizeof message, fmt, ap);
-    return text_response(error_text(message), JSON_TYPE, NULL);
+    struct MHD_Response *r = text_response(error_text(message), JSON_TYPE, NULL);
+    if (r && header && MHD_add_response_header(r, header, value) != MHD_YES) {
+        MHD_destroy_response(r);
+        r = NULL;
+    }
+    return r;
 }
 
 enum MHD_Result http_error(struct MHD_Connection *c, unsigned status, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    struct MHD_Response *r = error_response(fmt, ap);
+    struct MHD_Response *r = error_response(NULL, NULL, fmt, ap);
     va_end(ap);
     return http_send(c, status, r);
 }
 
 enum MHD_Result http_too_many(struct MHD_Connection *c, int retry_s, const char *fmt, ...)
 {
-    va_list ap;
-    va_start(ap, fmt);
-    struct MHD_Response *r = error_response(fmt, ap);
-    va_end(ap);
     char seconds[16];
     snprintf(seconds, sizeof seconds, "%d", retry_s);
-    if (r && MHD_add_response_header(r, MHD_HTTP_HEADER_RETRY_AFTER, seconds) != MHD_YES) {
-        MHD_destroy_response(r);
-        r = NULL;
-    }
+    va_list ap;
+    va_start(ap, fmt);
+    struct MHD_Response *r = error_response(MHD_HTTP_HEADER_RETRY_AFTER, seconds, fmt, ap);
+    va_end(ap);
     return http_send(c, MHD_HTTP_TOO_MANY_REQUESTS, r);
 }
 
@@ -133,12 +135,8 @@ enum MHD_Result http_refuse(struct MHD_Connection *c, unsigned status, const cha
 {
     va_list ap;
     va_start(ap, fmt);
-    struct MHD_Response *r = error_response(fmt, ap);
+    struct MHD_Response *r = error_response(MHD_HTTP_HEADER_CONNECTION, "close", fmt, ap);
     va_end(ap);
-    if (r && MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close") != MHD_YES) {
-        MHD_destroy_response(r);
-        r = NULL;
-    }
     return r ? http_send(c, status, r) : MHD_NO; /* closing is what matters */
 }
 

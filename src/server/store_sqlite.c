@@ -163,7 +163,8 @@ static bool insert_move(sqlite3 *db, const char *id, int ply, const MoveRow *m)
 static bool update_state(sqlite3 *db, const char *id, const GameState *s)
 {
     sqlite3_stmt *st =
-        prepare(db, "UPDATE games SET result = ?, reason = ?, ended_ms = ?, draw_offer = ? WHERE id = ?", "update game");
+        prepare(db, "UPDATE games SET result = ?, reason = ?, ended_ms = ?, draw_offer = ? WHERE id = ?",
+                "update game");
     if (!st)
         return false;
     sqlite3_bind_text(st, 1, s->result, -1, SQLITE_TRANSIENT);
@@ -357,7 +358,8 @@ static int load_game_row(sqlite3 *db, const char *id, GameRow *g)
 
 static bool load_moves(sqlite3 *db, const char *id, MoveRow **moves, int *n)
 {
-    sqlite3_stmt *st = prepare(db, "SELECT move, clock_ms, at_ms FROM moves WHERE game_id = ? ORDER BY ply", "load moves");
+    sqlite3_stmt *st =
+        prepare(db, "SELECT move, clock_ms, at_ms FROM moves WHERE game_id = ? ORDER BY ply", "load moves");
     if (!st)
         return false;
     sqlite3_bind_text(st, 1, id, -1, SQLITE_TRANSIENT);
