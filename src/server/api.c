@@ -74,6 +74,9 @@ static unsigned http_status(GameStatus status)
     case GAME_ILLEGAL_MOVE:
     case GAME_OVER:
     case GAME_NO_DRAW_OFFER:
+    case GAME_NO_OFFER:
+    case GAME_NO_TAKEBACK:
+    case GAME_NOT_OVER:
         return MHD_HTTP_CONFLICT;
     case GAME_STORE_FAILED: /* a full disk, a read-only database: nothing changed, try later */
     case GAME_NO_MEMORY:
@@ -325,15 +328,14 @@ static enum MHD_Result wait_for_draw(struct MHD_Connection *c, LiveGame *g, Game
     return wait_for_engine(w);
 }
 
-typedef enum { ACT_MOVE, ACT_RESIGN, ACT_DRAW } Action;
+typedef enum { ACT_MOVE, ACT_RESIGN, ACT_DRAW, ACT_TAKEBACK, ACT_REMATCH } Action;
 
-/* The body's fields of an action: its argument (the move, the draw action) and the token. */
+/* The body's fields of an action: its argument (the move; the offer's action) and the token. */
 static int read_action(json_t *o, Action act, const char **arg, const char **token, char *err)
 {
-    int status = act == ACT_MOVE ? req_string(o, "move", arg, err)
-                 : act == ACT_DRAW ? req_string(o, "action", arg, err)
-                                   : 0;
-    if (!status && act == ACT_DRAW && strcmp(*arg, "offer") && strcmp(*arg, "accept") && strcmp(*arg, "decline")) {
+    bool offer = act == ACT_DRAW || act == ACT_TAKEBACK || act == ACT_REMATCH;
+    int status = act == ACT_MOVE ? req_string(o, "move", arg, err) : offer ? req_string(o, "action", arg, err) : 0;
+    if (!status && offer && strcmp(*arg, "offer") && strcmp(*arg, "accept") && strcmp(*arg, "decline")) {
         snprintf(err, ERR_MAX, "\"action\" must be \"offer\", \"accept\" or \"decline\"");
         status = 400;
     }
@@ -357,9 +359,11 @@ static enum MHD_Result post_action(struct MHD_Connection *c, LiveGame *g, Action
         return http_error(c, (unsigned)bad, "%s", err);
     }
     DrawQuestion q;
-    GameStatus status = act == ACT_MOVE   ? service_move(g, &call, arg)
-                        : act == ACT_DRAW ? service_draw(g, &call, arg, &q)
-                                          : service_resign(g, &call);
+    GameStatus status = act == ACT_MOVE       ? service_move(g, &call, arg)
+                        : act == ACT_DRAW     ? service_draw(g, &call, arg, &q)
+                        : act == ACT_TAKEBACK ? service_takeback(g, &call, arg)
+                        : act == ACT_REMATCH  ? service_rematch(g, &call, arg)
+                                              : service_resign(g, &call);
     enum MHD_Result ret = status == GAME_ENGINE_DECIDES ? wait_for_draw(c, g, &call, &q, state)
                                                           : answer(c, status, &call, MHD_HTTP_OK);
     json_decref(o); /* after wait_for_draw has copied the token */
@@ -593,7 +597,8 @@ static enum MHD_Result game_endpoint(struct MHD_Connection *c, bool get, bool po
     static const struct {
         const char *name;
         bool post;
-    } routes[] = {{"moves", true}, {"resign", true}, {"draw", true}, {"events", false}, {"pgn", false}};
+    } routes[] = {{"moves", true},  {"resign", true}, {"draw", true},
+                  {"events", false}, {"pgn", false},   {"takeback", true}, {"rematch", true}};
     int route = -1;
     if (what) {
         for (int i = 0; i < (int)(sizeof routes / sizeof routes[0]); i++)
@@ -619,6 +624,8 @@ static enum MHD_Result game_endpoint(struct MHD_Connection *c, bool get, bool po
                           : route == 1 ? post_action(c, g, ACT_RESIGN, body, len, state)
                           : route == 2 ? post_action(c, g, ACT_DRAW, body, len, state)
                           : route == 3 ? get_events(c, g)
+                          : route == 5 ? post_action(c, g, ACT_TAKEBACK, body, len, state)
+                          : route == 6 ? post_action(c, g, ACT_REMATCH, body, len, state)
                                        : get_pgn(c, g);
     service_release(g); /* an event stream and a waiting request hold references of their own */
     return ret;

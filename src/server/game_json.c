@@ -115,6 +115,13 @@ json_t *game_json(LiveGame *g, int you)
     util_json_put(state, "reason", string_or_null(over ? g->reason : NULL), &ok);
     util_json_put(state, "clock", clock_of(g), &ok);
     util_json_put(state, "draw_offer", string_or_null(g->draw_offer >= 0 ? side_name(g->draw_offer) : NULL), &ok);
+    util_json_put(state, "takeback_offer", string_or_null(g->takeback_offer >= 0 ? side_name(g->takeback_offer) : NULL),
+                  &ok);
+    util_json_put(state, "rematch",
+                  json_pack("{s:o, s:o}", "offer",
+                            string_or_null(g->rematch_offer >= 0 ? side_name(g->rematch_offer) : NULL), "game",
+                            string_or_null(g->rematch_id[0] ? g->rematch_id : NULL)),
+                  &ok);
     util_json_put(state, "players",
         json_pack("{s:s, s:s}", "white", g->engine[WHITE] ? "engine" : "human", "black",
                   g->engine[BLACK] ? "engine" : "human"),

@@ -78,13 +78,13 @@ typedef struct Saved {
     int64_t left[2], turn_start_ms, ended_ms;
     ResultKind result;
     char reason[STORE_REASON_MAX];
-    int draw_offer;
+    int draw_offer, takeback_offer;
 } Saved;
 
 static Saved save(const LiveGame *g)
 {
     Saved s = {g->game.n, g->game.ended, {g->left[WHITE], g->left[BLACK]}, g->turn_start_ms, g->ended_ms,
-               g->result, "", g->draw_offer};
+               g->result, "", g->draw_offer, g->takeback_offer};
     memcpy(s.reason, g->reason, sizeof s.reason);
     return s;
 }
@@ -101,6 +101,7 @@ static void restore(LiveGame *g, const Saved *s)
     g->result = s->result;
     memcpy(g->reason, s->reason, sizeof g->reason);
     g->draw_offer = s->draw_offer;
+    g->takeback_offer = s->takeback_offer;
 }
 
 static GameState state_of(const LiveGame *g)
@@ -149,6 +150,7 @@ static GameStatus commit_move(LiveGame *g, Move m, int64_t now, GameCall *call, 
     g->turn_start_ms = now;
     if (g->draw_offer == side) /* an offer stands until the opponent answers or the offerer moves */
         g->draw_offer = -1;
+    g->takeback_offer = -1; /* a takeback offer, until the next move */
     GameResult r = game_status(&g->game);
     if (r.kind != RESULT_NONE) {
         live_set_result(g, r);
@@ -169,7 +171,7 @@ static GameStatus finish_by(LiveGame *g, void (*how)(Game *, int), int side, int
         game_agree_draw(&g->game);
     live_set_result(g, game_status(&g->game));
     g->ended_ms = ended;
-    g->draw_offer = -1;
+    g->draw_offer = g->takeback_offer = -1;
     return settle(g, &before, NULL, "result", call, side);
 }
 
@@ -375,9 +377,12 @@ GameStatus service_create(const GameOptions *o, Game *initial, GameCall *call)
     GameStatus status = g && rows && live_start(g, o, initial, rows, util_now_ms())
                             ? GAME_OK
                             : fail(call, GAME_NO_MEMORY, "out of memory");
-    if (status == GAME_OK && !(util_random_string(g->token[WHITE], TOKEN_LEN, TOKEN_ALPHABET) &&
-                               util_random_string(g->token[BLACK], TOKEN_LEN, TOKEN_ALPHABET)))
-        status = fail(call, GAME_NO_RANDOM, "no random numbers");
+    for (int side = 0; side < 2 && status == GAME_OK; side++) {
+        if (o->tokens[side])
+            snprintf(g->token[side], sizeof g->token[side], "%s", o->tokens[side]);
+        else if (!util_random_string(g->token[side], TOKEN_LEN, TOKEN_ALPHABET))
+            status = fail(call, GAME_NO_RANDOM, "no random numbers");
+    }
     if (status == GAME_OK)
         status = store_new(g, rows, n, call, o->creator);
     free(rows);
@@ -496,6 +501,18 @@ void game_copy_free(GameCopy *c)
     c->moves = NULL;
 }
 
+enum { OFFER, ACCEPT, DECLINE };
+
+/* "offer", "accept" or "decline" -> OFFER, ACCEPT, DECLINE; -1 for anything else. */
+static int offer_action(const char *action)
+{
+    static const char *const names[] = {"offer", "accept", "decline"};
+    for (int i = 0; i < 3; i++)
+        if (strcmp(action, names[i]) == 0)
+            return i;
+    return -1;
+}
+
 /* An offer to the engine: the question for it, about the game as it is now. */
 static GameStatus ask_engine(LiveGame *g, GameCall *call, int side, DrawQuestion *q)
 {
@@ -513,9 +530,9 @@ static GameStatus draw_locked(LiveGame *g, GameCall *call, const char *action, D
     int side = player(g, call, false, &status);
     if (status != GAME_OK || (status = still_going(g, util_now_ms(), call)) != GAME_OK)
         return status;
-    int other = side ^ 1;
-    bool offer = strcmp(action, "offer") == 0, accept = strcmp(action, "accept") == 0;
-    if (!offer && !accept && strcmp(action, "decline") != 0)
+    int other = side ^ 1, act = offer_action(action);
+    bool offer = act == OFFER, accept = act == ACCEPT;
+    if (act < 0)
         return fail(call, GAME_BAD_ACTION, "action must be \"offer\", \"accept\" or \"decline\"");
     if (!offer && g->draw_offer != other)
         return fail(call, GAME_NO_DRAW_OFFER, "there is no draw offer from %s to %s", side_name(other),
@@ -558,6 +575,176 @@ GameStatus service_draw_answer(LiveGame *g, GameCall *call, DrawQuestion *q, boo
 {
     pthread_mutex_lock(&g->lock);
     GameStatus status = draw_answer_locked(g, call, q, accepted);
+    pthread_mutex_unlock(&g->lock);
+    return status;
+}
+
+/* ---- Takebacks and rematches -------------------------------------------------------------- */
+
+/* Stands or withdraws (-1) an offer that is not stored (a takeback's, a rematch's). */
+static GameStatus set_offer(LiveGame *g, int *offer, int value, GameCall *call, int you)
+{
+    int old = *offer;
+    *offer = value;
+    GameStatus status = done(g, call, you);
+    if (status != GAME_OK)
+        *offer = old;
+    else
+        tell_changed(g);
+    return status;
+}
+
+/* How many moves to take back so that `side`'s last move is gone: its move, and the
+ * opponent's reply when there is one; 0 when it has none. */
+static int takeback_plies(const LiveGame *g, int side)
+{
+    int plies = g->game.pos.side == side ? 2 : 1;
+    return g->game.n >= plies ? plies : 0;
+}
+
+/* Takes back `plies` moves: undone in memory, read, stored as their removal (or redone when
+ * either fails).  Time spent stays spent: the clock that ran is charged, then the side to move
+ * starts its turn now. */
+static GameStatus take_back(LiveGame *g, int plies, GameCall *call, int you)
+{
+    Saved before = save(g);
+    Move undone[2];
+    int64_t now = util_now_ms();
+    if (g->has_clock)
+        g->left[g->game.pos.side] -= now - g->turn_start_ms;
+    for (int i = plies - 1; i >= 0; i--) {
+        undone[i] = g->game.moves[g->game.n - 1];
+        game_undo(&g->game);
+    }
+    g->turn_start_ms = now;
+    g->draw_offer = g->takeback_offer = -1;
+    GameStatus status = done(g, call, you);
+    GameState st = state_of(g);
+    if (status == GAME_OK && !store->ops->take_back(store, g->id, g->game.n, &st))
+        status = fail(call, GAME_STORE_FAILED, "the takeback could not be stored");
+    if (status != GAME_OK) {
+        for (int i = 0; i < plies; i++)
+            game_play(&g->game, undone[i]); /* room for them is still there */
+        restore(g, &before);
+        return status;
+    }
+    tell_changed(g);
+    want_engine_move(g);
+    return GAME_OK;
+}
+
+static GameStatus takeback_locked(LiveGame *g, GameCall *call, const char *action)
+{
+    GameStatus status;
+    int side = player(g, call, false, &status);
+    if (status != GAME_OK || (status = still_going(g, util_now_ms(), call)) != GAME_OK)
+        return status;
+    int other = side ^ 1, act = offer_action(action);
+    if (act < 0)
+        return fail(call, GAME_BAD_ACTION, "action must be \"offer\", \"accept\" or \"decline\"");
+    if (act != OFFER && g->takeback_offer != other)
+        return fail(call, GAME_NO_OFFER, "there is no takeback offer from %s to answer", side_name(other));
+    if (act == DECLINE)
+        return set_offer(g, &g->takeback_offer, -1, call, side);
+    int asker = act == ACCEPT || g->takeback_offer == other ? other : side;
+    int plies = takeback_plies(g, asker);
+    if (!plies)
+        return fail(call, GAME_NO_TAKEBACK, "%s has no move to take back", side_name(asker));
+    if (asker == other) /* accepted, or asked for back at the same time */
+        return take_back(g, plies, call, side);
+    if (g->engine[other]) {
+        if (g->has_clock)
+            return fail(call, GAME_NO_TAKEBACK, "the engine takes back moves only in games without a clock");
+        return take_back(g, plies, call, side);
+    }
+    return g->takeback_offer == side ? done(g, call, side) : set_offer(g, &g->takeback_offer, side, call, side);
+}
+
+GameStatus service_takeback(LiveGame *g, GameCall *call, const char *action)
+{
+    pthread_mutex_lock(&g->lock);
+    GameStatus status = takeback_locked(g, call, action);
+    pthread_mutex_unlock(&g->lock);
+    return status;
+}
+
+/* Decides on a rematch (g's lock held); *make when the new game is to be made. */
+static GameStatus rematch_locked(LiveGame *g, GameCall *call, const char *action, int *side, bool *make)
+{
+    GameStatus status;
+    *side = player(g, call, false, &status);
+    if (status != GAME_OK)
+        return status;
+    flag_fell(g, util_now_ms());
+    if (g->result == RESULT_NONE)
+        return fail(call, GAME_NOT_OVER, "the game is not over: a rematch comes after it");
+    int other = *side ^ 1, act = offer_action(action);
+    if (act < 0)
+        return fail(call, GAME_BAD_ACTION, "action must be \"offer\", \"accept\" or \"decline\"");
+    if (g->rematch_id[0] || g->rematch_making) /* made, or being made */
+        return done(g, call, *side);
+    if (act != OFFER && g->rematch_offer != other)
+        return fail(call, GAME_NO_OFFER, "there is no rematch offer from %s to answer", side_name(other));
+    if (act == DECLINE)
+        return set_offer(g, &g->rematch_offer, -1, call, *side);
+    if (act == ACCEPT || g->rematch_offer == other || g->engine[other]) {
+        g->rematch_making = *make = true;
+        return GAME_OK;
+    }
+    return g->rematch_offer == *side ? done(g, call, *side) : set_offer(g, &g->rematch_offer, *side, call, *side);
+}
+
+/* The rematch's options: colours swapped, each player keeping its token (g's lock held). */
+static void rematch_options(const LiveGame *g, GameOptions *o, char tokens[2][TOKEN_LEN + 1], char *start_fen)
+{
+    int human = g->engine[WHITE] ? BLACK : WHITE; /* the side the creator played */
+    *o = (GameOptions){.v = g->v, .engine_opponent = g->engine[human ^ 1], .creator = human ^ 1, .skill = g->skill,
+                       .has_clock = g->has_clock, .base_ms = g->base_ms, .inc_ms = g->inc_ms};
+    for (int s = 0; s < 2; s++) {
+        memcpy(tokens[s ^ 1], g->token[s], sizeof tokens[0]);
+        o->tokens[s ^ 1] = tokens[s ^ 1];
+    }
+    strcpy(start_fen, g->game.start_fen);
+}
+
+/* A GameCall's read for the new game: its id. */
+static bool read_id(void *ctx, LiveGame *g, int you)
+{
+    (void)you;
+    memcpy(ctx, g->id, sizeof g->id);
+    return true;
+}
+
+GameStatus service_rematch(LiveGame *g, GameCall *call, const char *action)
+{
+    GameOptions o;
+    char tokens[2][TOKEN_LEN + 1], start_fen[FEN_MAX], why[200], id[GAME_ID_LEN + 1] = "";
+    bool make = false;
+    int side;
+    pthread_mutex_lock(&g->lock);
+    GameStatus status = rematch_locked(g, call, action, &side, &make);
+    if (make)
+        rematch_options(g, &o, tokens, start_fen);
+    pthread_mutex_unlock(&g->lock);
+    if (!make)
+        return status;
+    /* The new game is made without g's lock: the table's lock comes before a game's. */
+    Game initial = {0};
+    GameCall made = {.read = read_id, .ctx = id};
+    if (!game_init(&initial, o.v, start_fen, why, sizeof why)) {
+        game_free(&initial);
+        status = fail(call, GAME_NO_MEMORY, "out of memory");
+    } else if ((status = service_create(&o, &initial, &made)) != GAME_OK) {
+        snprintf(call->message, sizeof call->message, "%s", made.message);
+    }
+    pthread_mutex_lock(&g->lock);
+    g->rematch_making = false;
+    if (status == GAME_OK) {
+        memcpy(g->rematch_id, id, sizeof g->rematch_id);
+        g->rematch_offer = -1;
+        status = done(g, call, side);
+        tell_changed(g);
+    }
     pthread_mutex_unlock(&g->lock);
     return status;
 }
@@ -613,7 +800,8 @@ void service_engine_reply(LiveGame *g, const EngineTask *t, Move best)
 {
     pthread_mutex_lock(&g->lock);
     int64_t now = util_now_ms();
-    if (!flag_fell(g, now) && g->result == RESULT_NONE && g->game.n == t->game.n && g->engine[g->game.pos.side]) {
+    bool same = g->game.n == t->game.n && !memcmp(g->game.moves, t->game.moves, sizeof *t->game.moves * (size_t)t->game.n);
+    if (!flag_fell(g, now) && g->result == RESULT_NONE && same && g->engine[g->game.pos.side]) {
         /* The move is checked again against the rules core's legal moves before it is played. */
         Move legal[MAX_MOVES];
         int n = gen_legal(&g->game.pos, legal), i = 0;

@@ -38,6 +38,9 @@ typedef enum GameStatus {
     GAME_ILLEGAL_MOVE,   /* an illegal move, or text naming no move */
     GAME_OVER,           /* an action on a finished game */
     GAME_NO_DRAW_OFFER,  /* accept or decline with no offer from the opponent standing */
+    GAME_NO_OFFER,       /* a takeback or rematch answered with no offer from the opponent */
+    GAME_NO_TAKEBACK,    /* nothing of the player's to take back, or the engine takes none back */
+    GAME_NOT_OVER,       /* a rematch before the game has ended */
     GAME_ENGINE_DECIDES, /* a draw offer to the engine: ask it, then call service_draw_answer */
     GAME_STORE_FAILED,   /* the store failed (a change: nothing changed) */
     GAME_BAD_RECORD,     /* a stored game that the rules refuse */
@@ -122,6 +125,15 @@ GameStatus service_draw(LiveGame *g, GameCall *call, const char *action, DrawQue
  * GAME_ENGINE_DECIDES again when the game moved on while the engine thought (a few times
  * at most): ask again about the new position. */
 GameStatus service_draw_answer(LiveGame *g, GameCall *call, DrawQuestion *q, bool accepted);
+/* Takebacks (action "offer", "accept" or "decline"): an accepted offer takes back the
+ * offerer's last move, and the opponent's reply after it, and is stored as the moves'
+ * removal.  The engine accepts at once in a game without a clock, and refuses otherwise
+ * (GAME_NO_TAKEBACK); an offer stands until answered or until a move is played. */
+GameStatus service_takeback(LiveGame *g, GameCall *call, const char *action);
+/* Rematches of a finished game (action "offer", "accept" or "decline"): an accepted offer
+ * (the engine accepts at once) makes a new game, colours swapped, the same variant, start and
+ * clock, each player keeping their token; its id is then the old game's `rematch_id`. */
+GameStatus service_rematch(LiveGame *g, GameCall *call, const char *action);
 /* The game as PGN (malloc'ed), NULL when memory runs out. */
 char *service_pgn(LiveGame *g);
 

@@ -15,7 +15,7 @@ LiveGame *live_new(void)
     if (!g)
         return NULL;
     pthread_mutex_init(&g->lock, NULL);
-    g->draw_offer = -1;
+    g->draw_offer = g->takeback_offer = g->rematch_offer = -1;
     g->skill = -1;
     return g;
 }

@@ -41,6 +41,10 @@ typedef struct LiveGame {
     ResultKind result; /* RESULT_NONE while the game goes on */
     char reason[STORE_REASON_MAX];
     int draw_offer;     /* -1, WHITE or BLACK */
+    int takeback_offer; /* -1, or the side that asks to take back its last move */
+    int rematch_offer;  /* -1, or the side that offers a rematch (the game is over) */
+    char rematch_id[GAME_ID_LEN + 1]; /* the rematch's id once it is made, or "" */
+    bool rematch_making; /* an accepted rematch is being made (outside the lock) */
     bool engine_queued; /* an engine move is asked for and not yet taken by a worker */
     atomic_int refs;         /* the holders of a pointer to the game (see game_service.h) */
     _Atomic int64_t used_ms; /* monotonic: when a holder last let go of it or it ended */
@@ -50,6 +54,7 @@ typedef struct LiveGame {
 /* What creating a game needs besides the game to start from: the options of POST /api/games. */
 typedef struct GameOptions {
     const Variant *v;
+    const char *tokens[2]; /* the players' secrets to keep (a rematch), NULL: new ones */
     bool engine_opponent;
     int creator; /* WHITE or BLACK */
     int skill;

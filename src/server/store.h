@@ -77,6 +77,8 @@ typedef struct StoreOps {
     /* The game's state alone: a result off the board (resignation, agreement, flag fall)
      * or a draw offer made or withdrawn. */
     bool (*set_state)(Store *s, const char *id, const GameState *st);
+    /* A takeback: the moves from ply `ply` on are removed, and the game's state set. */
+    bool (*take_back)(Store *s, const char *id, int ply, const GameState *st);
     /* Is the id in use?  (true on an error, to stay safe) */
     bool (*id_taken)(Store *s, const char *id);
     /* Loads a game and its moves (*moves malloc'ed).  1 found, 0 not found, -1 error. */

@@ -16,7 +16,7 @@ typedef struct Write {
     const GameRow *game; /* insert: the game and the moves it starts with */
     const MoveRow *moves;
     int n;
-    const char *id; /* a move (ply, move) and the state after it, or the state alone */
+    const char *id; /* a move (ply, move) and the state after it, the state alone, or a takeback (ply) */
     int ply;
     const MoveRow *move;
     const GameState *state;
@@ -160,6 +160,16 @@ static bool insert_move(sqlite3 *db, const char *id, int ply, const MoveRow *m)
     return run(db, st, "insert move");
 }
 
+static bool delete_moves_from(sqlite3 *db, const char *id, int ply)
+{
+    sqlite3_stmt *st = prepare(db, "DELETE FROM moves WHERE game_id = ? AND ply >= ?", "take back moves");
+    if (!st)
+        return false;
+    sqlite3_bind_text(st, 1, id, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int(st, 2, ply);
+    return run(db, st, "take back moves");
+}
+
 static bool update_state(sqlite3 *db, const char *id, const GameState *s)
 {
     sqlite3_stmt *st =
@@ -226,6 +236,12 @@ static bool apply_move(sqlite3 *db, const Write *w)
 static bool apply_state(sqlite3 *db, const Write *w)
 {
     return update_state(db, w->id, w->state);
+}
+
+/* A takeback: the moves from w->ply on go, and the state is set. */
+static bool apply_take_back(sqlite3 *db, const Write *w)
+{
+    return delete_moves_from(db, w->id, w->ply) && update_state(db, w->id, w->state);
 }
 
 /* Writes a batch in one transaction, each change in a savepoint; sets each one's ok. */
@@ -299,6 +315,11 @@ static bool sqlite_append_move(Store *s, const char *id, int ply, const MoveRow 
 static bool sqlite_set_state(Store *s, const char *id, const GameState *st)
 {
     return write_change(s, &(Write){.apply = apply_state, .id = id, .state = st});
+}
+
+static bool sqlite_take_back(Store *s, const char *id, int ply, const GameState *st)
+{
+    return write_change(s, &(Write){.apply = apply_take_back, .id = id, .ply = ply, .state = st});
 }
 
 static bool sqlite_id_taken(Store *s, const char *id)
@@ -480,6 +501,7 @@ static const StoreOps sqlite_ops = {
     .insert_game = sqlite_insert_game,
     .append_move = sqlite_append_move,
     .set_state = sqlite_set_state,
+    .take_back = sqlite_take_back,
     .id_taken = sqlite_id_taken,
     .load = sqlite_load,
     .load_unfinished = sqlite_load_unfinished,

@@ -112,7 +112,7 @@ def test_bad_requests_to_a_game():
         s.error("POST", "/api/games/NoSuchGm/draw", {"token": white, "action": "offer"}, expect=404)
         # Unknown paths and wrong methods.
         s.error("GET", "/api/nothing", expect=404)
-        s.error("GET", "/api/games/%s/takeback" % gid, expect=404)
+        s.error("GET", "/api/games/%s/undo" % gid, expect=404)
         s.error("GET", "/api", expect=404)
         s.error("DELETE", "/api/games/%s" % gid, expect=405)
         s.error("GET", moves, expect=405)

@@ -889,6 +889,58 @@ test('analysis-board', async (t) => {
   await shot(page, 'analysis-board-megastar');
 });
 
+// Takebacks: asked by one friend, accepted by the other; the engine takes back at once in a
+// game without a clock.
+test('takeback', async (t) => {
+  const white = await newPlayer(t);
+  const id = await createGame(white, { variant: 'chess', opponent: 'friend' });
+  const black = await joinByInvite(t, white);
+  await play(white, 'e2', 'e4');
+  await play(black, 'e7', 'e5');
+  await play(white, 'g1', 'f3');
+  await white.locator('#takeback').click();
+  await black.waitForSelector('#takeback-box:not([hidden]) #accept-takeback');
+  await shot(black, 'takeback-offer');
+  await black.locator('#accept-takeback').click();
+  for (const p of [white, black]) await p.waitForFunction(() => document.querySelectorAll('.mv[data-ply]').length === 2);
+  const g = await boardMatchesServer(white, id);
+  check(g.moves.length === 2 && g.side === 'white', `after the takeback: ${g.moves.map((m) => m.uci)}`);
+  await play(white, 'd2', 'd4');
+  // Against the engine, without a clock: at once.
+  const p = await newPlayer(t);
+  const eid = await createGame(p, { variant: 'chess', opponent: 'engine', skill: 0 });
+  await play(p, 'e2', 'e4');
+  await waitPlies(p, 2, 20000);
+  await p.locator('#takeback').click();
+  await p.waitForFunction(() => document.querySelectorAll('.mv[data-ply]').length === 0);
+  await boardMatchesServer(p, eid);
+  check(await p.locator('.board.interactive').count() === 1, 'the board is not playable after the takeback');
+});
+
+// A rematch between friends: offered from the end-of-game dialog, accepted by the other; both
+// go to the new game, colours swapped.
+test('rematch-friend', async (t) => {
+  const white = await newPlayer(t);
+  const id = await createGame(white, { variant: 'chess', opponent: 'friend' });
+  const black = await joinByInvite(t, white);
+  await play(white, 'f2', 'f3');
+  await play(black, 'e7', 'e5');
+  await play(white, 'g2', 'g4');
+  await play(black, 'd8', 'h4');
+  await white.waitForSelector('#game-over[open] #rematch');
+  await white.locator('#rematch').click();
+  await black.waitForSelector('#rematch-box:not([hidden]) #accept-rematch');
+  await black.locator('#accept-rematch').click();
+  for (const p of [white, black]) await p.waitForFunction((old) => document.querySelector('.game-view') && document.querySelector('.game-view').dataset.game !== old, id);
+  const newId = await white.locator('.game-view').getAttribute('data-game');
+  check(newId === await black.locator('.game-view').getAttribute('data-game'), 'the players went to different games');
+  check((await white.locator('.player-bar.bottom').getAttribute('data-side')) === 'black', 'the old White does not play Black');
+  check((await black.locator('.player-bar.bottom').getAttribute('data-side')) === 'white', 'the old Black does not play White');
+  await play(black, 'e2', 'e4');
+  await play(white, 'e7', 'e5');
+  await boardMatchesServer(white, newId);
+});
+
 // Every board at desktop and phone size, light and dark, for review (tests/artifacts/).
 test('board-screenshots', async (t) => {
   const page = await newPlayer(t);

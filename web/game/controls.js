@@ -16,6 +16,14 @@ export function clockTerms(clock) {
   return `${parts.join(' ')} + ${clock.inc_ms / 1000} s`;
 }
 
+// An opponent's offer to answer (takeback, rematch): its text and Accept / Decline.
+function offerBox(what, answer) {
+  return h('div', { class: 'offer-box', id: `${what}-box`, hidden: true, role: 'alert' },
+    h('span', { class: 'offer-text' }),
+    h('button', { type: 'button', id: `accept-${what}`, class: 'primary', onclick: () => answer('accept') }, 'Accept'),
+    h('button', { type: 'button', id: `decline-${what}`, onclick: () => answer('decline') }, 'Decline'));
+}
+
 export class Controls {
   constructor(state) {
     this.state = state;
@@ -30,17 +38,22 @@ export class Controls {
         h('span', { class: 'offer-text' }),
         btn('accept-draw', 'Accept', () => state.emit('draw', 'accept'), 'primary'),
         btn('decline-draw', 'Decline', () => state.emit('draw', 'decline'))),
+      takebackBox: offerBox('takeback', (action) => state.emit('takeback', action)),
+      rematchBox: offerBox('rematch', (action) => state.emit('rematch', action)),
       offer: btn('offer-draw', '\u00BD Offer draw', () => state.emit('draw', 'offer')),
+      takeback: btn('takeback', '\u21B6 Takeback', () => state.emit('takeback', 'offer')),
+      rematch: btn('offer-rematch', '\u21BB Rematch', () => state.emit('rematch', 'offer')),
       resign: btn('resign', '\u2690 Resign', () => this.resign(), 'danger'),
       flip: btn('flip', '\u21C5 Flip board', () => state.emit('flip')),
     };
     const e = this.el;
+    e.takeback.hidden = e.rematch.hidden = true;
     e.flip.setAttribute('aria-label', 'Flip board (f)');
     this.element = h('section', { class: 'card status-card' },
       h('div', { class: 'title-row' }, e.title, e.conn),
-      e.sub, e.status, e.result, e.drawBox);
+      e.sub, e.status, e.result, e.drawBox, e.takebackBox, e.rematchBox);
     // The player's buttons: in the side panel on a wide screen, in one row under the board on a phone.
-    this.bar = h('div', { class: 'action-bar', id: 'action-bar' }, e.offer, e.resign, e.flip);
+    this.bar = h('div', { class: 'action-bar', id: 'action-bar' }, e.takeback, e.offer, e.resign, e.rematch, e.flip);
     state.on('change', () => this.render());
   }
 
@@ -107,9 +120,42 @@ export class Controls {
     e.offer.textContent = mine && offered === mine ? '\u00BD Draw offered' : '\u00BD Offer draw';
     const toAnswer = s.playing && offered && offered !== mine && (!mine || g.players[other(offered)] === 'human');
     e.drawBox.hidden = !toAnswer && !(offered && !s.token);
+    this.renderTakeback();
+    this.renderRematch();
     if (offered) {
       $('.offer-text', e.drawBox).textContent = toAnswer ? `${mine ? 'Your opponent' : cap(offered)} offers a draw.` : `${cap(offered)} offers a draw.`;
       $('#accept-draw', e.drawBox).hidden = $('#decline-draw', e.drawBox).hidden = !toAnswer;
     }
+  }
+
+  // The player's own last move may be taken back (the opponent agrees; the engine agrees in
+  // a game without a clock); the opponent's request is answered in a box.
+  renderTakeback() {
+    const s = this.state;
+    const g = s.game;
+    const e = this.el;
+    const asked = g.takeback_offer;
+    const mine = s.mySide;
+    const hasMove = mine && g.moves.some((m, i) => s.sideAfter(i) === mine);
+    e.takeback.hidden = !s.token || g.status !== 'ongoing';
+    e.takeback.disabled = !s.playing || s.pending || !hasMove || asked === mine || (asked && asked !== mine);
+    e.takeback.textContent = asked === mine ? '\u21B6 Takeback asked' : '\u21B6 Takeback';
+    const toAnswer = s.playing && asked && asked !== mine;
+    e.takebackBox.hidden = !toAnswer;
+    if (toAnswer) $('.offer-text', e.takebackBox).textContent = 'Your opponent asks to take back a move.';
+  }
+
+  renderRematch() {
+    const s = this.state;
+    const g = s.game;
+    const e = this.el;
+    const r = g.rematch || {};
+    const mine = s.mySide;
+    e.rematch.hidden = !s.token || g.status !== 'over';
+    e.rematch.disabled = s.pending || (r.offer === mine && !r.game);
+    e.rematch.textContent = r.game ? '\u21BB Go to the rematch' : r.offer === mine ? '\u21BB Rematch offered' : '\u21BB Rematch';
+    const toAnswer = s.token && g.status === 'over' && r.offer && r.offer !== mine && !r.game;
+    e.rematchBox.hidden = !toAnswer;
+    if (toAnswer) $('.offer-text', e.rematchBox).textContent = 'Your opponent offers a rematch.';
   }
 }

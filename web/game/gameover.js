@@ -3,14 +3,13 @@
 // the page is open, and leaves the rest of the page usable.
 
 import { h, resultText } from '../ui.js';
-import { other } from './state.js';
 
 export class GameOverDialog {
   constructor(state) {
     this.state = state;
     this.title = h('h2', { id: 'game-over-title' });
     this.reason = h('p', { class: 'muted', id: 'game-over-reason' });
-    this.rematch = h('button', { type: 'button', id: 'rematch', class: 'primary', onclick: () => state.emit('rematch') }, 'Rematch');
+    this.rematch = h('button', { type: 'button', id: 'rematch', class: 'primary', onclick: () => state.emit('rematch', 'offer') }, 'Rematch');
     this.element = h('dialog', { class: 'game-over', id: 'game-over', 'aria-labelledby': 'game-over-title' },
       h('button', { type: 'button', class: 'ghost icon dialog-close', 'aria-label': 'Close', onclick: () => this.element.close() }, '\u00D7'),
       this.title, this.reason,
@@ -22,6 +21,7 @@ export class GameOverDialog {
     });
     this.wasOver = null;
     state.on('change', (keys) => keys.has('game') && this.render());
+    state.on('change', () => this.renderRematch());
   }
 
   render() {
@@ -32,6 +32,14 @@ export class GameOverDialog {
     this.wasOver = over;
   }
 
+  // A rematch offered by this player waits for the opponent.
+  renderRematch() {
+    const s = this.state;
+    const r = s.game.rematch || {};
+    this.rematch.disabled = !!s.mySide && r.offer === s.mySide;
+    this.rematch.textContent = this.rematch.disabled ? 'Rematch offered\u2026' : r.offer ? 'Accept the rematch' : 'Rematch';
+  }
+
   open() {
     const s = this.state;
     const g = s.game;
@@ -39,7 +47,7 @@ export class GameOverDialog {
     const theirs = s.mySide && ((g.result === '0-1' && s.mySide === 'white') || (g.result === '1-0' && s.mySide === 'black'));
     this.title.textContent = mine ? 'You won' : theirs ? 'You lost' : g.result === '1/2-1/2' ? 'Draw' : 'Game over';
     this.reason.textContent = `${g.result} \u00B7 ${resultText(g.result, g.reason)}`;
-    this.rematch.hidden = !s.token || g.players[other(s.mySide || 'white')] !== 'engine';
+    this.rematch.hidden = !s.token;
     if (!this.element.open) this.element.show();
     this.rematch.focus();
   }

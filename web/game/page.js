@@ -72,7 +72,7 @@ export class GameView {
     preloadSounds();
     s.set({ game });
     if (game.status === 'ongoing' && game.moves.length === 0) playSound('start');
-    this.live = new Live(this.id, (g) => this.onState(g), (c) => this.controls.setConnection(c));
+    this.live = new Live(this.id, (g) => this.onState(g, true), (c) => this.controls.setConnection(c));
   }
 
   build() {
@@ -129,7 +129,8 @@ export class GameView {
     s.on('flip', () => this.flip());
     s.on('draw', (action) => this.draw(action));
     s.on('resign', () => this.action(() => api.resign(this.id, s.token), 'resign'));
-    s.on('rematch', () => this.rematch());
+    s.on('rematch', (action) => this.offer('rematch', action));
+    s.on('takeback', (action) => this.offer('takeback', action));
     s.on('analyse', () => {
       if (!s.analysing) this.analysis.start();
       this.analysis.element.scrollIntoView({ behavior: 'smooth', block: 'nearest' });
@@ -155,15 +156,16 @@ export class GameView {
     this.watchLowTime();
   }
 
-  // A state from the server (an answer or an event).
-  onState(g) {
+  // A state from the server: an event (they come in order), or the answer to a request.
+  onState(g, fromEvent = false) {
     const s = this.state;
     if (this.destroyed) return;
     const old = s.game;
-    // An older state arriving late (say, the answer to our move after the event carrying the
-    // engine's reply) changes nothing, but the view is drawn again: whatever waited for that
-    // answer (a pending move) is over now.
-    const stale = old && (g.moves.length < old.moves.length ||
+    // An answer older than what the events have shown (say, the answer to our move after the
+    // event carrying the engine's reply) changes nothing, but the view is drawn again:
+    // whatever waited for that answer (a pending move) is over now.  (A takeback shortens the
+    // game: its event follows.)
+    const stale = !fromEvent && old && (g.moves.length < old.moves.length ||
       (g.moves.length === old.moves.length && old.status === 'over' && g.status !== 'over'));
     if (stale) {
       s.set({});
@@ -171,7 +173,10 @@ export class GameView {
     }
     document.title = `${variantTitle(g.variant)} \u2014 starfish`;
     const added = old ? g.moves.length - old.moves.length : 0;
+    if (added < 0) s.set({ premove: null, viewPly: null, variation: null });
     s.set({ game: g });
+    const made = (x) => x && x.rematch && x.rematch.game;
+    if (made(g) && old && !made(old)) this.goToRematch(g.rematch.game); // the opponent accepted
     if (added > 0) this.moveArrived(g, old);
     else if (old && old.status !== 'over' && g.status === 'over') this.gameEnded(g);
     this.tryPremove();
@@ -351,21 +356,24 @@ export class GameView {
     }
   }
 
-  // Against the engine, a new game at once: colours swapped, the same variant, start and clock.
-  async rematch() {
+  // Takeback and rematch offers and their answers.  The engine answers at once: a takeback
+  // it refuses is a 409 with the reason; a rematch it accepts is a new game to go to.
+  async offer(what, action = 'offer') {
     const s = this.state;
-    const g = s.game;
-    const side = other(s.mySide || 'white');
-    const body = { variant: g.variant, opponent: 'engine', color: side, fen: g.start_fen };
-    if (g.engine) body.skill = g.engine.skill;
-    if (g.clock) body.clock = { base_ms: g.clock.base_ms, inc_ms: g.clock.inc_ms };
-    try {
-      const res = await api.create(body);
-      saveGame(res.game.id, { token: res.token, side: res.side, invite: null, opponent: 'engine' });
-      location.hash = `#/game/${encodeURIComponent(res.game.id)}`;
-    } catch (e) {
-      notify(`Could not start the rematch: ${e.message}`);
+    const g = await this.action(() => api[what](this.id, s.token, action), `${action} the ${what}`);
+    if (g && what === 'takeback' && action === 'offer' && !g.takeback_offer && g.players[other(s.mySide)] === 'engine') {
+      notify('The engine took back the move.', 'info');
     }
+    if (g && what === 'rematch' && g.rematch.game) this.goToRematch(g.rematch.game);
+  }
+
+  // The rematch is made: each player keeps their secret, with the other colour.
+  goToRematch(id) {
+    const s = this.state;
+    if (!s.token || this.leaving) return;
+    this.leaving = true;
+    saveGame(id, { token: s.token, side: other(s.mySide || 'white'), invite: null });
+    location.hash = `#/game/${encodeURIComponent(id)}`;
   }
 
   async action(fn, what) {
