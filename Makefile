@@ -4,7 +4,11 @@ CFLAGS  ?= -O3 -march=native
 CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -MMD -MP
 LDLIBS  += -lmicrohttpd -ljansson -lsqlite3 -lpthread -lm
 
-LIB_SRC := $(wildcard src/util/*.c src/geometry/*.c src/core/*.c src/variants/*.c src/engine/*.c src/server/*.c src/frontend/*.c src/tablebase/*.c)
+# The rules library (librules.a): the small utilities, the geometries, the rules core and the
+# variants.  It links with libc, libm and pthreads alone; everything else builds on it.
+RULES_SRC := $(wildcard src/util/*.c src/geometry/*.c src/core/*.c src/variants/*.c)
+RULES_LIBS := -lpthread -lm
+LIB_SRC := $(RULES_SRC) $(wildcard src/engine/*.c src/server/*.c src/frontend/*.c src/tablebase/*.c)
 UNIT_SRC := $(wildcard tests/unit/*.c)
 # The derived tablebase rules, a binary image assembled into the program (.incbin).
 LIB_ASM := src/tablebase/derived_blob.S
@@ -19,7 +23,7 @@ REL := build/release
 ASAN := build/asan
 SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-.PHONY: all run test asan bench perft-deep fuzz load-test load-test-streams clean
+.PHONY: all run test asan librules bench perft-deep fuzz load-test load-test-streams clean
 
 all: starfish
 
@@ -58,10 +62,20 @@ $(ASAN)/starfish: $(call LIB_OBJ,$(ASAN)) $(ASAN)/src/main.o
 $(ASAN)/unit-tests: $(call LIB_OBJ,$(ASAN)) $(patsubst %.c,$(ASAN)/%.o,$(UNIT_SRC))
 	$(CC) $(SANFLAGS) $^ -o $@ $(LDLIBS)
 
-# libFuzzer target over position text and move parsing (clang).
-build/fuzz/fuzz-parse: $(LIB_SRC) $(LIB_ASM) tests/fuzz/fuzz_parse.c src/tablebase/derived_data.bin
+$(REL)/librules.a: $(patsubst %.c,$(REL)/%.o,$(RULES_SRC))
+	rm -f $@ && ar rcs $@ $^
+
+# Perft on the rules library alone: every member linked in, no library but RULES_LIBS, so
+# that a rules file reaching above the rules fails to link.
+$(REL)/rules-perft: tests/librules/rules_perft.c $(REL)/librules.a
+	$(CC) $(CFLAGS) -DNDEBUG $< -Wl,--whole-archive $(REL)/librules.a -Wl,--no-whole-archive -o $@ $(RULES_LIBS)
+
+librules: $(REL)/librules.a $(REL)/rules-perft
+
+# libFuzzer target over position text and move parsing (clang), on the rules alone.
+build/fuzz/fuzz-parse: $(RULES_SRC) tests/fuzz/fuzz_parse.c
 	@mkdir -p build/fuzz
-	clang -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined $(filter-out %.bin,$^) -o $@ $(LDLIBS)
+	clang -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined $^ -o $@ $(RULES_LIBS)
 
 asan: $(ASAN)/starfish $(ASAN)/unit-tests
 
@@ -70,8 +84,9 @@ build/faults.so: tests/api/faults.c
 	@mkdir -p build
 	$(CC) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -shared -fPIC $< -o $@
 
-# Every test: unit, perft suites, protocol, fuzzing, then the suite again under ASan+UBSan.
-test: starfish $(REL)/unit-tests asan build/fuzz/fuzz-parse build/faults.so tests/browser/node_modules
+# Every test: unit, perft suites (and the smaller ones on the rules library alone), protocol,
+# fuzzing, then the suite again under ASan+UBSan.
+test: starfish $(REL)/unit-tests librules asan build/fuzz/fuzz-parse build/faults.so tests/browser/node_modules
 	python3 tests/run.py
 
 # playwright-core for the browser tests (it drives Debian's chromium; no browser download).
@@ -79,12 +94,13 @@ tests/browser/node_modules: tests/browser/package.json tests/browser/package-loc
 	cd tests/browser && npm ci --no-audit --no-fund
 	touch $@
 
-# Deep perft counts (minutes) and the perft benchmark beside Stockfish and Fairy-Stockfish.
+# Deep perft counts (minutes) and the perft benchmark beside Stockfish and Fairy-Stockfish
+# (BASELINE=path/to/an/older/starfish measures it beside this one).
 perft-deep: starfish
 	python3 tests/run.py --deep
 
 bench: starfish
-	python3 tools/bench_perft.py
+	python3 tools/bench_perft.py $(if $(BASELINE),--baseline $(BASELINE))
 
 # A bounded load test of the web server on loopback (games, players, spectators, then wrk).
 load-test: starfish

@@ -3,7 +3,8 @@
 
 Sections:
   unit      the C unit tests (build/release/unit-tests)
-  perft     the perft suites in tests/perft/*.epd, through `starfish perft`
+  perft     the perft suites in tests/perft/*.epd, through `starfish perft`, and their smaller
+            counts through build/release/rules-perft (the rules library linked alone)
   protocol  tests/protocol/test_*.py, which drive the real binary over UCI and the CLI
   api       tests/api/test_*.py, which drive `starfish serve` over real HTTP
   browser   tests/browser/run.mjs: Chromium (playwright-core) playing through the web UI
@@ -28,8 +29,11 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RELEASE_BIN = os.path.join(ROOT, "starfish")
 ASAN_BIN = os.path.join(ROOT, "build", "asan", "starfish")
 
+RULES_PERFT = [os.path.join(ROOT, "build", "release", "rules-perft")]
+
 # Perft counts above these limits are left to `make perft-deep`.
 PERFT_LIMIT = 200_000_000
+RULES_PERFT_LIMIT = 1_000_000
 ASAN_PERFT_LIMIT = 300_000
 
 
@@ -79,12 +83,13 @@ def perft_cases():
                     yield name, variant, fen, int(d[1:]), int(n)
 
 
-def run_perft(results, binary, label, limit):
+def run_perft(results, command, label, limit):
+    """The suites' counts up to limit, each from `command VARIANT DEPTH FEN`."""
     for name, variant, fen, depth, expected in perft_cases():
         if expected > limit:
             continue
         test = f"{label} {name} {variant} '{fen}' depth {depth}"
-        proc = subprocess.run([binary, "perft", variant, str(depth), fen], capture_output=True, text=True,
+        proc = subprocess.run(command + [variant, str(depth), fen], capture_output=True, text=True,
                               timeout=1800)
         got = None
         for line in proc.stdout.splitlines():
@@ -183,7 +188,9 @@ def main():
     if "unit" in sections:
         run_unit(results, os.path.join(ROOT, "build", "release", "unit-tests"), "unit")
     if "perft" in sections:
-        run_perft(results, RELEASE_BIN, "perft", float("inf") if args.deep else PERFT_LIMIT)
+        run_perft(results, [RELEASE_BIN, "perft"], "perft", float("inf") if args.deep else PERFT_LIMIT)
+        if not args.deep:
+            run_perft(results, RULES_PERFT, "librules perft", RULES_PERFT_LIMIT)
     if "protocol" in sections:
         run_protocol(results, RELEASE_BIN, "protocol")
     if "api" in sections:
@@ -198,7 +205,7 @@ def main():
         os.environ["ASAN_OPTIONS"] = "detect_leaks=1:abort_on_error=1"
         os.environ["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"
         run_unit(results, os.path.join(ROOT, "build", "asan", "unit-tests"), "asan unit")
-        run_perft(results, ASAN_BIN, "asan perft", ASAN_PERFT_LIMIT)
+        run_perft(results, [ASAN_BIN, "perft"], "asan perft", ASAN_PERFT_LIMIT)
         run_protocol(results, ASAN_BIN, "asan protocol")
         run_protocol(results, ASAN_BIN, "asan api", "api")
     print(f"# {time.time() - start:.0f} s")

@@ -13,8 +13,12 @@ Search: starfish searches each position of its search benchmark (`starfish bench
 of a game is its nodes over its time, summed over its positions, as the engine's last `info`
 line of each search reports them (the fixed depths of `starfish bench` finish too soon to time).
 
+--baseline BINARY measures an earlier starfish build beside the current one (every row), so a
+change's speed-up is read from one run: `make bench BASELINE=/path/to/old/starfish`.
+
 Each measurement is the best of --repeat runs.  Prints one table: nodes, seconds and millions
-of nodes per second per row, and for chess the ratios starfish/peer.
+of nodes per second per row; then the ratios starfish/peer for chess, starfish/baseline for
+every row, and the speed goals of issue 14 with whether each holds.
 """
 import argparse
 import os
@@ -118,13 +122,50 @@ def row(game, what, engine, nodes, secs):
     print(f"{game:20} {what:22} {engine:16} {nodes:12} {secs:8.3f} {nodes / secs / 1e6:8.2f}", flush=True)
 
 
+def search_speeds(binary, args):
+    """Per game: the nodes and seconds of its positions' searches (each the best of --repeat)."""
+    totals = {}
+    for game, position in SEARCH:
+        best = None
+        for _ in range(args.repeat):
+            nodes, secs = timed_search(binary, game, position, args.movetime)
+            best = (nodes, secs) if best is None or nodes / secs > best[0] / best[1] else best
+        nodes, secs = totals.get(game, (0, 0.0))
+        totals[game] = (nodes + best[0], secs + best[1])
+    return totals
+
+
+def print_goals(speed, baseline):
+    """Issue 14's speed goals, each with its measured ratio or speed and whether it holds."""
+    def nps(game, what, engine="starfish"):
+        return speed.get((game, what, engine))
+
+    chess = min(nps("chess", "start"), nps("chess", "kiwipete"))
+    starvation = min(nps("starvation", "start"), nps("starvation", "kiwipete"))
+    goals = [("starvation within 15% of chess (slower position of each)", starvation / chess, 0.85)]
+    for pname in ("start", "kiwipete"):
+        if nps("chess", pname, "stockfish"):
+            goals.append((f"chess {pname} >= 1.0x stockfish", nps("chess", pname) / nps("chess", pname, "stockfish"), 1.0))
+    goals.append(("starchess >= 100 M leaves/s", nps("starchess", "setup") / 1e6, 100))
+    goals.append(("megastar >= 25 M leaves/s", nps("megastar", "start") / 1e6, 25))
+    if baseline:
+        goals.append(("square-says >= 2x baseline", nps("square-says", "start") / nps("square-says", "start", "baseline"), 2.0))
+        for game in dict.fromkeys(g for g, _ in SEARCH):
+            goals.append((f"{game} search >= 2x baseline", nps(game, "search") / nps(game, "search", "baseline"), 2.0))
+    print()
+    for text, value, goal in goals:
+        print(f"goal {text:48} {value:7.2f}  {'holds' if value >= goal else 'missed'}")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--movetime", type=int, default=500, help="milliseconds per search position")
     parser.add_argument("--binary", default=os.path.join(ROOT, "starfish"))
+    parser.add_argument("--baseline", help="an earlier starfish binary, measured beside --binary")
     args = parser.parse_args()
-    engines = [("starfish", args.binary)]
+    ours = [("starfish", args.binary)] + ([("baseline", args.baseline)] if args.baseline else [])
+    engines = list(ours)
     for peer in ("stockfish", "fairy-stockfish"):
         path = find(peer)
         if path:
@@ -134,7 +175,7 @@ def main():
     speed = {}
     print(f"{'game':20} {'what':22} {'engine':16} {'nodes':>12} {'seconds':>8} {'Mnps':>8}")
     for game, pname, position, depth, expected, peers in PERFT:
-        for ename, binary in engines if peers else engines[:1]:
+        for ename, binary in engines if peers else ours:
             best = None
             for _ in range(args.repeat):
                 secs, nodes = timed_perft(binary, game, position, depth)
@@ -144,24 +185,20 @@ def main():
                 best = secs if best is None else min(best, secs)
             speed[(game, pname, ename)] = expected / best
             row(game, f"perft {pname} d{depth}", ename, expected, best)
-    totals = {}
-    for game, position in SEARCH:
-        best = None
-        for _ in range(args.repeat):
-            nodes, secs = timed_search(args.binary, game, position, args.movetime)
-            best = (nodes, secs) if best is None or nodes / secs > best[0] / best[1] else best
-        nodes, secs = totals.get(game, (0, 0.0))
-        totals[game] = (nodes + best[0], secs + best[1])
-    for game, (nodes, secs) in totals.items():
-        row(game, f"search {args.movetime} ms x{len([p for p in SEARCH if p[0] == game])}", "starfish", nodes, secs)
+    for ename, binary in ours:
+        for game, (nodes, secs) in search_speeds(binary, args).items():
+            speed[(game, "search", ename)] = nodes / secs
+            row(game, f"search {args.movetime} ms x{len([p for p in SEARCH if p[0] == game])}", ename, nodes, secs)
     print()
     for game, pname, _, _, _, peers in PERFT:
-        for ename, _ in engines[1:] if peers else []:
+        for ename, _ in engines[len(ours):] if peers else []:
             ratio = speed[(game, pname, "starfish")] / speed[(game, pname, ename)]
             print(f"ratio starfish/{ename:16} on {game} {pname:9}: {ratio:5.2f}x")
-    chess = min(speed[("chess", p, "starfish")] for _, p, *_ in PERFT[:2])
-    starvation = min(speed[("starvation", p, "starfish")] for g, p, *_ in PERFT if g == "starvation")
-    print(f"ratio starvation/chess perft (slower position of each): {starvation / chess:5.2f}x")
+    if args.baseline:
+        for (game, what, ename), nps in speed.items():
+            if ename == "starfish":
+                print(f"ratio starfish/baseline         on {game} {what:9}: {nps / speed[(game, what, 'baseline')]:5.2f}x")
+    print_goals(speed, bool(args.baseline))
     return 0
 
 

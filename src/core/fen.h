@@ -2,7 +2,7 @@
 #ifndef STARFISH_FEN_H
 #define STARFISH_FEN_H
 
-#include "variant.h"
+#include "tables.h"
 
 struct Position;
 

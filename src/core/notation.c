@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "movegen.h"
+#include "variant.h"
 
 static Cell castle_rook(const Variant *v, Move m)
 {

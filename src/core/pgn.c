@@ -162,14 +162,14 @@ static bool is_result(const char *t)
     return !strcmp(t, "1-0") || !strcmp(t, "0-1") || !strcmp(t, "1/2-1/2") || !strcmp(t, "*");
 }
 
-bool game_from_pgn(Game *g, const char *pgn, const Variant *fallback, char *err, size_t errlen)
+bool game_from_pgn(Game *g, const char *pgn, const Variant *fallback, VariantLookup find, char *err, size_t errlen)
 {
     char name[64], fen[FEN_MAX];
     const Variant *v = fallback;
     if (pgn_tag_value(pgn, "Variant", name, sizeof name)) {
         for (char *c = name; *c; c++)
             *c = (char)tolower((unsigned char)*c);
-        v = variant_by_name(name);
+        v = find(name);
         if (!v) {
             snprintf(err, errlen, "unknown variant '%s' in the PGN", name);
             return false;

@@ -19,13 +19,17 @@ typedef struct PgnTags {
  */
 bool game_pgn(Game *g, const PgnTags *tags, Text *out);
 
+/* The variant of a name, or NULL: the registry's variant_by_name (the core knows no names). */
+typedef const Variant *(*VariantLookup)(const char *name);
+
 /*
- * Reads the first game of a PGN text into g (zeroed or an earlier game): the variant from the
- * [Variant] tag (or `fallback` when there is none), the start from [FEN], then the movetext
- * (move numbers, Roman numerals, comments, variations, NAGs and the result are skipped).
- * False with err set on an unknown variant, a bad FEN or an illegal move (naming the move).
+ * Reads the first game of a PGN text into g (zeroed or an earlier game): the variant named by
+ * the [Variant] tag, found with `find` (or `fallback` when there is no tag), the start from
+ * [FEN], then the movetext (move numbers, Roman numerals, comments, variations, NAGs and the
+ * result are skipped).  False with err set on an unknown variant, a bad FEN or an illegal
+ * move (naming the move).
  */
-bool game_from_pgn(Game *g, const char *pgn, const Variant *fallback, char *err, size_t errlen);
+bool game_from_pgn(Game *g, const char *pgn, const Variant *fallback, VariantLookup find, char *err, size_t errlen);
 /* The length of the first game of a PGN text holding several: it ends where a tag line
  * follows movetext.  *movetext tells whether it has any (a file may end in tags alone). */
 size_t pgn_game_length(const char *text, bool *movetext);

@@ -8,7 +8,7 @@
 #ifndef STARFISH_POSITION_H
 #define STARFISH_POSITION_H
 
-#include "variant.h"
+#include "tables.h"
 
 #define MAX_PIECES 64
 

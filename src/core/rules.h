@@ -6,7 +6,7 @@
 #ifndef STARFISH_RULES_H
 #define STARFISH_RULES_H
 
-#include "movegen.h"
+#include "position.h"
 
 typedef struct RulesOps {
     /* Is x attacked by side `by`, counting only attackers using the given pattern bits? */

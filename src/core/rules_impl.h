@@ -20,6 +20,7 @@
 #include <immintrin.h>
 #endif
 
+#include "movegen.h"
 #include "rules.h"
 #include "setw.h"
 

@@ -4,8 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/attack.h"
 #include "../core/fen.h"
 #include "../core/movegen.h"
+#include "../variants/registry.h"
 
 #define MAX_VARIANTS 32
 

@@ -9,6 +9,7 @@
 #include "../core/pgn.h"
 #include "../util/parse.h"
 #include "../util/rng.h"
+#include "../variants/registry.h"
 #include "search.h"
 
 /* ---------------------------------------------------------------- the labelled positions */
@@ -66,7 +67,7 @@ int tune_add_game(TuneSet *s, const char *pgn, int skip, char *err, size_t errle
     else
         return 0;
     Game g = {0};
-    if (!game_from_pgn(&g, pgn, s->v, err, errlen)) {
+    if (!game_from_pgn(&g, pgn, s->v, variant_by_name, err, errlen)) {
         game_free(&g);
         return -1;
     }

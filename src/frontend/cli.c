@@ -21,6 +21,7 @@
 #include "../util/clock.h"
 #include "../util/options.h"
 #include "../util/parse.h"
+#include "../variants/registry.h"
 #include "match.h"
 #include "uci.h"
 
@@ -229,6 +230,7 @@ static int cmd_help(void)
 
 int cli_main(int argc, char **argv)
 {
+    tb_install();
     if (argc < 2)
         return uci_loop(stdin, stdout);
     int status;

@@ -21,6 +21,7 @@
 #include "../util/error.h"
 #include "../util/parse.h"
 #include "../util/rng.h"
+#include "../variants/registry.h"
 #include "match_game.h"
 
 #define MAX_WORKERS 64

@@ -10,6 +10,7 @@
 #include "../util/error.h"
 #include "../util/rng.h"
 #include "../util/text.h"
+#include "../variants/registry.h"
 
 bool game_moves_text(Game *g, Text *out)
 {
@@ -110,7 +111,7 @@ static bool load_pgn(OpeningBook *b, char *text, const char *path, const Variant
         bool ok = true;
         if (movetext) {
             number++;
-            ok = game_from_pgn(&g, p, v, why, sizeof why);
+            ok = game_from_pgn(&g, p, v, variant_by_name, why, sizeof why);
             if (ok && g.v != v)
                 ok = error_set(why, sizeof why, "a game of %s, not %s", g.v->def->name, v->def->name);
             if (ok && !add(b, &g))

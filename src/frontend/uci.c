@@ -27,6 +27,7 @@
 #include "../engine/search.h"
 #include "../tablebase/tb.h"
 #include "../util/parse.h"
+#include "../variants/registry.h"
 #include "display.h"
 
 #define LINE_MAX_BYTES 65536

@@ -6,6 +6,7 @@
 
 #include "../core/pgn.h"
 #include "../util/parse.h"
+#include "../variants/registry.h"
 #include "analysis_stream.h"
 #include "api_fields.h"
 #include "board_view.h"
@@ -169,7 +170,7 @@ static enum MHD_Result post_new_game(struct MHD_Connection *c, const char *body,
     }
     Game g = {0};
     char why[300];
-    bool ok = pgn ? game_from_pgn(&g, pgn, opt.v, why, sizeof why) : game_init(&g, opt.v, fen, why, sizeof why);
+    bool ok = pgn ? game_from_pgn(&g, pgn, opt.v, variant_by_name, why, sizeof why) : game_init(&g, opt.v, fen, why, sizeof why);
     json_decref(o);
     if (!ok) {
         game_free(&g);

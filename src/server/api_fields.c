@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../variants/registry.h"
 #include "util.h"
 
 /* The body as a JSON object in *out: 0, or 400 (or 503: no memory) with err set. */

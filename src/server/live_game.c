@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../variants/registry.h"
+
 const char *side_name(int side)
 {
     return side == WHITE ? "white" : "black";

@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "../core/variant.h"
+#include "../variants/registry.h"
 #include "analysis_stream.h"
 #include "api.h"
 #include "engine_worker.h"

@@ -38,6 +38,9 @@ bool tb_probe(const Position *pos, TbResult *out);
 bool tb_probe_loaded(const Position *pos, TbResult *out);
 /* Why the last failed probe of this thread failed ("" when the table simply is not there). */
 const char *tb_last_error(void);
+/* Gives the starchess variant what the tables know (its dead positions, its 50-move
+ * exceptions, probes for the search): every program calls it once at start-up. */
+void tb_install(void);
 
 /* `starfish tb ...`: generate, probe, verify, stats, dump (see `starfish tb help`); argv[0] is
  * "tb". */
@@ -46,7 +49,7 @@ int tb_main(int argc, char **argv);
 
 /*
  * Rules derived from the tables (src/tablebase/derived_data.bin, written by `tb stats
- * --write-data` and compiled in), for the rules core to read.  Both need no table files.
+ * --write-data` and compiled in), for the rules to read (tb_install).  Both need no table files.
  *   tb_derived_dead: the position (movement phase) is dead: no sequence of legal moves
  *     reaches checkmate for either side.  Only positions of the signatures analysed (up to
  *     tb_derived_max_men() men) are known; others return false.

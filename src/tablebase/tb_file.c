@@ -628,3 +628,15 @@ bool tb_probe_loaded(const Position *pos, TbResult *out)
 {
     return probe(pos, false, out);
 }
+
+/* The search asks at every node: a position with too many men is answered at once. */
+static bool probe_endgame(const Position *pos, bool wait, TbResult *out)
+{
+    return pos->pcount[WHITE] + pos->pcount[BLACK] <= TB_MAX_MEN && probe(pos, wait, out);
+}
+
+void tb_install(void)
+{
+    static const EndgameTables tables = {tb_derived_dead, tb_derived_fifty_exception, probe_endgame};
+    variant_install_tables("starchess", &tables);
+}

@@ -36,6 +36,7 @@
 #include <sys/stat.h>
 
 #include "tb_internal.h"
+#include "../core/attack.h"
 
 /* Working values. */
 #define V_UNKNOWN 0

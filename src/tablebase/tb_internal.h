@@ -8,6 +8,7 @@
 #include "../core/fen.h"
 #include "../core/movegen.h"
 #include "../util/clock.h"
+#include "../variants/registry.h"
 #include "tb.h"
 
 #define TB_NCELLS 37

@@ -2,6 +2,7 @@
 #include <pthread.h>
 #include <string.h>
 
+#include "registry.h"
 #include "variants.h"
 
 static VariantDef (*const definitions[])(void) = {
@@ -44,11 +45,26 @@ const Variant *variant_at(int i)
     return i >= 0 && i < NVARIANTS ? built[i] : NULL;
 }
 
-const Variant *variant_by_name(const char *name)
+/* The index of the named variant, or -1. */
+static int index_of(const char *name)
 {
     ensure_built();
     for (int i = 0; i < NVARIANTS; i++)
-        if (strcmp(built[i]->def->name, name) == 0)
-            return built[i];
-    return NULL;
+        if (strcmp(defs[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+const Variant *variant_by_name(const char *name)
+{
+    int i = index_of(name);
+    return i < 0 ? NULL : built[i];
+}
+
+bool variant_install_tables(const char *name, const EndgameTables *tables)
+{
+    int i = index_of(name);
+    if (i >= 0)
+        defs[i].tables = tables;
+    return i >= 0;
 }

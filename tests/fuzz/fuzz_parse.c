@@ -30,6 +30,7 @@
 #include "../../src/core/perft.h"
 #include "../../src/core/position.h"
 #include "../../src/core/variant.h"
+#include "../../src/variants/registry.h"
 
 #define INPUT_MAX 4096
 #define MAX_INPUT_MOVES 64

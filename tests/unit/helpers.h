@@ -6,6 +6,7 @@
 #include "../../src/core/movegen.h"
 #include "../../src/core/notation.h"
 #include "../../src/core/perft.h"
+#include "../../src/variants/registry.h"
 
 /* Sets up pos from fen in the named variant; a failure is recorded and returns false. */
 bool setup(Position *pos, const char *variant, const char *fen);

@@ -2,6 +2,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 
+#include "../../src/tablebase/tb.h"
 #include "test.h"
 
 #define MAX_TESTS 1024
@@ -38,6 +39,7 @@ void test_fail(const char *file, int line, const char *fmt, ...)
 int main(int argc, char **argv)
 {
     int passed = 0, failed = 0;
+    tb_install();
     for (int i = 0; i < ntests; i++) {
         if (argc > 1 && !strstr(tests[i].name, argv[1]))
             continue;
