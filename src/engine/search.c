@@ -18,6 +18,8 @@
 /* Quiescence's bounds: plies in all, and quiet check evasions once an escape is known. */
 #define QS_MAX_DEPTH 8
 #define QS_QUIET_EVASIONS 2
+/* Out of check, quiescence searches this many captures, then only recaptures and promotions. */
+#define QS_CAPTURES 2
 #define RFP_MAX_DEPTH 5
 #define RFP_MARGIN 100 /* per ply of depth */
 #define FUTILITY_MAX_DEPTH 2
@@ -369,10 +371,11 @@ static bool excluded_at_root(const Worker *w, Move m)
 
 /*
  * Quiescence: captures and promotions until the position is quiet, standing pat on the static
- * evaluation.  In check every evasion counts, but once one has been found to escape, at most
- * QS_QUIET_EVASIONS quiet ones are tried; and the whole of it stops after QS_MAX_DEPTH plies.
- * Both bounds keep chains of checking captures (Megastar's Slings and Catapults) from growing
- * without end.
+ * evaluation.  Out of check, the QS_CAPTURES best captures are searched, then only recaptures
+ * and promotions.  In check every evasion counts, but once one has been found to escape, at
+ * most QS_QUIET_EVASIONS quiet ones are tried; and the whole of it stops after QS_MAX_DEPTH
+ * plies.  These bounds keep the capture trees of crowded boards (Megastar's, where dozens of
+ * pieces stand en prise to hopping Slings) from growing without end.
  */
 static int quiescence(Worker *w, int alpha, int beta, int ply, int qdepth)
 {
@@ -403,18 +406,24 @@ static int quiescence(Worker *w, int alpha, int beta, int ply, int qdepth)
         n = k;
     }
     order_moves(w, moves, n, MOVE_NONE, ply);
+    Cell recapture = ply > 0 && w->path_move[ply - 1] ? MOVE_TO(w->path_move[ply - 1]) : NO_CELL;
     for (int i = 0; i < n; i++) {
-        bool quiet = is_quiet(pos, moves[i]);
+        Move m = moves[i];
+        bool quiet = is_quiet(pos, m);
         /* Quiet moves come last: enough of them once an escape is known. */
         if (quiet && best > -SCORE_MATE_BOUND && quiet_evasions >= QS_QUIET_EVASIONS)
             break;
+        /* Out of check, the best few captures, then only recaptures and promotions. */
+        if (!check && legal >= QS_CAPTURES && MOVE_TO(m) != recapture && !MOVE_PIECE(m))
+            continue;
         Undo u;
-        if (!make_if_legal(w, moves[i], &u))
+        if (!make_if_legal(w, m, &u))
             continue;
         legal++;
         quiet_evasions += quiet;
+        w->path_move[ply] = m;
         int score = -quiescence(w, -beta, -alpha, ply + 1, qdepth + 1);
-        unmake(w, moves[i], &u);
+        unmake(w, m, &u);
         if (w->stopped)
             return 0;
         if (score > best) {

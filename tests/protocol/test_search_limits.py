@@ -1,0 +1,75 @@
+"""Every game answers at once: in random legal positions of each variant (random moves from
+the start, Starchess's placements included), `go movetime 50` reports depth >= 1 with a
+principal variation within 50 ms and sends `bestmove` within 70 ms (the time asked + 20 ms),
+measured from the `go` line to the arrival of each line.  Sanitized builds check fewer
+positions with their limits scaled."""
+import random
+import time
+
+from harness import Session, time_scale
+
+VARIANTS = ["chess", "starvation", "square-says", "square-says-reversed", "starchess", "starchess-ludii",
+            "megastar"]
+MOVETIME_MS = 50
+SLACK_MS = 20
+
+
+def legal_moves(s, moves):
+    s.send("position startpos" + (" moves " + " ".join(moves) if moves else ""))
+    s.send("go perft 1")
+    return [l.split(":")[0] for l in s.lines_until("Nodes searched") if ": " in l and not l.startswith("Nodes")]
+
+
+def random_positions(s, rng, count):
+    """`count` move lists of random games, a position every few plies until each game ends."""
+    found = []
+    while len(found) < count:
+        moves, legal = [], legal_moves(s, [])
+        while legal and len(found) < count and len(moves) < 150:
+            moves.append(rng.choice(legal))
+            legal = legal_moves(s, moves)
+            if legal and rng.random() < 0.3:
+                found.append(list(moves))
+    return found
+
+
+def timed_search(s, moves, scale):
+    """One `go movetime 50` from the position after moves: what went wrong, or None."""
+    s.send("position startpos moves " + " ".join(moves))
+    s.send("isready")
+    s.lines_until("readyok")
+    sent = time.monotonic()
+    s.send("go movetime %d" % (MOVETIME_MS * scale))
+    lines = s.read_until("bestmove", timeout=10 * scale)
+    first_pv = next((t for t, l in lines if l.startswith("info depth") and " pv " in l), None)
+    done = lines[-1][0]
+    if lines[-1][1].split()[1] == "0000":
+        return "no move"
+    if first_pv is None:
+        return "no info line with a pv"
+    if (first_pv - sent) * 1000 > MOVETIME_MS * scale:
+        return "first pv after %.0f ms" % ((first_pv - sent) * 1000)
+    if (done - sent) * 1000 > (MOVETIME_MS + SLACK_MS) * scale:
+        return "bestmove after %.0f ms" % ((done - sent) * 1000)
+    return None
+
+
+def test_every_game_answers_within_the_time_asked():
+    # Timings are wall-clock: a search late because another process held the CPU is tried
+    # twice more before it counts (this test wants a machine that is otherwise idle).
+    count = 200 if time_scale() == 1 else 20
+    scale = time_scale()
+    failures = []
+    for variant in VARIANTS:
+        rng = random.Random(variant)
+        with Session(variant) as s:
+            for moves in random_positions(s, rng, count):
+                problems = []
+                for _ in range(3):
+                    problems.append(timed_search(s, moves, scale))
+                    if problems[-1] is None or problems[-1] == "no move":
+                        break
+                if problems[-1]:
+                    failures.append("%s after %s: %s" % (variant, " ".join(moves), "; ".join(problems)))
+    assert not failures, "%d of %d searches late or empty (three tries each):\n%s" % (
+        len(failures), count * len(VARIANTS), "\n".join(failures[:20]))
