@@ -1,5 +1,6 @@
 #include "search.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,12 @@
 #define FUTILITY_MAX_DEPTH 2
 #define FUTILITY_MARGIN 100 /* plus this per ply of depth */
 #define LMP_MAX_DEPTH 3
+/* Late-move reductions: LMR_BASE + log(depth) log(move number) / LMR_DIVISOR plies, one less
+ * in the principal variation, in or into check, and for killers and counter moves, and one
+ * less (more) per LMR_HISTORY_UNIT of good (bad) history. */
+#define LMR_BASE 0.75
+#define LMR_DIVISOR 2.25
+#define LMR_HISTORY_UNIT 8192
 #define ASPIRATION_DELTA 25
 /* History scores stay within +-HISTORY_MAX; one cutoff moves them by at most the bonus cap. */
 #define HISTORY_MAX 16384
@@ -82,10 +89,14 @@ typedef struct Worker {
     Move counter[MAX_CODES][MAX_CELLS];
 } Worker;
 
+static void init_lmr(void);
+
 /* ---- The engine --------------------------------------------------------------------------- */
 
 bool engine_init(Engine *e, size_t hash_mb)
 {
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, init_lmr);
     memset(e, 0, sizeof *e);
     e->skill = 20;
     e->multipv = 1;
@@ -267,14 +278,42 @@ static bool qsearch_skips(const Worker *w, Move m, int stand_pat, int alpha)
     return piece_value(w, pos->board[MOVE_FROM(m)]) > victim && see(pos, m, w->shared->eval->value) < 0;
 }
 
+/* The quiet move that last refuted the move that led here, or MOVE_NONE. */
+static Move counter_move(const Worker *w, int ply)
+{
+    Move prev = ply > 0 ? w->path_move[ply - 1] : MOVE_NONE;
+    return prev ? w->counter[w->path_piece[ply - 1]][MOVE_TO(prev)] : MOVE_NONE;
+}
+
+/* Late-move reductions by depth and move number: log(depth) * log(moves), as Ethereal's. */
+static int lmr_table[64][64];
+
+static void init_lmr(void)
+{
+    for (int d = 1; d < 64; d++)
+        for (int m = 1; m < 64; m++)
+            lmr_table[d][m] = (int)(LMR_BASE + log(d) * log(m) / LMR_DIVISOR);
+}
+
+/* How much shallower a late quiet move is searched first. */
+static int reduction(const Worker *w, Move m, int depth, int legal, int ply, bool pv_node, bool check, bool gives_check,
+                     Move counter)
+{
+    int r = lmr_table[depth < 63 ? depth : 63][legal < 63 ? legal : 63];
+    r -= pv_node + (check || gives_check);
+    r -= m == w->killers[ply][0] || m == w->killers[ply][1] || m == counter;
+    if (MOVE_KIND(m) != MK_PLACE)
+        r -= w->history[w->pos.side ^ 1][MOVE_FROM(m)][MOVE_TO(m)] / LMR_HISTORY_UNIT;
+    return r < 0 ? 0 : r > depth - 2 ? depth - 2 : r;
+}
+
 /* Orders moves best-first by a score: table move, captures (most valuable victim, least
  * valuable attacker), promotions, killers, the counter move, then history. */
 static void order_moves(Worker *w, Move *moves, int n, Move tt_move, int ply)
 {
     int score[MAX_MOVES];
     const Position *pos = &w->pos;
-    Move counter = ply > 0 && w->path_move[ply - 1] ? w->counter[w->path_piece[ply - 1]][MOVE_TO(w->path_move[ply - 1])]
-                                                    : MOVE_NONE;
+    Move counter = counter_move(w, ply);
     for (int i = 0; i < n; i++) {
         Move m = moves[i];
         int sc;
@@ -580,6 +619,7 @@ static int negamax(Worker *w, int alpha, int beta, int depth, int ply, bool allo
 
     /* Step 7. The moves, best first. */
     order_moves(w, moves, n, tt_move, ply);
+    Move counter = counter_move(w, ply);
     int best = -SCORE_INF, orig_alpha = alpha, nquiets = 0;
     Move best_move = MOVE_NONE, quiets[MAX_MOVES];
     for (int i = 0; i < n; i++) {
@@ -613,7 +653,9 @@ static int negamax(Worker *w, int alpha, int beta, int depth, int ply, bool allo
         if (legal == 1) {
             score = -negamax(w, -beta, -alpha, depth - 1, ply + 1, true);
         } else {
-            int r = (depth >= 3 && legal > 3 && quiet && !check && !gives_check) ? 1 + (depth > 6 && legal > 10) : 0;
+            int r = depth >= 3 && legal > 1 + 2 * pv_node && quiet
+                        ? reduction(w, m, depth, legal, ply, pv_node, check, gives_check, counter)
+                        : 0;
             score = -negamax(w, -alpha - 1, -alpha, depth - 1 - r, ply + 1, true);
             if (score > alpha && (r || pv_node))
                 score = -negamax(w, -beta, -alpha, depth - 1, ply + 1, true);
