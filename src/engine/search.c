@@ -570,13 +570,13 @@ static int negamax(Worker *w, int alpha, int beta, int depth, int ply, bool allo
     /* Step 3. The transposition table: a deep enough entry with a fitting bound ends the node
      * outside the principal variation. */
     uint64_t key = search_key(pos);
-    bool found;
-    TTEntry *e = tt_probe(&sh->engine->tt, key, &found);
-    Move tt_move = found ? e->move : MOVE_NONE;
-    if (found && !pv_node && !root && e->depth >= depth) {
-        int score = score_from_tt(e->score, ply);
-        if (e->bound == BOUND_EXACT || (e->bound == BOUND_LOWER && score >= beta) ||
-            (e->bound == BOUND_UPPER && score <= alpha))
+    TTEntry e;
+    bool found = tt_probe(&sh->engine->tt, key, &e);
+    Move tt_move = found ? e.move : MOVE_NONE;
+    if (found && !pv_node && !root && e.depth >= depth) {
+        int score = score_from_tt(e.score, ply);
+        if (e.bound == BOUND_EXACT || (e.bound == BOUND_LOWER && score >= beta) ||
+            (e.bound == BOUND_UPPER && score <= alpha))
             return score;
     }
 
@@ -863,14 +863,6 @@ static void set_line(SearchLine *line, int score, const Move *moves, int length)
     memcpy(line->moves, moves, sizeof(Move) * (size_t)length);
 }
 
-static int hashfull(const TT *tt)
-{
-    size_t sample = tt->mask + 1 < 1000 ? tt->mask + 1 : 1000, used = 0;
-    for (size_t i = 0; i < sample; i++)
-        used += tt->entries[i].bound != BOUND_NONE && tt->entries[i].generation == tt->generation;
-    return (int)(used * 1000 / sample);
-}
-
 /* Hands the last completed iteration to the observer. */
 static void report(Worker *w)
 {
@@ -881,7 +873,7 @@ static void report(Worker *w)
     w->info.nodes = total_nodes(sh);
     w->info.tbhits = total_tbhits(sh);
     w->info.seconds = clock_seconds() - sh->start;
-    w->info.hashfull = hashfull(&sh->engine->tt);
+    w->info.hashfull = tt_hashfull(&sh->engine->tt);
     sh->observer->iteration(sh->observer->ctx, &w->pos, &w->info);
 }
 
@@ -1008,7 +1000,7 @@ SearchResult search_run(Engine *e, Game *game, const SearchLimits *limits, const
     sh.start = clock_seconds();
     sh.nthreads = e->threads;
     atomic_init(&sh.abort, false);
-    e->tt.generation++;
+    tt_new_search(&e->tt);
     plan_time(&sh, game->pos.side);
     for (int i = 0; i < e->threads; i++)
         worker_start(e->workers[i], &sh, game);

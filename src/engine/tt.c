@@ -3,53 +3,126 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The data word: move (bits 0-23), score + 32768 (24-39), depth + 128 (40-47), bound
+ * (48-49), generation (50-55). */
+#define GENERATIONS 64
+
+static uint64_t pack(Move move, int score, int depth, int bound, unsigned generation)
+{
+    return (uint64_t)(move & 0xffffff) | (uint64_t)(uint16_t)(score + 32768) << 24 |
+           (uint64_t)(uint8_t)(depth + 128) << 40 | (uint64_t)bound << 48 | (uint64_t)generation << 50;
+}
+
+static unsigned data_generation(uint64_t d)
+{
+    return (unsigned)(d >> 50) & (GENERATIONS - 1);
+}
+
+static int data_depth(uint64_t d)
+{
+    return (int)((d >> 40) & 255) - 128;
+}
+
+static int data_bound(uint64_t d)
+{
+    return (int)(d >> 48) & 3;
+}
+
+static TTBucket *bucket_of(const TT *tt, uint64_t key)
+{
+    return &tt->buckets[key & tt->mask];
+}
+
 bool tt_resize(TT *tt, size_t megabytes)
 {
-    size_t bytes = megabytes ? megabytes << 20 : sizeof(TTEntry);
+    size_t bytes = megabytes ? megabytes << 20 : sizeof(TTBucket);
     size_t count = 1;
-    while (count * 2 * sizeof(TTEntry) <= bytes)
+    while (count * 2 * sizeof(TTBucket) <= bytes)
         count *= 2;
-    TTEntry *e = calloc(count, sizeof *e);
-    if (!e)
+    TTBucket *b = aligned_alloc(64, count * sizeof *b);
+    if (!b)
         return false;
-    free(tt->entries);
-    tt->entries = e;
+    free(tt->buckets);
+    tt->buckets = b;
     tt->mask = count - 1;
-    tt->generation = 0;
+    tt_clear(tt);
     return true;
 }
 
 void tt_clear(TT *tt)
 {
-    memset(tt->entries, 0, (tt->mask + 1) * sizeof(TTEntry));
+    memset(tt->buckets, 0, (tt->mask + 1) * sizeof(TTBucket));
     tt->generation = 0;
 }
 
 void tt_free(TT *tt)
 {
-    free(tt->entries);
+    free(tt->buckets);
     memset(tt, 0, sizeof *tt);
 }
 
-TTEntry *tt_probe(const TT *tt, uint64_t key, bool *found)
+void tt_new_search(TT *tt)
 {
-    TTEntry *e = &tt->entries[key & tt->mask];
-    *found = e->bound != BOUND_NONE && e->check == (uint32_t)(key >> 32);
-    return e;
+    tt->generation = (tt->generation + 1) & (GENERATIONS - 1);
+}
+
+bool tt_probe(const TT *tt, uint64_t key, TTEntry *out)
+{
+    TTBucket *b = bucket_of(tt, key);
+    for (int i = 0; i < TT_BUCKET; i++) {
+        uint64_t data = atomic_load_explicit(&b->slot[i].data, memory_order_relaxed);
+        uint64_t keyx = atomic_load_explicit(&b->slot[i].keyx, memory_order_relaxed);
+        if ((keyx ^ data) != key || data_bound(data) == BOUND_NONE)
+            continue;
+        out->move = (Move)(data & 0xffffff);
+        out->score = (int)((data >> 24) & 0xffff) - 32768;
+        out->depth = data_depth(data);
+        out->bound = data_bound(data);
+        return true;
+    }
+    return false;
+}
+
+/* How much an entry is worth keeping: its depth, less its age in searches. */
+static int worth(const TT *tt, uint64_t data)
+{
+    unsigned age = (tt->generation - data_generation(data)) & (GENERATIONS - 1);
+    return data_bound(data) == BOUND_NONE ? -1000 : data_depth(data) - TT_AGE_WEIGHT * (int)age;
 }
 
 void tt_store(TT *tt, uint64_t key, Move move, int score, int depth, int bound)
 {
-    TTEntry *e = &tt->entries[key & tt->mask];
-    uint32_t check = (uint32_t)(key >> 32);
-    /* Keep a deeper entry of the same search for another position. */
-    if (e->check != check && e->generation == tt->generation && e->depth > depth && bound != BOUND_EXACT)
-        return;
-    if (move || e->check != check)
-        e->move = move;
-    e->check = check;
-    e->score = (int16_t)score;
-    e->depth = (int8_t)depth;
-    e->bound = (uint8_t)bound;
-    e->generation = tt->generation;
+    TTBucket *b = bucket_of(tt, key);
+    TTSlot *victim = &b->slot[0];
+    int victim_worth = 1 << 30;
+    for (int i = 0; i < TT_BUCKET; i++) {
+        TTSlot *s = &b->slot[i];
+        uint64_t data = atomic_load_explicit(&s->data, memory_order_relaxed);
+        uint64_t keyx = atomic_load_explicit(&s->keyx, memory_order_relaxed);
+        if ((keyx ^ data) == key) { /* the same position: keep its move if this has none */
+            if (!move)
+                move = (Move)(data & 0xffffff);
+            victim = s;
+            break;
+        }
+        int w = worth(tt, data);
+        if (w < victim_worth) {
+            victim = s;
+            victim_worth = w;
+        }
+    }
+    uint64_t data = pack(move, score, depth, bound, tt->generation);
+    atomic_store_explicit(&victim->data, data, memory_order_relaxed);
+    atomic_store_explicit(&victim->keyx, key ^ data, memory_order_relaxed);
+}
+
+int tt_hashfull(const TT *tt)
+{
+    size_t buckets = tt->mask + 1 < 250 ? tt->mask + 1 : 250, used = 0;
+    for (size_t i = 0; i < buckets; i++)
+        for (int k = 0; k < TT_BUCKET; k++) {
+            uint64_t data = atomic_load_explicit(&tt->buckets[i].slot[k].data, memory_order_relaxed);
+            used += data_bound(data) != BOUND_NONE && data_generation(data) == tt->generation;
+        }
+    return (int)(used * 1000 / (buckets * TT_BUCKET));
 }

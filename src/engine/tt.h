@@ -1,7 +1,18 @@
-/* The transposition table: one entry per bucket slot, replaced by depth and age. */
+/*
+ * The transposition table, shared by every search thread without locks.
+ *
+ * Entries come in buckets of TT_BUCKET, one bucket a 64-byte cache line.  An entry is two
+ * 64-bit words: the data (move, score, depth, bound, generation packed together) and the
+ * position's key XORed with the data.  A reader takes both words and accepts the entry only
+ * when key ^ data gives back its key, so an entry torn by two threads writing at once reads
+ * as a miss, never as another position's score (Hyatt and Mann's lockless hashing).
+ * A new entry replaces the same position's, else the bucket's least valuable one: the
+ * shallowest, counting each search it has aged as TT_AGE_WEIGHT plies.
+ */
 #ifndef STARFISH_TT_H
 #define STARFISH_TT_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -9,26 +20,39 @@
 
 enum { BOUND_NONE, BOUND_UPPER, BOUND_LOWER, BOUND_EXACT };
 
-typedef struct {
-    uint32_t check; /* the key's high half, to tell positions sharing a slot apart */
-    Move move;
-    int16_t score;
-    int8_t depth;
-    uint8_t bound;
-    uint16_t generation;
-} TTEntry;
+#define TT_BUCKET 4
+#define TT_AGE_WEIGHT 8
 
 typedef struct {
-    TTEntry *entries;
-    size_t mask; /* entry count - 1 (a power of two) */
-    uint16_t generation;
+    _Atomic uint64_t keyx, data;
+} TTSlot;
+
+typedef struct {
+    TTSlot slot[TT_BUCKET];
+} TTBucket;
+
+typedef struct {
+    TTBucket *buckets;
+    size_t mask;        /* bucket count - 1 (a power of two) */
+    unsigned generation; /* of the current search, 6 bits */
 } TT;
 
-/* Resizes to the largest power of two of entries fitting in `megabytes`; clears it. */
+/* What a probe finds. */
+typedef struct {
+    Move move;
+    int score, depth, bound;
+} TTEntry;
+
+/* Resizes to the largest power of two of buckets fitting in `megabytes`; clears it. */
 bool tt_resize(TT *tt, size_t megabytes);
 void tt_clear(TT *tt);
 void tt_free(TT *tt);
-TTEntry *tt_probe(const TT *tt, uint64_t key, bool *found);
+/* A new search: entries of earlier ones become older. */
+void tt_new_search(TT *tt);
+/* The entry of the position with this key, if the table has it. */
+bool tt_probe(const TT *tt, uint64_t key, TTEntry *out);
 void tt_store(TT *tt, uint64_t key, Move move, int score, int depth, int bound);
+/* Per mille of a sample of entries written by the current search. */
+int tt_hashfull(const TT *tt);
 
 #endif
