@@ -39,7 +39,7 @@ class Engine:
     def legal_moves(self, moves):
         self.position(moves)
         self.send("go perft 1")
-        return [l.split(":")[0] for l in self.read_until("Nodes searched") if ": " in l and l[0] != "N"]
+        return [l.split(":")[0] for l in self.read_until("Nodes searched") if ": " in l and not l.startswith("Nodes")]
 
     def position(self, moves):
         self.send("position startpos" + (" moves " + " ".join(moves) if moves else ""))
