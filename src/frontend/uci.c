@@ -64,6 +64,10 @@ __attribute__((format(printf, 2, 3))) static void say(Session *s, const char *fm
         return;
     if ((size_t)n > sizeof line - 2)
         n = (int)sizeof line - 2;
+    /* Text echoed from bad input may hold control bytes: none may reach a GUI's parser. */
+    for (int i = 0; i < n; i++)
+        if ((unsigned char)line[i] < 0x20 || line[i] == 0x7f)
+            line[i] = '?';
     line[n] = '\n';
     line[n + 1] = 0;
     fputs(line, s->out);

@@ -125,3 +125,14 @@ def test_go_infinite_waits_for_stop():
         assert not any(l.startswith("bestmove") for l in lines), lines[-3:]
         s.send("stop")
         assert s.lines_until("bestmove")[-1].split()[:2] == ["bestmove", "c3b4"]
+
+
+def test_hostile_command_orders_end_cleanly():
+    """stop before go, position and setoption during a search, go depth 1000 and go infinite
+    ended by quit: each answered, no hang."""
+    start = time.monotonic()
+    out = uci(["stop", "go depth 1000", "position startpos moves e2e4", "go infinite",
+               "setoption name Hash value 8", "go depth 1000", "stop", "go infinite"], timeout=20)
+    assert time.monotonic() - start < 10 * time_scale(), "quit must end a running search at once"
+    assert [l.split()[0] for l in out if l.startswith("bestmove")] == ["bestmove"] * 4, out[-4:]
+    assert errors(out) == [], errors(out)

@@ -455,6 +455,9 @@ def test_empty_lines_are_ignored():
 def test_error_binary_garbage():
     assert_one_error_and_intact(b"\xff\xfe\x01\x02\x03garbage\x7f\x80\x9b[31m", "unknown command")
     assert_one_error_and_intact(bytes(b for b in range(1, 256) if b not in b" \t\r\n"), "unknown command")
+    # The junk echoed in the error has no control bytes left in it.
+    out = uci([bytes(b for b in range(1, 256) if b not in b" \t\r\n")])
+    assert len(out) == 1 and not any(ord(c) < 0x20 or ord(c) == 0x7f for c in out[0]), out
     assert_one_error_and_intact(b"position fen \xff\xfe\xfd w - - 0 1", "bad position")
     assert_one_error_and_intact(b"position startpos moves \xc3\xa9\xff", "unknown move")
     assert_one_error_and_intact(b"\x00\xff\xfe", "NUL")
