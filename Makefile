@@ -77,6 +77,11 @@ build/fuzz/fuzz-parse: $(RULES_SRC) tests/fuzz/fuzz_parse.c
 	@mkdir -p build/fuzz
 	clang -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined $^ -o $@ $(RULES_LIBS)
 
+# libFuzzer target over the UCI loop (a byte stream of commands, searches started and stopped).
+build/fuzz/fuzz-uci: $(LIB_SRC) $(LIB_ASM) tests/fuzz/fuzz_uci.c src/tablebase/derived_data.bin
+	@mkdir -p build/fuzz
+	clang -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined $(filter-out %.bin,$^) -o $@ $(LDLIBS)
+
 asan: $(ASAN)/starfish $(ASAN)/unit-tests
 
 # A shim that makes memory or the disk fail on demand, for the server's tests.

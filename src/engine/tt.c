@@ -39,13 +39,16 @@ bool tt_resize(TT *tt, size_t megabytes)
     size_t count = 1;
     while (count * 2 * sizeof(TTBucket) <= bytes)
         count *= 2;
-    TTBucket *b = aligned_alloc(64, count * sizeof *b);
-    if (!b)
+    /* calloc: a large table comes as zero pages, touched only when used (a new engine with a
+     * big table starts at once); one spare bucket to align the table to a cache line. */
+    void *raw = calloc(count + 1, sizeof(TTBucket));
+    if (!raw)
         return false;
-    free(tt->buckets);
-    tt->buckets = b;
+    free(tt->raw);
+    tt->raw = raw;
+    tt->buckets = (TTBucket *)(((uintptr_t)raw + 63) & ~(uintptr_t)63);
     tt->mask = count - 1;
-    tt_clear(tt);
+    tt->generation = 0;
     return true;
 }
 
@@ -57,7 +60,7 @@ void tt_clear(TT *tt)
 
 void tt_free(TT *tt)
 {
-    free(tt->buckets);
+    free(tt->raw);
     memset(tt, 0, sizeof *tt);
 }
 

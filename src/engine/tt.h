@@ -32,7 +32,8 @@ typedef struct {
 } TTBucket;
 
 typedef struct {
-    TTBucket *buckets;
+    TTBucket *buckets;  /* aligned to 64 bytes inside raw */
+    void *raw;
     size_t mask;        /* bucket count - 1 (a power of two) */
     unsigned generation; /* of the current search, 6 bits */
 } TT;

@@ -1,0 +1,52 @@
+/*
+ * libFuzzer target over the UCI loop: the input is a session's standard input, commands and
+ * junk alike, searches started and stopped by whatever follows them.  The loop must end (at
+ * the end of the input, every search stopped), never crash, and keep its memory bounded.
+ *
+ *   make build/fuzz/fuzz-uci
+ *   build/fuzz/fuzz-uci -max_total_time=60 /tmp/corpus tests/fuzz/uci-seeds
+ *
+ * Two things are kept out of reach, because they are resources, not defects: option names
+ * for the table size and the thread count are blunted ("Hash" -> "Hxsh"), so that inputs
+ * cannot ask for gigabytes or hundreds of threads per run; and depths and times are left as
+ * they are, since the next line (or the end of the input) stops any search at once.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "../../src/frontend/uci.h"
+
+#define INPUT_MAX 65536
+
+static void blunt(char *text, size_t len, const char *word)
+{
+    size_t n = strlen(word);
+    for (size_t i = 0; i + n <= len; i++)
+        if (strncasecmp(text + i, word, n) == 0)
+            text[i + 1] = 'x';
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size == 0 || size > INPUT_MAX)
+        return 0;
+    char *text = malloc(size);
+    if (!text)
+        return 0;
+    memcpy(text, data, size);
+    blunt(text, size, "hash");
+    blunt(text, size, "threads");
+    FILE *in = fmemopen(text, size, "r");
+    FILE *out = fopen("/dev/null", "w");
+    if (in && out)
+        uci_loop(in, out);
+    if (in)
+        fclose(in);
+    if (out)
+        fclose(out);
+    free(text);
+    return 0;
+}
