@@ -19,7 +19,9 @@
 /* Quiescence's bounds: plies in all, and quiet check evasions once an escape is known. */
 #define QS_MAX_DEPTH 8
 #define QS_QUIET_EVASIONS 2
-/* Out of check, quiescence searches this many captures, then only recaptures and promotions. */
+/* Out of check, after its first QS_FULL_PLIES plies, quiescence searches QS_CAPTURES captures,
+ * then only recaptures and promotions. */
+#define QS_FULL_PLIES 2
 #define QS_CAPTURES 2
 #define RFP_MAX_DEPTH 5
 #define RFP_MARGIN 100 /* per ply of depth */
@@ -410,8 +412,8 @@ static bool excluded_at_root(const Worker *w, Move m)
 
 /*
  * Quiescence: captures and promotions until the position is quiet, standing pat on the static
- * evaluation.  Out of check, the QS_CAPTURES best captures are searched, then only recaptures
- * and promotions.  In check every evasion counts, but once one has been found to escape, at
+ * evaluation.  Out of check and below its first QS_FULL_PLIES plies, the QS_CAPTURES best
+ * captures are searched, then only recaptures and promotions.  In check every evasion counts, but once one has been found to escape, at
  * most QS_QUIET_EVASIONS quiet ones are tried; and the whole of it stops after QS_MAX_DEPTH
  * plies.  These bounds keep the capture trees of crowded boards (Megastar's, where dozens of
  * pieces stand en prise to hopping Slings) from growing without end.
@@ -452,8 +454,8 @@ static int quiescence(Worker *w, int alpha, int beta, int ply, int qdepth)
         /* Quiet moves come last: enough of them once an escape is known. */
         if (quiet && best > -SCORE_MATE_BOUND && quiet_evasions >= QS_QUIET_EVASIONS)
             break;
-        /* Out of check, the best few captures, then only recaptures and promotions. */
-        if (!check && legal >= QS_CAPTURES && MOVE_TO(m) != recapture && !MOVE_PIECE(m))
+        /* Deeper down, out of check, the best few captures, then only recaptures and promotions. */
+        if (!check && qdepth >= QS_FULL_PLIES && legal >= QS_CAPTURES && MOVE_TO(m) != recapture && !MOVE_PIECE(m))
             continue;
         Undo u;
         if (!make_if_legal(w, m, &u))
