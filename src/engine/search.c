@@ -28,6 +28,12 @@
 #define FUTILITY_MAX_DEPTH 2
 #define FUTILITY_MARGIN 100 /* plus this per ply of depth */
 #define LMP_MAX_DEPTH 3
+/* Null move: the reply is searched NMP_BASE + depth / NMP_DEPTH_DIVISOR plies shallower, and a
+ * ply more per NMP_EVAL_UNIT the static evaluation stands above beta (at most NMP_EVAL_MAX). */
+#define NMP_BASE 3
+#define NMP_DEPTH_DIVISOR 6
+#define NMP_EVAL_UNIT 200
+#define NMP_EVAL_MAX 3
 /* Late-move reductions: LMR_BASE + log(depth) log(move number) / LMR_DIVISOR plies, one less
  * in the principal variation, in or into check, and for killers and counter moves, and one
  * less (more) per LMR_HISTORY_UNIT of good (bad) history. */
@@ -610,7 +616,9 @@ static int negamax(Worker *w, int alpha, int beta, int depth, int ply, bool allo
         pos_make_null(pos, &u);
         w->path_move[ply] = MOVE_NONE;
         w->keys[w->nkeys++] = search_key(pos);
-        int score = -negamax(w, -beta, -beta + 1, depth - 3, ply + 1, false);
+        int margin = (static_eval - beta) / NMP_EVAL_UNIT;
+        int r = NMP_BASE + depth / NMP_DEPTH_DIVISOR + (margin < NMP_EVAL_MAX ? margin : NMP_EVAL_MAX);
+        int score = -negamax(w, -beta, -beta + 1, depth - r, ply + 1, false);
         w->nkeys--;
         pos_unmake_null(pos, &u);
         if (w->stopped)
