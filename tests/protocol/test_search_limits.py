@@ -3,6 +3,7 @@ the start, Starchess's placements included), `go movetime 50` reports depth >= 1
 principal variation within 50 ms and sends `bestmove` within 70 ms (the time asked + 20 ms),
 measured from the `go` line to the arrival of each line.  Sanitized builds check fewer
 positions with their limits scaled."""
+import os
 import random
 import time
 
@@ -56,20 +57,21 @@ def timed_search(s, moves, scale):
 
 def test_every_game_answers_within_the_time_asked():
     # Timings are wall-clock: a search late because another process held the CPU is tried
-    # twice more before it counts (this test wants a machine that is otherwise idle).
+    # again before it counts, twice on an idle machine, more often on a loaded one.
     count = 200 if time_scale() == 1 else 20
     scale = time_scale()
+    tries = 3 if os.getloadavg()[0] < os.cpu_count() else 8
     failures = []
     for variant in VARIANTS:
         rng = random.Random(variant)
         with Session(variant) as s:
             for moves in random_positions(s, rng, count):
                 problems = []
-                for _ in range(3):
+                for _ in range(tries):
                     problems.append(timed_search(s, moves, scale))
                     if problems[-1] is None or problems[-1] == "no move":
                         break
                 if problems[-1]:
                     failures.append("%s after %s: %s" % (variant, " ".join(moves), "; ".join(problems)))
-    assert not failures, "%d of %d searches late or empty (three tries each):\n%s" % (
-        len(failures), count * len(VARIANTS), "\n".join(failures[:20]))
+    assert not failures, "%d of %d searches late or empty (%d tries each):\n%s" % (
+        len(failures), count * len(VARIANTS), tries, "\n".join(failures[:20]))
