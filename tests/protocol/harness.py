@@ -30,6 +30,25 @@ def time_scale():
     return float(os.environ.get("STARFISH_TIME_SCALE", "1"))
 
 
+# A search timed by the wall clock says something about the engine only if the engine had the
+# CPU.  A try during which the machine's CPUs were contended (the kernel's pressure stall
+# information says some task waited for a CPU for more than STALLED_SHARE of the time; without
+# it, a load average above the number of CPUs) is tried again, at most STARVED_TRIES times,
+# instead of counted.  On an idle machine every late search counts.
+STALLED_SHARE = 0.1
+STARVED_TRIES = 20
+
+
+def cpu_stall_seconds():
+    """Seconds some task has waited for a CPU since boot (/proc/pressure/cpu), or None."""
+    try:
+        with open("/proc/pressure/cpu") as f:
+            some = f.readline().split()
+    except OSError:
+        return None
+    return int(some[-1].split("=")[1]) / 1e6
+
+
 class Session:
     """A UCI session kept open across commands: send lines, read until a line starting with
     a prefix, with the arrival time (seconds, monotonic) of every line read."""
@@ -62,6 +81,23 @@ class Session:
             out.append((time.monotonic(), line))
             if line.startswith(prefix):
                 return out
+
+    def timed(self, attempt):
+        """Runs attempt(session) -> (problem or None, wall seconds) until it succeeds, fails
+        on an uncontended machine, or was starved STARVED_TRIES times; returns the problems
+        seen, the last one deciding."""
+        problems = []
+        for _ in range(STARVED_TRIES):
+            stall = cpu_stall_seconds()
+            problem, wall = attempt(self)
+            problems.append(problem)
+            if stall is None:
+                starved = os.getloadavg()[0] >= os.cpu_count()
+            else:
+                starved = cpu_stall_seconds() - stall > STALLED_SHARE * wall
+            if problem is None or not starved:
+                break
+        return problems
 
     def lines_until(self, prefix, timeout=60):
         return [line for _, line in self.read_until(prefix, timeout)]

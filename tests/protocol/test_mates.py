@@ -7,6 +7,7 @@ searches for at most 300 ms (more for sanitized builds) and must announce `mate 
 one of those moves.  (tools/find_mates.py made the positions, from the engine's self-play.)
 """
 import os
+import time
 
 from harness import REPO_ROOT, Session, cli, info_field, time_scale
 
@@ -38,6 +39,24 @@ def test_suite_covers_every_variant():
                         "starchess-ludii", "megastar"}, variants
 
 
+def timed_mate_search(s, fen, n, moves):
+    """One search of MOVETIME_MS: what went wrong (or None), and the wall time it took."""
+    s.send("ucinewgame")
+    s.send("position fen " + fen)
+    s.send("isready")
+    s.lines_until("readyok")
+    sent = time.monotonic()
+    s.send("go movetime %d" % (MOVETIME_MS * time_scale()))
+    lines = s.lines_until("bestmove", timeout=30 * time_scale())
+    wall = time.monotonic() - sent
+    scores = [info_field(l, "mate") for l in lines if l.startswith("info depth")]
+    best = lines[-1].split()[1]
+    if not scores or scores[-1] != str(n) or best not in moves:
+        return "mate %s, %s (expected mate %d, one of %s)" % (
+            scores[-1:] or "none", best, n, " ".join(moves)), wall
+    return None, wall
+
+
 def test_engine_finds_each_shortest_mate_in_time():
     failures = []
     by_variant = {}
@@ -47,13 +66,7 @@ def test_engine_finds_each_shortest_mate_in_time():
         with Session(variant) as s:
             for fen, n in cases:
                 moves = proof(variant, fen, n)
-                s.send("ucinewgame")
-                s.send("position fen " + fen)
-                s.send("go movetime %d" % (MOVETIME_MS * time_scale()))
-                lines = s.lines_until("bestmove", timeout=30 * time_scale())
-                scores = [info_field(l, "mate") for l in lines if l.startswith("info depth")]
-                best = lines[-1].split()[1]
-                if not scores or scores[-1] != str(n) or best not in moves:
-                    failures.append("%s %s: mate %s, %s (expected mate %d, one of %s)" %
-                                    (variant, fen, scores[-1:] or "none", best, n, " ".join(moves)))
+                problems = s.timed(lambda s: timed_mate_search(s, fen, n, moves))
+                if problems[-1]:
+                    failures.append("%s %s: %s" % (variant, fen, "; ".join(problems)))
     assert not failures, "\n".join(failures)
