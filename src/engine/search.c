@@ -540,6 +540,45 @@ static void update_pv(Worker *w, Move m, int ply)
     w->pv_len[ply] = w->pv_len[ply + 1];
 }
 
+static int negamax(Worker *w, int alpha, int beta, int depth, int ply, bool allow_null);
+
+/* Does a table entry this deep, with this bound, settle the node's score for the window? */
+static bool tt_entry_decides(const TTEntry *e, int depth, int alpha, int beta, int ply)
+{
+    if (e->depth < depth)
+        return false;
+    int score = score_from_tt(e->score, ply);
+    return e->bound == BOUND_EXACT || (e->bound == BOUND_LOWER && score >= beta) ||
+           (e->bound == BOUND_UPPER && score <= alpha);
+}
+
+/* The null move's search: the side to move passes, and the reply is searched NMP_BASE +
+ * depth / NMP_DEPTH_DIVISOR plies shallower, more the further the evaluation stands above beta. */
+static int null_move_search(Worker *w, int beta, int depth, int ply, int static_eval)
+{
+    Position *pos = &w->pos;
+    Undo u;
+    pos_make_null(pos, &u);
+    w->path_move[ply] = MOVE_NONE;
+    w->keys[w->nkeys++] = search_key(pos);
+    int margin = (static_eval - beta) / NMP_EVAL_UNIT;
+    int r = NMP_BASE + depth / NMP_DEPTH_DIVISOR + (margin < NMP_EVAL_MAX ? margin : NMP_EVAL_MAX);
+    int score = -negamax(w, -beta, -beta + 1, depth - r, ply + 1, false);
+    w->nkeys--;
+    pos_unmake_null(pos, &u);
+    return score;
+}
+
+/* Tells the observer which root move the main thread searches, once a search runs long
+ * enough for a GUI to show it (UCI `currmove`). */
+static void report_current_move(Worker *w, Move m, int number, int depth)
+{
+    const Shared *sh = w->shared;
+    if (w->id == 0 && sh->observer && sh->observer->current_move &&
+        clock_seconds() - sh->start >= CURRMOVE_AFTER && move_is_legal(&w->pos, m))
+        sh->observer->current_move(sh->observer->ctx, &w->pos, m, number, depth);
+}
+
 static int negamax(Worker *w, int alpha, int beta, int depth, int ply, bool allow_null)
 {
     Position *pos = &w->pos;
@@ -581,12 +620,8 @@ static int negamax(Worker *w, int alpha, int beta, int depth, int ply, bool allo
     TTEntry e;
     bool found = tt_probe(&sh->engine->tt, key, &e);
     Move tt_move = found ? e.move : MOVE_NONE;
-    if (found && !pv_node && !root && e.depth >= depth) {
-        int score = score_from_tt(e.score, ply);
-        if (e.bound == BOUND_EXACT || (e.bound == BOUND_LOWER && score >= beta) ||
-            (e.bound == BOUND_UPPER && score <= alpha))
-            return score;
-    }
+    if (found && !pv_node && !root && tt_entry_decides(&e, depth, alpha, beta, ply))
+        return score_from_tt(e.score, ply);
 
     Move moves[MAX_MOVES];
     int n = gen_pseudo(pos, moves), legal = 0;
@@ -612,15 +647,7 @@ static int negamax(Worker *w, int alpha, int beta, int depth, int ply, bool allo
     /* Step 6. Null move: if passing still beats beta, a real move will too (not where zugzwang
      * is common, not in check, not during a setup phase, not without pieces). */
     if (allow_null && prunable && depth >= 3 && !zugzwang && has_pieces(pos) && static_eval >= beta) {
-        Undo u;
-        pos_make_null(pos, &u);
-        w->path_move[ply] = MOVE_NONE;
-        w->keys[w->nkeys++] = search_key(pos);
-        int margin = (static_eval - beta) / NMP_EVAL_UNIT;
-        int r = NMP_BASE + depth / NMP_DEPTH_DIVISOR + (margin < NMP_EVAL_MAX ? margin : NMP_EVAL_MAX);
-        int score = -negamax(w, -beta, -beta + 1, depth - r, ply + 1, false);
-        w->nkeys--;
-        pos_unmake_null(pos, &u);
+        int score = null_move_search(w, beta, depth, ply, static_eval);
         if (w->stopped)
             return 0;
         if (score >= beta && score < SCORE_MATE_BOUND)
@@ -638,9 +665,8 @@ static int negamax(Worker *w, int alpha, int beta, int depth, int ply, bool allo
             continue;
         bool quiet = is_quiet(pos, m);
         Undo u;
-        if (root && w->id == 0 && sh->observer && sh->observer->current_move &&
-            clock_seconds() - sh->start >= CURRMOVE_AFTER && move_is_legal(pos, m))
-            sh->observer->current_move(sh->observer->ctx, pos, m, legal + 1, depth);
+        if (root)
+            report_current_move(w, m, legal + 1, depth);
         if (!make_if_legal(w, m, &u))
             continue;
         legal++;
