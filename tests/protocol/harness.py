@@ -34,9 +34,11 @@ def time_scale():
 # CPU.  A try during which the machine's CPUs were contended (the kernel's pressure stall
 # information says some task waited for a CPU for more than STALLED_SHARE of the time; without
 # it, a load average above the number of CPUs) is tried again, at most STARVED_TRIES times,
-# instead of counted.  On an idle machine every late search counts.
+# instead of counted; a case starved every time is not judged, and a test fails if it could
+# judge fewer than JUDGED_SHARE of its cases.  On an idle machine every late search counts.
 STALLED_SHARE = 0.1
 STARVED_TRIES = 20
+JUDGED_SHARE = 0.9
 
 
 def cpu_stall_seconds():
@@ -84,8 +86,9 @@ class Session:
 
     def timed(self, attempt):
         """Runs attempt(session) -> (problem or None, wall seconds) until it succeeds, fails
-        on an uncontended machine, or was starved STARVED_TRIES times; returns the problems
-        seen, the last one deciding."""
+        on an uncontended machine, or was starved STARVED_TRIES times.  Returns the problems
+        seen (the last one decides) and whether every try was starved (then the case could
+        not be judged)."""
         problems = []
         for _ in range(STARVED_TRIES):
             stall = cpu_stall_seconds()
@@ -96,8 +99,8 @@ class Session:
             else:
                 starved = cpu_stall_seconds() - stall > STALLED_SHARE * wall
             if problem is None or not starved:
-                break
-        return problems
+                return problems, False
+        return problems, True
 
     def lines_until(self, prefix, timeout=60):
         return [line for _, line in self.read_until(prefix, timeout)]

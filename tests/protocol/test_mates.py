@@ -9,7 +9,7 @@ one of those moves.  (tools/find_mates.py made the positions, from the engine's 
 import os
 import time
 
-from harness import REPO_ROOT, Session, cli, info_field, time_scale
+from harness import JUDGED_SHARE, REPO_ROOT, Session, cli, info_field, time_scale
 
 SUITE = os.path.join(REPO_ROOT, "tests", "mates.epd")
 MOVETIME_MS = 300
@@ -58,7 +58,7 @@ def timed_mate_search(s, fen, n, moves):
 
 
 def test_engine_finds_each_shortest_mate_in_time():
-    failures = []
+    failures, unjudged, total = [], 0, 0
     by_variant = {}
     for variant, fen, n in suite():
         by_variant.setdefault(variant, []).append((fen, n))
@@ -66,7 +66,11 @@ def test_engine_finds_each_shortest_mate_in_time():
         with Session(variant) as s:
             for fen, n in cases:
                 moves = proof(variant, fen, n)
-                problems = s.timed(lambda s: timed_mate_search(s, fen, n, moves))
-                if problems[-1]:
+                problems, starved = s.timed(lambda s: timed_mate_search(s, fen, n, moves))
+                total += 1
+                if problems[-1] and starved:
+                    unjudged += 1
+                elif problems[-1]:
                     failures.append("%s %s: %s" % (variant, fen, "; ".join(problems)))
     assert not failures, "\n".join(failures)
+    assert unjudged <= (1 - JUDGED_SHARE) * total, "%d of %d searches starved of the CPU every time" % (unjudged, total)

@@ -6,7 +6,7 @@ positions with their limits scaled."""
 import random
 import time
 
-from harness import Session, time_scale
+from harness import JUDGED_SHARE, Session, time_scale
 
 VARIANTS = ["chess", "starvation", "square-says", "square-says-reversed", "starchess", "starchess-ludii",
             "megastar"]
@@ -61,13 +61,16 @@ def test_every_game_answers_within_the_time_asked():
     # again (Session.timed); one late while it had the CPU counts.
     count = 200 if time_scale() == 1 else 20
     scale = time_scale()
-    failures = []
+    failures, unjudged = [], 0
     for variant in VARIANTS:
         rng = random.Random(variant)
         with Session(variant) as s:
             for moves in random_positions(s, rng, count):
-                problems = s.timed(lambda s: timed_search(s, moves, scale))
-                if problems[-1] and problems[-1] != "no move":
+                problems, starved = s.timed(lambda s: timed_search(s, moves, scale))
+                if problems[-1] and problems[-1] != "no move" and starved:
+                    unjudged += 1
+                elif problems[-1] and problems[-1] != "no move":
                     failures.append("%s after %s: %s" % (variant, " ".join(moves), "; ".join(problems)))
-    assert not failures, "%d of %d searches late or empty:\n%s" % (
-        len(failures), count * len(VARIANTS), "\n".join(failures[:20]))
+    total = count * len(VARIANTS)
+    assert not failures, "%d of %d searches late or empty:\n%s" % (len(failures), total, "\n".join(failures[:20]))
+    assert unjudged <= (1 - JUDGED_SHARE) * total, "%d of %d searches starved of the CPU every time" % (unjudged, total)
