@@ -4,14 +4,16 @@ fairy-stockfish on chess, in one run.
 
 Perft: each engine runs `go perft N` over UCI (one thread, the last ply bulk-counted by all
 three).  Chess (start position depth 6, Kiwipete depth 5) runs on all three engines; the other
-games on starfish alone (no peer plays them).  A run's time is the wall time from sending
-`go perft N` to reading `Nodes searched`, after the engine has answered `isready`, so start-up
-(Stockfish loads its network) is not counted.
+games on starfish alone (no peer plays them).
 
-Search: starfish searches each position of its search benchmark (`starfish bench`) for
---movetime milliseconds over UCI, one thread, 16 MB of hash, a new game before each; the speed
-of a game is its nodes over its time, summed over its positions, as the engine's last `info`
-line of each search reports them (the fixed depths of `starfish bench` finish too soon to time).
+Search: starfish searches each position of its search benchmark (`starfish bench`, deeper:
+about a second each) to a fixed depth over UCI, one thread, 16 MB of hash, a new game before
+each; the speed of a game is its nodes (the last `info` line's count) over its time, summed
+over its positions.
+
+Times are the CPU time the engine process spends from sending `go` to its answer (from
+/proc), not wall time, so that other work on a shared machine slows a run less; start-up
+(Stockfish loads its network) is not counted.
 
 --baseline BINARY measures an earlier starfish build beside the current one (every row), so a
 change's speed-up is read from one run: `make bench BASELINE=/path/to/old/starfish`.
@@ -25,7 +27,6 @@ import os
 import shutil
 import subprocess
 import sys
-import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
@@ -42,19 +43,20 @@ PERFT = [
     ("megastar", "start", "startpos", 4, 67566252, False),
 ]
 
-# The search benchmark's positions (src/frontend/cli.c, `starfish bench`): game, position.
+# The search benchmark's positions (src/frontend/cli.c, `starfish bench`), deeper (about a
+# second each): game, position, depth.
 SEARCH = [
-    ("chess", "startpos"),
-    ("chess", f"fen {KIWIPETE}"),
-    ("chess", "fen 8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"),
-    ("starvation", "startpos"),
-    ("starvation", f"fen {KIWIPETE}"),
-    ("square-says", "startpos"),
-    ("square-says-reversed", "startpos"),
-    ("starchess", "startpos"),
-    ("starchess", "fen 1/2/KP3pr/RP2pb/NP1pn/QP2pq/BP3pk/2/1[] w 0 1"),
-    ("starchess-ludii", "fen 1/2/KP3pr/RP2pb/NP1pn/QP2pq/BP3pk/2/1[] w - 0 1"),
-    ("megastar", "startpos"),
+    ("chess", "startpos", 13),
+    ("chess", f"fen {KIWIPETE}", 10),
+    ("chess", "fen 8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 15),
+    ("starvation", "startpos", 11),
+    ("starvation", f"fen {KIWIPETE}", 9),
+    ("square-says", "startpos", 10),
+    ("square-says-reversed", "startpos", 10),
+    ("starchess", "startpos", 16),
+    ("starchess", "fen 1/2/KP3pr/RP2pb/NP1pn/QP2pq/BP3pk/2/1[] w 0 1", 15),
+    ("starchess-ludii", "fen 1/2/KP3pr/RP2pb/NP1pn/QP2pq/BP3pk/2/1[] w - 0 1", 15),
+    ("megastar", "startpos", 8),
 ]
 
 
@@ -94,28 +96,37 @@ class Engine:
         self.proc.wait()
 
 
+def cpu_seconds(proc):
+    """The CPU time a process has spent so far (all its threads), from /proc."""
+    with open(f"/proc/{proc.pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def timed_perft(binary, variant, position, depth):
-    """Seconds for `go perft depth` (start-up excluded) and the node count it printed."""
+    """CPU seconds for `go perft depth` (start-up excluded) and the node count it printed."""
     engine = Engine(binary)
     engine.setup(variant, position)
-    start = time.perf_counter()
+    start = cpu_seconds(engine.proc)
     engine.send(f"go perft {depth}")
     nodes = int(engine.until("Nodes searched")[-1].split(":")[1])
-    elapsed = time.perf_counter() - start
+    elapsed = cpu_seconds(engine.proc) - start
     engine.close()
     return elapsed, nodes
 
 
-def timed_search(binary, variant, position, movetime):
-    """Nodes and seconds of a timed search, from the engine's last `info` line."""
+def timed_search(binary, variant, position, depth):
+    """Nodes (the last `info` line's) and CPU seconds of a search to a fixed depth."""
     engine = Engine(binary)
     engine.send("setoption name Hash value 16")
     engine.setup(variant, position)
-    engine.send(f"go movetime {movetime}")
+    start = cpu_seconds(engine.proc)
+    engine.send(f"go depth {depth}")
     info = [line.split() for line in engine.until("bestmove") if line.startswith("info") and " nodes " in line]
+    elapsed = cpu_seconds(engine.proc) - start
     engine.close()
     fields = info[-1]
-    return int(fields[fields.index("nodes") + 1]), int(fields[fields.index("time") + 1]) / 1000.0
+    return int(fields[fields.index("nodes") + 1]), elapsed
 
 
 def row(game, what, engine, nodes, secs):
@@ -125,10 +136,10 @@ def row(game, what, engine, nodes, secs):
 def search_speeds(binary, args):
     """Per game: the nodes and seconds of its positions' searches (each the best of --repeat)."""
     totals = {}
-    for game, position in SEARCH:
+    for game, position, depth in SEARCH:
         best = None
         for _ in range(args.repeat):
-            nodes, secs = timed_search(binary, game, position, args.movetime)
+            nodes, secs = timed_search(binary, game, position, depth)
             best = (nodes, secs) if best is None or nodes / secs > best[0] / best[1] else best
         nodes, secs = totals.get(game, (0, 0.0))
         totals[game] = (nodes + best[0], secs + best[1])
@@ -150,7 +161,7 @@ def print_goals(speed, baseline):
     goals.append(("megastar >= 25 M leaves/s", nps("megastar", "start") / 1e6, 25))
     if baseline:
         goals.append(("square-says >= 2x baseline", nps("square-says", "start") / nps("square-says", "start", "baseline"), 2.0))
-        for game in dict.fromkeys(g for g, _ in SEARCH):
+        for game in dict.fromkeys(g for g, *_ in SEARCH):
             goals.append((f"{game} search >= 2x baseline", nps(game, "search") / nps(game, "search", "baseline"), 2.0))
     print()
     for text, value, goal in goals:
@@ -160,7 +171,6 @@ def print_goals(speed, baseline):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--movetime", type=int, default=500, help="milliseconds per search position")
     parser.add_argument("--binary", default=os.path.join(ROOT, "starfish"))
     parser.add_argument("--baseline", help="an earlier starfish binary, measured beside --binary")
     args = parser.parse_args()
@@ -188,7 +198,7 @@ def main():
     for ename, binary in ours:
         for game, (nodes, secs) in search_speeds(binary, args).items():
             speed[(game, "search", ename)] = nodes / secs
-            row(game, f"search {args.movetime} ms x{len([p for p in SEARCH if p[0] == game])}", ename, nodes, secs)
+            row(game, f"search x{len([p for p in SEARCH if p[0] == game])}", ename, nodes, secs)
     print()
     for game, pname, _, _, _, peers in PERFT:
         for ename, _ in engines[len(ours):] if peers else []:
