@@ -10,6 +10,22 @@ import { openChooser } from './chooser.js';
 
 const DRAG_THRESHOLD = 5; // px a pointer moves before a press becomes a drag
 
+// The convex hull of points [x, y] (Andrew's monotone chain), counter-clockwise.
+function convexHull(points) {
+  const p = [...points].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const cross = (o, a, b) => (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0]);
+  const half = (list) => {
+    const out = [];
+    for (const q of list) {
+      while (out.length >= 2 && cross(out[out.length - 2], out[out.length - 1], q) <= 0) out.pop();
+      out.push(q);
+    }
+    out.pop();
+    return out;
+  };
+  return [...half(p), ...half(p.reverse())];
+}
+
 export class Board {
   // Callbacks: onMove(uci), onPremove(premove | null), onSelection(selection | null),
   // onLayout(aspect), onCursor(cell); sizeOf() -> { width, height } the board may fill.
@@ -144,6 +160,7 @@ export class Board {
       const marker = el('marker', { id: `arrow-head-${kind}`, viewBox: '0 0 10 10', refX: 5, refY: 5, markerWidth: 3, markerHeight: 3, orient: 'auto' }, defs);
       el('path', { d: 'M0 0 L10 5 L0 10 Z', class: `arrow-head ${kind}` }, marker);
     }
+    if (this.layout.levels.length > 1) this.drawLevelOutlines(el('g', { class: 'level-outlines' }, svg));
     const cells = el('g', { class: 'cells' }, svg);
     const zones = new Map((this.view.zones || []).map((z, i) => [z.id, i]));
     for (const c of this.board.cells) {
@@ -164,10 +181,25 @@ export class Board {
     const labels = el('g', { class: 'labels' }, svg);
     for (const l of this.layout.labels) {
       el('text', {
-        x: this.flipped ? l.fx : l.x, y: this.flipped ? l.fy : l.y, 'font-size': l.size, class: `board-label ${l.kind}`,
+        x: this.flipped ? l.fx : l.x, y: this.flipped ? l.fy : l.y, 'font-size': l.size, class: `board-label ${l.kind} level-${l.level}`,
         'text-anchor': this.flipped ? l.fanchor : l.anchor, 'dominant-baseline': 'central',
       }, labels).textContent = l.text;
     }
+  }
+
+  // Boards of several levels: each level's outline (the hull of its cells) behind it, so that
+  // levels nested close together stay apart to the eye.
+  drawLevelOutlines(layer) {
+    this.layout.levels.forEach((_, level) => {
+      const corners = [];
+      for (const c of this.board.cells) {
+        if (c.level !== level) continue;
+        const { x, y } = this.at(c.name);
+        for (const [px, py] of this.view.cell.points) corners.push([x + px, y + py]);
+      }
+      const points = convexHull(corners).map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(' ');
+      el('polygon', { points, class: `level-outline level-${level}`, 'data-level': level }, layer);
+    });
   }
 
   // Cell names (hideable) and marks, in a corner of each cell, above the pieces.

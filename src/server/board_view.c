@@ -130,7 +130,7 @@ static double clearance(const View *v, double dx)
 typedef struct Label {
     char text[40];
     double x, y, fx, fy;
-    int size;
+    int size, level; /* the level it names or marks */
     const char *anchor, *fanchor, *kind;
 } Label;
 
@@ -183,7 +183,7 @@ static void stacked(const View *v, Layout *o)
     }
 }
 
-static Label *add_label(Layout *o, const char *text, int size, const char *kind)
+static Label *add_label(Layout *o, const char *text, int size, const char *kind, int level)
 {
     if (o->nlabels == MAX_LABELS)
         return NULL;
@@ -191,6 +191,7 @@ static Label *add_label(Layout *o, const char *text, int size, const char *kind)
     snprintf(lb->text, sizeof lb->text, "%s", text);
     lb->size = size;
     lb->kind = kind;
+    lb->level = level;
     lb->anchor = lb->fanchor = "middle";
     return lb;
 }
@@ -226,7 +227,7 @@ static void coordinate_labels(const View *v, Layout *o)
         if (s->file_char >= 0 && column_end(v, o, c, true) == c) {
             char text[2] = {g->cell_name[c][s->file_char], 0};
             int top = column_end(v, o, c, false);
-            Label *lb = add_label(o, text, COORD_SIZE, "coord");
+            Label *lb = add_label(o, text, COORD_SIZE, "coord", g->level[c]);
             if (!lb)
                 return;
             lb->x = cell_x(v, o, c);
@@ -236,7 +237,7 @@ static void coordinate_labels(const View *v, Layout *o)
         }
         if (s->rank_labels && row_end(v, o, c, true) == c) {
             int right = row_end(v, o, c, false);
-            Label *lb = add_label(o, g->cell_name[c] + s->file_char + 1, COORD_SIZE, "coord");
+            Label *lb = add_label(o, g->cell_name[c] + s->file_char + 1, COORD_SIZE, "coord", g->level[c]);
             if (!lb)
                 return;
             lb->x = cell_x(v, o, c) - v->halfw - COORD_GAP;
@@ -285,7 +286,7 @@ static void level_titles(const View *v, Layout *o)
             bx = (x0 + x1 - w) / 2;
             by = y0 - h - 4;
         }
-        Label *lb = add_label(o, title, TITLE_SIZE, "title");
+        Label *lb = add_label(o, title, TITLE_SIZE, "title", l);
         if (!lb)
             return;
         bool left = best % 2 == 0 || room < 0;
@@ -339,10 +340,10 @@ static json_t *layout_json(const View *v, Layout *o)
         json_array_append_new(levels, json_pack("[o, o]", num(o->dx[l] + sx), num(o->dy[l] + sy)));
     for (int i = 0; i < o->nlabels; i++) {
         const Label *lb = &o->labels[i];
-        json_array_append_new(labels, json_pack("{s:s, s:o, s:o, s:o, s:o, s:i, s:s, s:s, s:s}", "text", lb->text, "x",
-                                                num(lb->x + sx), "y", num(lb->y + sy), "fx", num(lb->fx + sx), "fy",
-                                                num(lb->fy + sy), "size", lb->size, "anchor", lb->anchor, "fanchor",
-                                                lb->fanchor, "kind", lb->kind));
+        json_array_append_new(labels, json_pack("{s:s, s:o, s:o, s:o, s:o, s:i, s:s, s:s, s:s, s:i}", "text", lb->text,
+                                                "x", num(lb->x + sx), "y", num(lb->y + sy), "fx", num(lb->fx + sx),
+                                                "fy", num(lb->fy + sy), "size", lb->size, "anchor", lb->anchor,
+                                                "fanchor", lb->fanchor, "kind", lb->kind, "level", lb->level));
     }
     return json_pack("{s:s, s:o, s:o, s:[o, o], s:o, s:o}", "name", o->name, "width", num(box[2] - box[0] + 2 * PAD),
                      "height", num(box[3] - box[1] + 2 * PAD), "pivot", num(o->px + sx), num(o->py + sy), "levels",

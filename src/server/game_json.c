@@ -83,6 +83,14 @@ static json_t *clock_of(const LiveGame *g)
                      g->result == RESULT_NONE ? json_string(side_name(g->game.pos.side)) : json_null());
 }
 
+/* Has each side come to the game (a player's first read; the engine has; the invite is done
+ * with once the game is over, so an evicted and reloaded game reads the same). */
+static json_t *joined_json(const LiveGame *g, bool over)
+{
+    return json_pack("{s:b, s:b}", "white", over || g->engine[WHITE] || g->joined[WHITE], "black",
+                     over || g->engine[BLACK] || g->joined[BLACK]);
+}
+
 void game_json_position(json_t *object, const Variant *v, Game *game, bool over, bool *ok)
 {
     Position *pos = &game->pos;
@@ -115,6 +123,7 @@ json_t *game_json(LiveGame *g, int you)
     util_json_put(state, "reason", string_or_null(over ? g->reason : NULL), &ok);
     util_json_put(state, "clock", clock_of(g), &ok);
     util_json_put(state, "draw_offer", string_or_null(g->draw_offer >= 0 ? side_name(g->draw_offer) : NULL), &ok);
+    util_json_put(state, "joined", joined_json(g, over), &ok);
     util_json_put(state, "takeback_offer", string_or_null(g->takeback_offer >= 0 ? side_name(g->takeback_offer) : NULL),
                   &ok);
     util_json_put(state, "rematch",

@@ -441,8 +441,14 @@ GameStatus service_read(LiveGame *g, GameCall *call)
     flag_fell(g, util_now_ms());
     GameStatus status;
     int side = player(g, call, true, &status);
+    /* A player's first read: their opponent learns that they have come (the invite is done). */
+    bool first = status == GAME_OK && side >= 0 && !g->joined[side];
+    if (first)
+        g->joined[side] = true;
     if (status == GAME_OK)
         status = done(g, call, side);
+    if (first)
+        tell_changed(g);
     pthread_mutex_unlock(&g->lock);
     return status;
 }

@@ -113,6 +113,7 @@ bool live_start(LiveGame *g, const GameOptions *o, Game *initial, MoveRow *rows,
         rows[i].at_ms = now;
     }
     g->engine[o->creator ^ 1] = o->engine_opponent;
+    g->joined[o->creator] = true;
     g->skill = o->engine_opponent ? o->skill : -1;
     g->has_clock = o->has_clock;
     g->base_ms = o->has_clock ? o->base_ms : 0;

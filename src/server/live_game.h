@@ -46,6 +46,7 @@ typedef struct LiveGame {
     char rematch_id[GAME_ID_LEN + 1]; /* the rematch's id once it is made, or "" */
     bool rematch_making; /* an accepted rematch is being made (outside the lock) */
     bool engine_queued; /* an engine move is asked for and not yet taken by a worker */
+    bool joined[2];     /* has the player opened the game (in memory only: the invite's end) */
     atomic_int refs;         /* the holders of a pointer to the game (see game_service.h) */
     _Atomic int64_t used_ms; /* monotonic: when a holder last let go of it or it ended */
     struct LiveGame *next;   /* in the service's table */

@@ -77,8 +77,10 @@ def test_tones_zones_texts_and_legend():
     legend = mega["board"]["view"]["legend"]
     assert sorted(p["letter"] for p in legend) == sorted("PKRNCFTBSL"), legend
     assert all(p["moves"] for p in legend)
-    titles = [lb["text"] for lb in mega["board"]["view"]["layouts"][0]["labels"] if lb["kind"] == "title"]
-    assert titles == ["Upper level (U)", "Lower level (L)"], titles
+    titles = [(lb["text"], lb["level"]) for lb in mega["board"]["view"]["layouts"][0]["labels"] if lb["kind"] == "title"]
+    assert titles == [("Upper level (U)", 0), ("Lower level (L)", 1)], titles
+    coords = [lb for lb in mega["board"]["view"]["layouts"][1]["labels"] if lb["kind"] == "coord"]
+    assert {lb["level"] for lb in coords} == {0, 1}, "each label names its level"
     wide, tall = mega["board"]["view"]["layouts"]
     assert wide["width"] > wide["height"] and tall["height"] > tall["width"], "side by side, one above the other"
     assert b["chess"]["board"]["view"]["legend"] == []

@@ -242,6 +242,10 @@ test('chess-fools-mate-friend', async (t) => {
   await white.locator('#copy-invite').click();
   await white.waitForFunction(() => /Copied/.test(document.querySelector('#copy-invite').textContent));
   const black = await joinByInvite(t, white);
+  // The invite card goes as soon as the friend has come, before any move of theirs.
+  await white.waitForSelector('#invite', { state: 'hidden', timeout: 5000 }).catch(() => {
+    throw new Failure('the invite card stays after the friend joined');
+  });
   check((await black.locator('.player-bar.bottom').getAttribute('data-side')) === 'black', 'the friend does not see the board from Black\'s side');
   await play(white, 'f2', 'f3');
   await play(black, 'e7', 'e5', { drag: true });
@@ -675,7 +679,9 @@ test('sounds-and-mute', async (t) => {
     window.played = [];
     document.addEventListener('play', (e) => window.played.push(e.target.dataset.sound), true);
   });
-  await createGame(p, { variant: 'chess', opponent: 'friend', clock: { min: 0.2, inc: 0 } });
+  await createGame(p, { variant: 'chess', opponent: 'friend', clock: { min: 0.2, inc: 0.5 } });
+  const terms = await p.locator('.game-sub').innerText();
+  check(/12 s \+ 0\.5 s/.test(terms), `a clock of 0.2 min is shown as "${terms}"`);
   await p.waitForFunction(() => window.played.includes('lowtime'), null, { timeout: 8000 });
 });
 
@@ -715,6 +721,15 @@ test('keyboard-move-entry', async (t) => {
   await white.locator('body').click({ position: { x: 5, y: 400 } });
   await white.keyboard.press('f');
   check((await white.locator('.player-bar.bottom').getAttribute('data-side')) === 'black', 'f does not flip the board');
+  // The move box takes every board's notation: a Starchess placement, a Megastar move.
+  for (const [variant, typed, cell] of [['starchess', 'K@17', '17'], ['megastar', 'Ui2Ui4', 'Ui4']]) {
+    const p = await newPlayer(t);
+    await createGame(p, { variant, opponent: 'friend' });
+    await p.locator('#move-input').fill(typed);
+    await p.locator('#move-input').press('Enter');
+    await waitPlies(p, 1);
+    check(await p.locator(`[data-piece-cell="${cell}"].white`).count() === 1, `${typed} did not put a piece on ${cell}`);
+  }
   const unnamed = await white.evaluate(() => [...document.querySelectorAll('button')].filter((b) => b.offsetParent && !(b.getAttribute('aria-label') || b.textContent.trim()) ).map((b) => b.outerHTML.slice(0, 80)));
   check(unnamed.length === 0, `buttons without a name: ${unnamed.join(' | ')}`);
 });
@@ -786,6 +801,17 @@ test('megastar-legend-and-layouts', async (t) => {
   const wide = await phone.evaluate(() => document.documentElement.scrollWidth);
   check(wide <= PHONE.width, `the page is ${wide} px wide on a ${PHONE.width} px screen`);
   check(pu.width >= 20, `cells are ${pu.width} px wide`);
+  // The levels, nested closely on the phone, each inside an outline of its own.
+  const strays = await phone.evaluate(() => {
+    const outlines = [...document.querySelectorAll('.level-outline')];
+    return [...document.querySelectorAll('.board-svg [data-cell]')].filter((c) => {
+      const b = c.getBBox();
+      const centre = new DOMPoint(b.x + b.width / 2, b.y + b.height / 2);
+      const inside = outlines.filter((o) => o.isPointInFill(centre)).map((o) => o.dataset.level);
+      return inside.length !== 1 || inside[0] !== (c.dataset.cell[0] === 'U' ? '0' : '1');
+    }).map((c) => c.dataset.cell);
+  });
+  check(strays.length === 0, `cells outside their level's outline: ${strays.slice(0, 5).join(' ')}`);
   await phone.locator('[data-cell="Ui2"]').tap();
   await phone.locator('[data-cell="Ui4"]').tap();
   await waitPlies(phone, 1);
@@ -804,6 +830,9 @@ test('phone-layout', async (t) => {
     .map((sel) => page.locator(sel).boundingBox()));
   check(board.y - (top.y + top.height) < 12 && bottom.y - (board.y + board.height) < 40, 'the player bars are not right above and below the board');
   check(bar.y > bottom.y && bar.y - (bottom.y + bottom.height) < 20 && bar.height < 60, 'the buttons are not in one row under the board');
+  const off = await page.evaluate(() => [...document.querySelectorAll('#action-bar button')]
+    .filter((b) => b.offsetParent && b.getBoundingClientRect().right > innerWidth).map((b) => b.textContent));
+  check(off.length === 0, `buttons beyond the screen's edge: ${off.join(', ')}`);
   check(moves.y < PHONE.height && moves.height < 90, `the move list starts at ${moves.y} px, ${moves.height} px tall`);
   const wide = await page.evaluate(() => document.documentElement.scrollWidth);
   check(wide <= PHONE.width, `the page is ${wide} px wide`);
@@ -867,6 +896,10 @@ test('analysis-mode', async (t) => {
   const box = await page.locator('#eval-graph').boundingBox();
   await page.mouse.click(box.x + box.width * 0.5, box.y + box.height / 2);
   await page.waitForFunction(() => document.querySelector('.mv.current') && document.querySelector('.mv.current').dataset.ply === '3');
+  // The "earlier position" note is shown, under the board, not over its top row.
+  const note = await page.locator('#history-note').boundingBox();
+  const cells = await page.locator('.board-svg').boundingBox();
+  check(note && note.y >= cells.y + cells.height - 2, `the earlier-position note (${JSON.stringify(note)}) covers the board`);
   await shot(page, 'analysis-mode');
 });
 

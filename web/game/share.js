@@ -1,4 +1,4 @@
-// The invite card (until the friend has played) and the export card: FEN, PGN (shown,
+// The invite card (until the friend has come) and the export card: FEN, PGN (shown,
 // copied, downloaded) and the read-only link for spectators.
 
 import { api } from '../api.js';
@@ -27,12 +27,15 @@ export class InviteCard {
     return `${gameLink(s.game.id)}?t=${encodeURIComponent(s.invite)}&s=${other(s.mySide || 'white')}`;
   }
 
-  // Gone once the friend has made a move (they have the link then) or the game is over.
+  // Gone for good once the friend has opened the game (the server says so; or they have
+  // moved, in a game the server has reloaded since) or the game is over.
   render() {
     const s = this.state;
     const g = s.game;
-    const friendMoved = g.moves.some((m, i) => s.sideAfter(i) === other(s.mySide || 'white'));
-    this.element.hidden = g.status === 'over' || friendMoved;
+    const friend = other(s.mySide || 'white');
+    const friendMoved = g.moves.some((m, i) => s.sideAfter(i) === friend);
+    this.done = this.done || g.status === 'over' || friendMoved || !!(g.joined && g.joined[friend]);
+    this.element.hidden = this.done;
   }
 }
 
