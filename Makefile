@@ -8,7 +8,8 @@ LDLIBS  += -lmicrohttpd -ljansson -lsqlite3 -lpthread -lm
 # variants.  It links with libc, libm and pthreads alone; everything else builds on it.
 RULES_SRC := $(wildcard src/util/*.c src/geometry/*.c src/core/*.c src/variants/*.c)
 RULES_LIBS := -lpthread -lm
-LIB_SRC := $(RULES_SRC) $(wildcard src/engine/*.c src/server/*.c src/frontend/*.c src/tablebase/*.c)
+# src/cluster/ranks_mpi.c is starfish-mpi's alone: starfish has one rank (ranks_local.c).
+LIB_SRC := $(RULES_SRC) $(filter-out src/cluster/ranks_mpi.c,$(wildcard src/engine/*.c src/server/*.c src/frontend/*.c src/tablebase/*.c src/cluster/*.c))
 UNIT_SRC := $(wildcard tests/unit/*.c)
 # The derived tablebase rules, a binary image assembled into the program (.incbin).
 LIB_ASM := src/tablebase/derived_blob.S
@@ -23,7 +24,7 @@ REL := build/release
 ASAN := build/asan
 SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-.PHONY: all run test asan librules bench perft-deep fuzz load-test load-test-streams clean
+.PHONY: all run test test-scale asan librules bench perft-deep fuzz load-test load-test-streams clean
 
 all: starfish
 
@@ -52,6 +53,21 @@ $(ASAN)/%.o: %.S src/tablebase/derived_data.bin
 
 $(REL)/starfish: $(call LIB_OBJ,$(REL)) $(REL)/src/main.o
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
+
+# starfish-mpi: the same program with MPI ranks (Open MPI's mpicc), for `mpirun -n K
+# starfish-mpi match|tb generate ...`; only ranks_mpi.o differs from starfish.
+MPICC ?= mpicc
+MPI_OBJ = $(filter-out $(REL)/src/cluster/ranks_local.o,$(call LIB_OBJ,$(REL))) $(REL)/src/cluster/ranks_mpi.o
+
+starfish-mpi: $(REL)/starfish-mpi
+	cp $< $@.tmp && mv -f $@.tmp $@
+
+$(REL)/src/cluster/ranks_mpi.o: src/cluster/ranks_mpi.c
+	@mkdir -p $(dir $@)
+	$(MPICC) $(CFLAGS) -c $< -o $@
+
+$(REL)/starfish-mpi: $(MPI_OBJ) $(REL)/src/main.o
+	$(MPICC) $(CFLAGS) $^ -o $@ $(LDLIBS)
 
 $(REL)/unit-tests: $(call LIB_OBJ,$(REL)) $(patsubst %.c,$(REL)/%.o,$(UNIT_SRC))
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
@@ -90,9 +106,14 @@ build/faults.so: tests/api/faults.c
 	$(CC) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -shared -fPIC $< -o $@
 
 # Every test: unit, perft suites (and the smaller ones on the rules library alone), protocol,
-# fuzzing, then the suite again under ASan+UBSan.
-test: starfish $(REL)/unit-tests librules asan build/fuzz/fuzz-parse build/faults.so tests/browser/node_modules
+# fuzzing, MPI ranks, then the suite again under ASan+UBSan.
+test: starfish starfish-mpi $(REL)/unit-tests librules asan build/fuzz/fuzz-parse build/faults.so tests/browser/node_modules
 	python3 tests/run.py
+
+# Running on several processes (tests/scale): matches and tablebases on MPI ranks, with the
+# 4-man tables generated on two ranks and compared with one process (a few minutes).
+test-scale: starfish starfish-mpi
+	python3 tests/run.py --only scale
 
 # playwright-core for the browser tests (it drives Debian's chromium; no browser download).
 tests/browser/node_modules: tests/browser/package.json tests/browser/package-lock.json
@@ -119,6 +140,6 @@ fuzz: build/fuzz/fuzz-parse
 	build/fuzz/fuzz-parse -max_total_time=300 tests/fuzz/corpus
 
 clean:
-	rm -rf build starfish
+	rm -rf build starfish starfish-mpi
 
 -include $(shell find build -name '*.d' 2>/dev/null)

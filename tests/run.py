@@ -11,6 +11,8 @@ Sections:
   bench     the search benchmark's node count against tests/bench-signature
   fuzz      a short libFuzzer run over position text and move parsing
   asan      unit, perft (smaller limit) and protocol again, built with ASan+UBSan
+  mpi       tests/scale/test_mpi.py: matches and tablebases on two MPI ranks (starfish-mpi)
+  scale     every test of tests/scale (`make test-scale`): mpi and the 4-man tables on two ranks
 
 `--deep` runs every perft count in the suites (minutes) with the release build only.
 `--only SECTION` runs one section.
@@ -99,8 +101,9 @@ def run_perft(results, command, label, limit):
                        f"expected {expected}, got {got} (exit {proc.returncode}) {proc.stderr.strip()}")
 
 
-def run_protocol(results, binary, label, folder_name="protocol"):
-    """Calls every test_* function of tests/FOLDER/test_*.py; the binary is in STARFISH_BIN."""
+def run_protocol(results, binary, label, folder_name="protocol", only_file=None):
+    """Calls every test_* function of tests/FOLDER/test_*.py (or of only_file there); the binary
+    is in STARFISH_BIN."""
     os.environ["STARFISH_BIN"] = binary
     # Sanitized builds run several times slower: tests that time the engine scale their limits.
     os.environ["STARFISH_TIME_SCALE"] = "10" if binary == ASAN_BIN else "1"
@@ -109,7 +112,7 @@ def run_protocol(results, binary, label, folder_name="protocol"):
         return
     sys.path.insert(0, folder)
     for name in sorted(os.listdir(folder)):
-        if not (name.startswith("test_") and name.endswith(".py")):
+        if not (name.startswith("test_") and name.endswith(".py")) or only_file not in (None, name):
             continue
         module = importlib.import_module(name[:-3])
         for fn_name in sorted(n for n in dir(module) if n.startswith("test_")):
@@ -177,12 +180,14 @@ def run_fuzz(results, seconds):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--deep", action="store_true", help="every perft count, release build only")
-    parser.add_argument("--only", choices=["unit", "perft", "protocol", "api", "browser", "bench", "fuzz", "asan"])
+    parser.add_argument("--only", choices=["unit", "perft", "protocol", "api", "browser", "bench", "fuzz", "asan", "mpi",
+                                           "scale"])
     parser.add_argument("--fuzz-seconds", type=int, default=30)
     args = parser.parse_args()
     results = Results()
     start = time.time()
-    sections = [args.only] if args.only else ["unit", "perft", "protocol", "api", "browser", "bench", "fuzz", "asan"]
+    sections = [args.only] if args.only else ["unit", "perft", "protocol", "api", "browser", "bench", "fuzz", "mpi",
+                                              "asan"]
     if args.deep:
         sections = ["perft"]
     if "unit" in sections:
@@ -201,6 +206,10 @@ def main():
         run_bench(results)
     if "fuzz" in sections:
         run_fuzz(results, args.fuzz_seconds)
+    if "mpi" in sections:
+        run_protocol(results, RELEASE_BIN, "mpi", "scale", "test_mpi.py")
+    if "scale" in sections:
+        run_protocol(results, RELEASE_BIN, "scale", "scale")
     if "asan" in sections:
         os.environ["ASAN_OPTIONS"] = "detect_leaks=1:abort_on_error=1"
         os.environ["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"

@@ -2,11 +2,13 @@
  * `starfish match`: games between two UCI engines, adjudicated by the rules core, reported as
  * testers know it from cutechess-cli and fastchess.
  *
- * Each worker thread owns one process of each engine and plays whole games (match_game.c),
- * taking the next game number from the shared counter; games 2k and 2k+1 share opening k,
- * colours swapped.  Results are counted here, under the lock: the score, the pentanomial of
- * complete pairs, the tally of endings, the SPRT's verdict (which stops the match), and the
- * reports (a line per game, a summary every --rating-interval pairs and at the end).
+ * The games are the tasks of a farm (cluster/farm.h): on one process, or on the ranks of an
+ * MPI run.  Each worker thread owns one process of each engine and plays whole games
+ * (match_game.c) as it is given them; games 2k and 2k+1 share opening k, colours swapped, and
+ * go to the same rank.  Rank 0 counts the results as they come: the score, the pentanomial of
+ * complete pairs, the tally of endings, the SPRT's verdict (which stops the match on every
+ * rank), and the reports (a line per game, a summary every --rating-interval pairs and at the
+ * end).
  */
 #include "match.h"
 
@@ -18,6 +20,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../cluster/farm.h"
+#include "../cluster/ranks.h"
 #include "../util/error.h"
 #include "../util/parse.h"
 #include "../util/rng.h"
@@ -137,7 +141,8 @@ static const Option match_options[] = {
                 cfg.eng, 1, read_nodes),
     OPTION_INT("nodes1", "N", "the same for engine 1 only", &cfg.eng[0].nodes, 1, 2000000000),
     OPTION_INT("nodes2", "N", "the same for engine 2 only", &cfg.eng[1].nodes, 1, 2000000000),
-    OPTION_INT("concurrency", "K", "games at once (default 1)", &cfg.concurrency, 1, MAX_WORKERS),
+    OPTION_INT("concurrency", "K", "games at once (default 1; per rank under mpirun)", &cfg.concurrency, 1,
+               MAX_WORKERS),
     OPTION_CALL("openings", "FILE",
                 "start positions from an EPD file (a position per line, `;`\n"
                 "fields after it ignored) or a PGN file (each game's start\n"
@@ -180,7 +185,12 @@ const Command match_command = {
     "Reported as cutechess-cli and fastchess do: `Score of A vs B: W - L - D  [score] games`,\n"
     "`Ptnml(0-2): [..]` (game pairs by A's points in them), `Elo difference: E +/- 95%,\n"
     "LOS: %, DrawRatio: %` (from the pentanomial once a pair is complete) and, with --sprt,\n"
-    "`LLR: llr (lower, upper) [elo0, elo1]`.",
+    "`LLR: llr (lower, upper) [elo0, elo1]`.\n"
+    "\n"
+    "`mpirun -n K starfish-mpi match ...` spreads the games over K processes (on one machine or\n"
+    "several; docs/deploy.md): each plays --concurrency games at once, both games of a pair on\n"
+    "one rank, and rank 0 hands them out, keeps the score, the SPRT and the PGN file, prints\n"
+    "every line and, when the SPRT concludes, stops every rank.",
     match_options, 0, 0};
 
 /* Checks what no single option can, reads the openings and fills in the defaults; false after
@@ -195,6 +205,7 @@ static bool finish_config(MatchConfig *c)
         c->v = variant_by_name("chess");
     if (!c->seed)
         c->seed = rng_fresh_seed();
+    ranks_share(&c->seed, sizeof c->seed); /* every rank plays rank 0's openings */
     char err[600];
     if (c->openings_path && !openings_load(&c->book, c->openings_path, c->v, err, sizeof err))
         return options_fail(&match_command, "%s", err), false;
@@ -217,31 +228,31 @@ static bool finish_config(MatchConfig *c)
 /* The match */
 
 typedef struct {
-    const char *what;
+    char what[48];
     int count;
 } Tally;
 
+/* The match on this rank.  Rank 0 hands out the games and keeps the results; every rank
+ * plays games and counts its own. */
 typedef struct {
     const MatchConfig *cfg;
-    pthread_mutex_t lock;
-    int next;          /* the next game to hand out */
+    int rank, ranks;
+    int next;          /* rank 0: the first game of the next pair to hand out */
+    int *partner;      /* rank 0, per rank: the second game of the pair it was given last, or -1 */
     MatchScore score;
     signed char *half; /* engine 1's half points in each finished game, -1 until then */
     Tally tally[64];
     int ntally;
-    atomic_bool stop; /* no more games; games under way are abandoned */
-    int verdict;      /* SPRT: +1 H1 accepted, -1 H0 accepted, 0 not (yet) */
+    int verdict; /* SPRT: +1 H1 accepted, -1 H0 accepted, 0 not (yet) */
     char fatal[512];
     bool tty;
     FILE *pgn;
-    double lower, upper; /* SPRT bounds */
+    double lower, upper;   /* SPRT bounds */
+    pthread_mutex_t lock;  /* for own */
+    MatchScore own;        /* the games this rank played */
+    MatchScore *per_rank;  /* rank 0: what each rank says it played */
+    UciProc proc[MAX_WORKERS][2]; /* each worker's engine processes */
 } Match;
-
-typedef struct {
-    Match *m;
-    UciProc proc[2]; /* engine1's and engine2's processes */
-    pthread_t thread;
-} Worker;
 
 /* x, or 0 when it would print as "-0.00". */
 static double no_minus_zero(double x)
@@ -279,10 +290,16 @@ static void print_summary(const Match *m, FILE *out)
                 m->upper, cfg->elo0, cfg->elo1);
 }
 
+/* Engine 1's half points in a finished game. */
+static int half_points(const Outcome *o)
+{
+    return o->kind == RESULT_DRAW ? 1 : (o->kind == RESULT_WHITE_WINS) == (o->engine_white == 0) ? 2 : 0;
+}
+
 /* Counts a finished game: the score, its pair when complete, the tally, the SPRT. */
 static void count_game(Match *m, const Outcome *o)
 {
-    int half = o->kind == RESULT_DRAW ? 1 : (o->kind == RESULT_WHITE_WINS) == (o->engine_white == 0) ? 2 : 0;
+    int half = half_points(o);
     score_add_game(&m->score, half);
     m->half[o->index] = (signed char)half;
     int partner = o->index ^ 1;
@@ -291,15 +308,13 @@ static void count_game(Match *m, const Outcome *o)
     int t = 0;
     while (t < m->ntally && strcmp(m->tally[t].what, o->what) != 0)
         t++;
+    if (t == m->ntally && t < (int)(sizeof m->tally / sizeof m->tally[0]))
+        snprintf(m->tally[m->ntally++].what, sizeof m->tally[0].what, "%s", o->what);
     if (t < m->ntally)
         m->tally[t].count++;
-    else if (m->ntally < (int)(sizeof m->tally / sizeof m->tally[0]))
-        m->tally[m->ntally++] = (Tally){o->what, 1};
     if (m->cfg->sprt && !m->verdict) {
         double llr = sprt_llr(&m->score, m->cfg->model, m->cfg->elo0, m->cfg->elo1);
         m->verdict = llr >= m->upper ? 1 : llr <= m->lower ? -1 : 0;
-        if (m->verdict)
-            atomic_store(&m->stop, true);
     }
 }
 
@@ -331,7 +346,6 @@ static void report_game(Match *m, const Outcome *o)
 
 static void record(Match *m, const Outcome *o)
 {
-    pthread_mutex_lock(&m->lock);
     count_game(m, o);
     if (m->pgn && o->pgn) {
         fputs(o->pgn, m->pgn);
@@ -339,33 +353,107 @@ static void record(Match *m, const Outcome *o)
         fflush(m->pgn);
     }
     report_game(m, o);
-    pthread_mutex_unlock(&m->lock);
 }
 
-static void *worker_main(void *arg)
+/* ------------------------------------------------------------------------------------ */
+/* Games on the ranks (cluster/farm.h): a game is a task, its outcome the result */
+
+/* Rank 0: the next game for a worker of `rank`.  A rank is given both games of a pair, so
+ * that a pair is played on one machine; with one rank this is plain game order. */
+static int pick_game(void *ctx, int rank)
 {
-    Worker *wk = arg;
-    Match *m = wk->m;
-    for (;;) {
-        pthread_mutex_lock(&m->lock);
-        int index = atomic_load(&m->stop) || m->next >= m->cfg->games ? -1 : m->next++;
-        pthread_mutex_unlock(&m->lock);
-        if (index < 0)
-            break;
+    Match *m = ctx;
+    int game = m->partner[rank];
+    if (game >= 0) {
+        m->partner[rank] = -1;
+        return game;
+    }
+    if (m->next >= m->cfg->games)
+        return FARM_NONE;
+    game = m->next;
+    m->next += 2;
+    m->partner[rank] = game + 1 < m->cfg->games ? game + 1 : -1;
+    return game;
+}
+
+/* An outcome as a result's bytes: the struct, then the PGN text with its NUL (the pointer
+ * in the struct means nothing to the rank that reads it); NULL when memory runs out. */
+static char *pack_outcome(const Outcome *o, size_t *len)
+{
+    size_t pgn_len = o->pgn ? strlen(o->pgn) + 1 : 0;
+    char *data = malloc(sizeof *o + pgn_len);
+    if (data) {
+        memcpy(data, o, sizeof *o);
+        if (pgn_len)
+            memcpy(data + sizeof *o, o->pgn, pgn_len);
+    }
+    *len = sizeof *o + pgn_len;
+    return data;
+}
+
+/* The outcome in a result's bytes; its PGN points into them. */
+static void unpack_outcome(const void *data, size_t len, Outcome *o)
+{
+    memcpy(o, data, sizeof *o);
+    o->pgn = len > sizeof *o ? (char *)data + sizeof *o : NULL;
+}
+
+/* Rank 0: a game's outcome from any rank: counted and reported; the SPRT's verdict or a
+ * failure stops the match on every rank. */
+static void take_outcome(Farm *f, void *ctx, int rank, int game, const void *data, size_t len)
+{
+    (void)rank;
+    (void)game;
+    Match *m = ctx;
+    Outcome o;
+    unpack_outcome(data, len, &o);
+    if (o.fatal[0]) {
+        snprintf(m->fatal, sizeof m->fatal, "%s", o.fatal);
+        farm_stop(f);
+    }
+    if (!o.abandoned)
+        record(m, &o);
+    if (m->verdict)
+        farm_stop(f);
+}
+
+/* A worker: games until there are none left, with its own two engine processes. */
+static void play_games(Farm *f, int worker, void *ctx)
+{
+    Match *m = ctx;
+    int game;
+    while (farm_next(f, worker, &game)) {
         Outcome o;
-        match_play_game(m->cfg, wk->proc, index, &m->stop, &o);
-        if (o.fatal[0]) {
+        match_play_game(m->cfg, m->proc[worker], game, farm_stop_flag(f), &o);
+        if (!o.abandoned) {
             pthread_mutex_lock(&m->lock);
-            snprintf(m->fatal, sizeof m->fatal, "%s", o.fatal);
+            score_add_game(&m->own, half_points(&o));
             pthread_mutex_unlock(&m->lock);
-            atomic_store(&m->stop, true);
         }
-        if (!o.abandoned)
-            record(m, &o);
+        size_t len;
+        char *data = o.fatal[0] || !o.abandoned ? pack_outcome(&o, &len) : NULL;
+        if (data)
+            farm_done(f, game, data, len);
+        free(data);
         free(o.pgn);
     }
-    match_stop_engines(wk->proc);
-    return NULL;
+    match_stop_engines(m->proc[worker]);
+}
+
+/* What a rank played, for rank 0's last lines. */
+static size_t own_games(void *ctx, void *buf, size_t cap)
+{
+    Match *m = ctx;
+    (void)cap; /* a MatchScore is far smaller than any report */
+    memcpy(buf, &m->own, sizeof m->own);
+    return sizeof m->own;
+}
+
+static void take_own_games(void *ctx, int rank, const void *data, size_t len)
+{
+    Match *m = ctx;
+    if (len == sizeof m->own)
+        memcpy(&m->per_rank[rank], data, len);
 }
 
 static void print_start(const Match *m)
@@ -380,6 +468,8 @@ static void print_start(const Match *m)
     else
         printf("tc %g+%g (margin %d ms)", c->base, c->inc, c->timemargin_ms);
     printf(", concurrency %d, ", c->concurrency);
+    if (m->ranks > 1)
+        printf("on each of %d ranks, ", m->ranks);
     if (c->book.n)
         printf("openings %s (%d%s)", c->openings_path, c->book.n, c->shuffle ? ", shuffled" : "");
     else
@@ -405,22 +495,10 @@ static void print_end(const Match *m)
     for (int t = 0; t < m->ntally; t++)
         printf("%s %s %d", t ? "," : "", m->tally[t].what, m->tally[t].count);
     printf("%s\n", m->ntally ? "" : " none");
-}
-
-/* Runs the workers to the end of the match; false when none could start. */
-static bool run_workers(Match *m)
-{
-    static Worker workers[MAX_WORKERS];
-    int started = 0;
-    for (int i = 0; i < m->cfg->concurrency; i++) {
-        workers[i].m = m;
-        if (pthread_create(&workers[i].thread, NULL, worker_main, &workers[i]) != 0)
-            break;
-        started++;
+    for (int r = 0; m->ranks > 1 && r < m->ranks; r++) {
+        const MatchScore *s = &m->per_rank[r];
+        printf("Rank %d: %d games, %d - %d - %d\n", r, score_games(s), s->wins, s->losses, s->draws);
     }
-    for (int i = 0; i < started; i++)
-        pthread_join(workers[i].thread, NULL);
-    return started > 0;
 }
 
 int match_main(int argc, char **argv)
@@ -428,29 +506,42 @@ int match_main(int argc, char **argv)
     int nargs, status;
     if (!options_parse(&match_command, argc, argv, NULL, &nargs, &status))
         return status;
+    char err[200];
+    if (!ranks_start(err, sizeof err))
+        return options_fail(&match_command, "%s", err), 1;
     if (!finish_config(&cfg))
         return 2;
     static Match m;
     m.cfg = &cfg;
+    m.rank = ranks_rank();
+    m.ranks = ranks_size();
     pthread_mutex_init(&m.lock, NULL);
-    atomic_init(&m.stop, false);
-    m.tty = isatty(STDOUT_FILENO);
+    m.tty = isatty(STDOUT_FILENO) && !ranks_under_mpirun(); /* progress lines for a person only */
     m.half = malloc((size_t)cfg.games);
-    if (!m.half)
+    m.partner = malloc((size_t)m.ranks * sizeof *m.partner);
+    m.per_rank = calloc((size_t)m.ranks, sizeof *m.per_rank);
+    if (!m.half || !m.partner || !m.per_rank)
         return options_fail(&match_command, "out of memory for %d games", cfg.games), 1;
     memset(m.half, -1, (size_t)cfg.games);
+    memset(m.partner, -1, (size_t)m.ranks * sizeof *m.partner);
     sprt_bounds(cfg.alpha, cfg.beta, &m.lower, &m.upper);
-    if (cfg.pgn_path && !(m.pgn = fopen(cfg.pgn_path, "w")))
+    if (m.rank == 0 && cfg.pgn_path && !(m.pgn = fopen(cfg.pgn_path, "w")))
         return options_fail(&match_command, "cannot write the PGN file '%s'", cfg.pgn_path);
     signal(SIGPIPE, SIG_IGN); /* a dead engine's pipe is an error code, not a signal */
-    print_start(&m);
-    bool ran = run_workers(&m);
-    if (ran)
+    if (m.rank == 0)
+        print_start(&m);
+    FarmPlan plan = {cfg.concurrency, play_games, pick_game, take_outcome, own_games, take_own_games, &m};
+    bool ran = farm_run(&plan);
+    if (ran && m.rank == 0)
         print_end(&m);
     if (m.pgn)
         fclose(m.pgn);
     free(m.half);
+    free(m.partner);
+    free(m.per_rank);
     openings_free(&cfg.book);
+    if (ran)
+        ranks_finish();
     if (!ran || m.fatal[0]) {
         fprintf(stderr, "starfish: match: stopped: %s\n", ran ? m.fatal : "cannot start a worker thread");
         return 1;

@@ -138,7 +138,7 @@ static void lose(Run *r, int side, const char *what)
     for (char *c = r->o->detail; *c; c++)
         if (*c == '"' || *c == '\\' || (unsigned char)*c < 32)
             *c = '\'';
-    r->o->what = what;
+    snprintf(r->o->what, sizeof r->o->what, "%s", what);
     r->g.ended = (GameResult){side == WHITE ? RESULT_BLACK_WINS : RESULT_WHITE_WINS, r->o->detail};
 }
 
@@ -207,7 +207,7 @@ static void adjudicate(Run *r)
     GameResult res = d->decide_draw ? d->decide_draw(&r->g.pos, "max-plies") : (GameResult){RESULT_DRAW, ""};
     snprintf(r->o->detail, sizeof r->o->detail, "adjudication: %d plies played (--max-plies)%s", r->g.n,
              res.kind == RESULT_DRAW ? ", a draw" : "; the variant's rule for draws decides it");
-    r->o->what = "max-plies";
+    snprintf(r->o->what, sizeof r->o->what, "max-plies");
     r->g.ended = (GameResult){res.kind, r->o->detail};
 }
 
@@ -371,7 +371,8 @@ void match_play_game(const MatchConfig *cfg, UciProc proc[2], int index, atomic_
     if (!o->abandoned) {
         GameResult res = game_status(&r.g);
         o->kind = res.kind;
-        o->what = o->what ? o->what : res.reason;
+        if (!o->what[0])
+            snprintf(o->what, sizeof o->what, "%s", res.reason);
         if (!o->detail[0])
             snprintf(o->detail, sizeof o->detail, "%s", res.reason);
         o->plies = r.g.n;

@@ -50,7 +50,7 @@ typedef struct Outcome {
     bool abandoned;   /* not played to its end: not counted */
     int engine_white; /* 0: engine 1 played White */
     ResultKind kind;
-    const char *what; /* a short kind of ending, for the tally: "checkmate", "illegal move", ... */
+    char what[48];    /* a short kind of ending, for the tally: "checkmate", "illegal move", ... */
     char detail[320]; /* the PGN's Termination */
     int plies;
     char *pgn;        /* the game's record (the caller frees it) */

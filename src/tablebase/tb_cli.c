@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../cluster/ranks.h"
 #include "../core/notation.h"
 #include "../util/options.h"
 #include "tb_internal.h"
@@ -19,7 +20,7 @@ static const Option generate_options[] = {
                                       TB_MAX_MEN) ")",
                &gen.max_men, 2, TB_MAX_MEN),
     OPTION_STRING("dir", "DIR", "where the tables go (default tb/)", &gen.dir),
-    OPTION_INT("threads", "T", "threads (default 2)", &gen.threads, 1, 16),
+    OPTION_INT("threads", "T", "threads (default 2; per rank under mpirun)", &gen.threads, 1, 16),
     OPTION_STRING("only", "SIG", "build that table (KQvKR) and whatever it needs", &gen.only),
     OPTION_FLAG("force", "rebuild tables whose files are there (else they are checked and kept)", &gen.force),
     OPTION_FLAG("quiet", "no progress lines", &gen.quiet),
@@ -28,7 +29,11 @@ static const Option generate_options[] = {
 static const Command generate_command = {
     "tb generate", "[OPTIONS]", "build the tables, smaller ones first",
     "Builds every Starchess table of up to N men by retrograde analysis, smaller tables first\n"
-    "(4 men: under a minute and 55 MB; 5 men: about an hour and 6.6 GB).",
+    "(4 men: under a minute and 55 MB; 5 men: about an hour and 6.6 GB).\n"
+    "\n"
+    "`mpirun -n K starfish-mpi tb generate ...` spreads the tables over K processes (on one\n"
+    "machine or several; docs/deploy.md), each table once the tables it converts into are built,\n"
+    "every rank writing to DIR, which all must see; the files are those of one process.",
     generate_options, 0, 0};
 
 /* The option every other command has: where the tables are. */
@@ -104,7 +109,12 @@ static int cmd_generate(int argc, char **argv)
     int nargs, status;
     if (!options_parse(&generate_command, argc, argv, NULL, &nargs, &status))
         return status;
-    return tb_generate(&gen);
+    char err[200];
+    if (!ranks_start(err, sizeof err))
+        return options_fail(&generate_command, "%s", err), 1;
+    status = tb_generate(&gen);
+    ranks_finish();
+    return status;
 }
 
 static void describe(int v, char *buf, size_t len)

@@ -35,6 +35,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../cluster/farm.h"
+#include "../cluster/ranks.h"
 #include "tb_internal.h"
 #include "../core/attack.h"
 
@@ -788,9 +790,161 @@ static bool still_needed(const TbSig *sig, void *arg)
     return false;
 }
 
+/* ---- the tables on the ranks (cluster/farm.h): a table is a task ---- */
+
+typedef struct {
+    const TbGenOptions *o;
+    TbGenOptions build;  /* o, with the progress lines off when several ranks would mix them */
+    TbSig list[4096];    /* generation order: every table after the tables it converts into */
+    int n;
+    int ranks;
+    /* rank 0 */
+    char state[4096];    /* per table: TABLE_WAITING, TABLE_GIVEN, TABLE_DONE */
+    int status;          /* the exit status: the first failure's */
+    int built;
+    uint64_t total_bytes, total_entries;
+} GenRun;
+
+enum { TABLE_WAITING, TABLE_GIVEN, TABLE_DONE };
+
+/* What a rank says of one table. */
+typedef struct {
+    int status; /* 0, or the exit status of a failure (said on the rank's stderr) */
+    bool built; /* false: its file was there and was kept */
+    uint64_t bytes, entries;
+    char line[300]; /* for the output ("" when quiet) */
+} TableResult;
+
+/* Rank 0: may table i be built: is every table it converts into that is in the list done? */
+static bool table_ready(const GenRun *run, int i)
+{
+    TbSig ch[128];
+    int nch;
+    list_children(&run->list[i], ch, &nch, 128);
+    for (int k = 0; k < nch; k++) {
+        int j = sig_order(&ch[k], run->list, run->n);
+        if (j >= 0 && run->state[j] != TABLE_DONE)
+            return false;
+    }
+    return true;
+}
+
+/* Rank 0: the first table of the list, not given yet, that may be built. */
+static int pick_table(void *ctx, int rank)
+{
+    (void)rank;
+    GenRun *run = ctx;
+    bool waiting = false;
+    for (int i = 0; i < run->n; i++) {
+        if (run->state[i] != TABLE_WAITING)
+            continue;
+        if (table_ready(run, i)) {
+            run->state[i] = TABLE_GIVEN;
+            return i;
+        }
+        waiting = true;
+    }
+    return waiting ? FARM_WAIT : FARM_NONE;
+}
+
+/* Builds table i and writes its file, unless a good file is there (the table named by --only
+ * is always built); r says how it went. */
+static void make_table(GenRun *run, int i, TableResult *r)
+{
+    const TbGenOptions *o = run->o;
+    char name[32], path[4200], err[512];
+    memset(r, 0, sizeof *r);
+    tb_sig_name(&run->list[i], name);
+    tb_file_name(o->dir, &run->list[i], path, sizeof path);
+    bool last = i == run->n - 1;
+    if (!o->force && !(o->only && last)) {
+        FILE *f = fopen(path, "rb");
+        if (f) {
+            fclose(f);
+            if (tb_get_table(&run->list[i])) {
+                if (!o->quiet)
+                    snprintf(r->line, sizeof r->line, "%-10s present (%.250s)", name, path);
+                return;
+            }
+        }
+    }
+    double secs;
+    TbTable *t = build_table(&run->list[i], &run->build, &secs);
+    if (!run->build.quiet)
+        fprintf(stderr, "\r%*s\r", 78, "");
+    if (!t) {
+        fprintf(stderr, "starfish: building %s failed\n", name);
+        r->status = 1;
+        return;
+    }
+    if (!tb_write_table(path, t, err, sizeof err)) {
+        fprintf(stderr, "starfish: %s\n", err);
+        tb_table_free(t);
+        free(t);
+        r->status = 1;
+        return;
+    }
+    r->built = true;
+    r->bytes = t->payload_size + 96;
+    r->entries = 2 * t->L.per_side;
+    if (!o->quiet) {
+        int n = snprintf(r->line, sizeof r->line,
+                         "%-10s %11llu entries  max DTM %3d  max DTZ %3d  %8.2f s  %6.2f M entries/s  %9llu bytes  "
+                         "peak %ld MB",
+                         name, (unsigned long long)r->entries, t->max_dtm, t->max_dtz, secs,
+                         secs > 0 ? (double)r->entries / secs / 1e6 : 0.0, (unsigned long long)r->bytes,
+                         tb_peak_rss_kb() / 1024);
+        if (run->ranks > 1 && n > 0 && (size_t)n < sizeof r->line)
+            snprintf(r->line + n, sizeof r->line - (size_t)n, "  rank %d", ranks_rank());
+    }
+    tb_registry_add(t);
+    KeepCtx keep = {run->list, i + 1, run->n};
+    tb_registry_evict(still_needed, &keep);
+}
+
+/* A rank's one worker: tables until none is left (each table has threads of its own). */
+static void make_tables(Farm *f, int worker, void *ctx)
+{
+    int i;
+    while (farm_next(f, worker, &i)) {
+        TableResult r;
+        make_table(ctx, i, &r);
+        farm_done(f, i, &r, sizeof r);
+    }
+}
+
+/* Rank 0: a table done by some rank; a failure stops the generation. */
+static void take_table(Farm *f, void *ctx, int rank, int i, const void *data, size_t len)
+{
+    (void)rank;
+    GenRun *run = ctx;
+    TableResult r;
+    if (len != sizeof r)
+        return;
+    memcpy(&r, data, sizeof r);
+    run->state[i] = TABLE_DONE;
+    if (r.line[0]) {
+        printf("%s\n", r.line);
+        fflush(stdout);
+    }
+    run->built += r.built;
+    run->total_bytes += r.bytes;
+    run->total_entries += r.entries;
+    if (r.status && !run->status) {
+        run->status = r.status;
+        farm_stop(f);
+    }
+}
+
 int tb_generate(const TbGenOptions *o)
 {
-    TbSig list[4096];
+    static GenRun run;
+    memset(&run, 0, sizeof run);
+    run.o = o;
+    run.build = *o;
+    run.ranks = ranks_size();
+    run.build.quiet = o->quiet || run.ranks > 1;
+    TbSig *list = run.list;
     int n;
     if (o->only) {
         TbSig s;
@@ -804,57 +958,18 @@ int tb_generate(const TbGenOptions *o)
     } else {
         n = tb_sig_list(o->max_men, list, 4096);
     }
+    run.n = n;
     mkdir(o->dir, 0777);
     tb_set_dir(o->dir);
     double t0 = clock_seconds();
-    uint64_t total_bytes = 0, total_entries = 0;
-    int built = 0;
-    for (int i = 0; i < n; i++) {
-        char name[32], path[4200], err[512];
-        tb_sig_name(&list[i], name);
-        tb_file_name(o->dir, &list[i], path, sizeof path);
-        bool last = i == n - 1;
-        if (!o->force && !(o->only && last)) {
-            FILE *f = fopen(path, "rb");
-            if (f) {
-                fclose(f);
-                if (tb_get_table(&list[i])) {
-                    if (!o->quiet)
-                        printf("%-10s present (%s)\n", name, path);
-                    continue;
-                }
-            }
-        }
-        double secs;
-        TbTable *t = build_table(&list[i], o, &secs);
-        if (!o->quiet)
-            fprintf(stderr, "\r%*s\r", 78, "");
-        if (!t) {
-            fprintf(stderr, "starfish: building %s failed\n", name);
-            return 1;
-        }
-        if (!tb_write_table(path, t, err, sizeof err)) {
-            fprintf(stderr, "starfish: %s\n", err);
-            return 1;
-        }
-        uint64_t bytes = t->payload_size + 96;
-        total_bytes += bytes;
-        total_entries += 2 * t->L.per_side;
-        built++;
-        if (!o->quiet)
-            printf("%-10s %11llu entries  max DTM %3d  max DTZ %3d  %8.2f s  %6.2f M entries/s  %9llu bytes  "
-                   "peak %ld MB\n",
-                   name, (unsigned long long)(2 * t->L.per_side), t->max_dtm, t->max_dtz, secs,
-                   secs > 0 ? 2.0 * (double)t->L.per_side / secs / 1e6 : 0.0, (unsigned long long)bytes,
-                   tb_peak_rss_kb() / 1024);
-        fflush(stdout);
-        tb_registry_add(t);
-        KeepCtx keep = {list, i + 1, n};
-        tb_registry_evict(still_needed, &keep);
+    FarmPlan plan = {.workers = 1, .work = make_tables, .pick = pick_table, .result = take_table, .ctx = &run};
+    if (!farm_run(&plan)) {
+        fprintf(stderr, "starfish: cannot start a thread\n");
+        return 1;
     }
-    if (!o->quiet)
-        printf("built %d table%s (%llu entries, %.1f MB) in %.2f s; peak memory %.1f MB\n", built,
-               built == 1 ? "" : "s", (unsigned long long)total_entries, (double)total_bytes / 1e6, clock_seconds() - t0,
-               (double)tb_peak_rss_kb() / 1024.0);
-    return 0;
+    if (!o->quiet && ranks_rank() == 0 && !run.status)
+        printf("built %d table%s (%llu entries, %.1f MB) in %.2f s; peak memory %.1f MB\n", run.built,
+               run.built == 1 ? "" : "s", (unsigned long long)run.total_entries, (double)run.total_bytes / 1e6,
+               clock_seconds() - t0, (double)tb_peak_rss_kb() / 1024.0);
+    return run.status;
 }
