@@ -2,7 +2,10 @@
 CC      ?= gcc
 CFLAGS  ?= -O3 -march=native
 CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -MMD -MP
-LDLIBS  += -lmicrohttpd -ljansson -lsqlite3 -lpthread -lm
+CFLAGS  += $(PQ_CFLAGS)
+LDLIBS  += -lmicrohttpd -ljansson -lsqlite3 -lpq -lpthread -lm
+# libpq's header lives in PostgreSQL's own include directory.
+PQ_CFLAGS := $(shell pkg-config --cflags libpq 2>/dev/null || echo -I/usr/include/postgresql)
 
 # The rules library (librules.a): the small utilities, the geometries, the rules core and the
 # variants.  It links with libc, libm and pthreads alone; everything else builds on it.
@@ -111,7 +114,8 @@ test: starfish starfish-mpi $(REL)/unit-tests librules asan build/fuzz/fuzz-pars
 	python3 tests/run.py
 
 # Running on several processes (tests/scale): matches and tablebases on MPI ranks, with the
-# 4-man tables generated on two ranks and compared with one process (a few minutes).
+# 4-man tables generated on two ranks and compared with one process, and the web app on two
+# instances behind nginx on one PostgreSQL database (a few minutes).
 test-scale: starfish starfish-mpi
 	python3 tests/run.py --only scale
 

@@ -7,12 +7,15 @@ Sections:
             counts through build/release/rules-perft (the rules library linked alone)
   protocol  tests/protocol/test_*.py, which drive the real binary over UCI and the CLI
   api       tests/api/test_*.py, which drive `starfish serve` over real HTTP
+  api-pg    the same with the servers on PostgreSQL (a throw-away cluster), but the tests of
+            the SQLite file
   browser   tests/browser/run.mjs: Chromium (playwright-core) playing through the web UI
   bench     the search benchmark's node count against tests/bench-signature
   fuzz      a short libFuzzer run over position text and move parsing
   asan      unit, perft (smaller limit) and protocol again, built with ASan+UBSan
   mpi       tests/scale/test_mpi.py: matches and tablebases on two MPI ranks (starfish-mpi)
-  scale     every test of tests/scale (`make test-scale`): mpi and the 4-man tables on two ranks
+  scale     every test of tests/scale (`make test-scale`): mpi, the 4-man tables on two ranks,
+            and the web app on two instances behind nginx, on PostgreSQL
 
 `--deep` runs every perft count in the suites (minutes) with the release build only.
 `--only SECTION` runs one section.
@@ -117,7 +120,8 @@ def run_protocol(results, binary, label, folder_name="protocol", only_file=None)
         module = importlib.import_module(name[:-3])
         for fn_name in sorted(n for n in dir(module) if n.startswith("test_")):
             fn = getattr(module, fn_name)
-            if not callable(fn):
+            backend = os.environ.get("STARFISH_TEST_DB", "sqlite")
+            if not callable(fn) or getattr(fn, "only_on", backend) != backend:  # a test of the other store
                 continue
             try:
                 fn()
@@ -125,6 +129,16 @@ def run_protocol(results, binary, label, folder_name="protocol", only_file=None)
             except Exception as e:  # a failed assert or a crash of the test itself
                 detail = f"{type(e).__name__}: {e}" if str(e) else traceback.format_exc(limit=2)
                 results.record(f"{label} {name[:-3]}.{fn_name}", False, detail.strip()[:2000])
+
+
+def run_api_postgresql(results):
+    """The API suite again with every server on PostgreSQL (tests/api/api_harness.py starts a
+    throw-away cluster), leaving out the tests of the SQLite file itself."""
+    os.environ["STARFISH_TEST_DB"] = "postgresql"
+    try:
+        run_protocol(results, RELEASE_BIN, "api-pg", "api")
+    finally:
+        del os.environ["STARFISH_TEST_DB"]
 
 
 def run_browser(results):
@@ -180,13 +194,14 @@ def run_fuzz(results, seconds):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--deep", action="store_true", help="every perft count, release build only")
-    parser.add_argument("--only", choices=["unit", "perft", "protocol", "api", "browser", "bench", "fuzz", "asan", "mpi",
-                                           "scale"])
+    parser.add_argument("--only", choices=["unit", "perft", "protocol", "api", "api-pg", "browser", "bench", "fuzz",
+                                           "asan", "mpi", "scale"])
     parser.add_argument("--fuzz-seconds", type=int, default=30)
     args = parser.parse_args()
     results = Results()
     start = time.time()
-    sections = [args.only] if args.only else ["unit", "perft", "protocol", "api", "browser", "bench", "fuzz", "mpi",
+    sections = [args.only] if args.only else ["unit", "perft", "protocol", "api", "api-pg", "browser", "bench", "fuzz",
+                                              "mpi",
                                               "asan"]
     if args.deep:
         sections = ["perft"]
@@ -200,6 +215,8 @@ def main():
         run_protocol(results, RELEASE_BIN, "protocol")
     if "api" in sections:
         run_protocol(results, RELEASE_BIN, "api", "api")
+    if "api-pg" in sections:
+        run_api_postgresql(results)
     if "browser" in sections:
         run_browser(results)
     if "bench" in sections:

@@ -6,6 +6,7 @@ packages=(
   gcc make                 # the build
   libmicrohttpd-dev libjansson-dev libsqlite3-dev # the web server: HTTP, JSON, the game store
   libopenmpi-dev openmpi-bin # starfish-mpi: matches and tablebases over mpirun's ranks
+  libpq-dev postgresql nginx # the game store on PostgreSQL, several instances behind nginx (tests)
   clang libclang-rt-14-dev # libFuzzer and the sanitizer runtimes for the fuzz target
   python3                  # the test runner and protocol tests
   stockfish fairy-stockfish # peers for the perft benchmark

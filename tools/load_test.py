@@ -15,6 +15,9 @@ stream); then players move in --players games meanwhile for --seconds, and the m
 trip is measured.  It fails (exit status 1) when a stream or a move fails, when the server
 uses more than 16 threads, or when the 99th percentile of the move round trip is 50 ms or
 more.  Traffic goes to 127.0.0.1 only.
+
+--port N: the default test against a server already running on 127.0.0.1:N, or a load balancer
+in front of several (docs/deploy.md), instead of a server of its own (no thread count then).
 """
 import argparse
 import http.client
@@ -69,6 +72,19 @@ class Server:
         self.proc.terminate()
         self.proc.wait(timeout=60)
         shutil.rmtree(self.dir, ignore_errors=True)
+
+
+class Running:
+    """A server (or a balancer) that runs already: its port only."""
+
+    def __init__(self, port):
+        self.port = port
+
+    def threads(self):
+        return "?"
+
+    def stop(self):
+        pass
 
 
 def request(port, method, path, body=None, conn=None):
@@ -316,9 +332,12 @@ def main():
     parser.add_argument("--stream-games", type=int, default=100, help="games the streams watch")
     parser.add_argument("--players", type=int, default=10, help="of those games, how many are played meanwhile")
     parser.add_argument("--binary", default=os.path.join(ROOT, "starfish"))
+    parser.add_argument("--port", type=int, help="test the server or balancer on 127.0.0.1:PORT (no --streams)")
     args = parser.parse_args()
     raise_file_limit()
-    server = Server(args.binary)
+    if args.port and args.streams:
+        parser.error("--streams starts a server of its own: not with --port")
+    server = Running(args.port) if args.port else Server(args.binary)
     try:
         return many_streams(args, server) if args.streams else games_and_spectators(args, server)
     finally:

@@ -78,6 +78,7 @@ static unsigned http_status(GameStatus status)
     case GAME_NO_OFFER:
     case GAME_NO_TAKEBACK:
     case GAME_NOT_OVER:
+    case GAME_CONFLICT:
         return MHD_HTTP_CONFLICT;
     case GAME_STORE_FAILED: /* a full disk, a read-only database: nothing changed, try later */
     case GAME_NO_MEMORY:

@@ -174,14 +174,16 @@ static void move_run(Job *job, Engine *e)
     EngineTask task;
     if (service_engine_task(m->game, &task)) {
         Game g;
+        Move best = MOVE_NONE;
         if (replay_copy(&g, &task.game)) {
             e->skill = task.skill < 0 ? 20 : task.skill;
             SearchLimits limits = {.movetime = task.movetime_ms};
             SearchResult r = search_run(e, &g, &limits, NULL);
-            if (!stopping(&moves_lane) && r.best != MOVE_NONE)
-                service_engine_reply(m->game, &task, r.best);
+            if (!stopping(&moves_lane))
+                best = r.best;
         }
         game_free(&g);
+        service_engine_reply(m->game, &task, best);
         game_copy_free(&task.game);
     }
     move_drop(job);

@@ -23,6 +23,12 @@ void service_start(Store *s)
     store = s;
 }
 
+/* Do other processes share the store? */
+static bool shared(void)
+{
+    return store->ops->watch != NULL;
+}
+
 bool service_observe(const GameObserver *o)
 {
     if (nobservers == OBSERVERS_MAX)
@@ -69,6 +75,52 @@ static GameStatus done(LiveGame *g, GameCall *call, int you)
     return GAME_OK;
 }
 
+/* ---- The store's version of a game (g's lock held) ----------------------------------------- */
+
+/* Has the stored game other moves (a takeback and new moves may leave their number) or
+ * another state than g? */
+static bool differs(const LiveGame *g, const GameRow *row, const MoveRow *moves, int n)
+{
+    if (n != g->game.n || strcmp(row->result, result_text(g->result)) != 0 || row->draw_offer != g->draw_offer)
+        return true;
+    for (int i = 0; i < n; i++)
+        if (strcmp(moves[i].move, g->uci[i]) != 0)
+            return true;
+    return false;
+}
+
+/* When other processes share the store, brings g up to date with it; the observers hear of
+ * a change as of this process's own.  (A store that fails leaves g as it is: a change then
+ * fails in the store.) */
+static void refresh(LiveGame *g)
+{
+    GameRow row;
+    MoveRow *moves;
+    int n;
+    if (!shared() || store->ops->load(store, g->id, &row, &moves, &n) != 1)
+        return;
+    if (differs(g, &row, moves, n)) {
+        char err[256];
+        LiveGame *fresh = live_from_row(&row, moves, n, err, sizeof err);
+        if (fresh) {
+            live_exchange(g, fresh);
+            live_free(fresh);
+            tell_changed(g);
+            want_engine_move(g);
+        } else {
+            fprintf(stderr, "starfish: game %s cannot be read again: %s\n", g->id, err);
+        }
+    }
+    free(moves);
+}
+
+/* Locks g for an action, up to date with the store. */
+static void lock_game(LiveGame *g)
+{
+    pthread_mutex_lock(&g->lock);
+    refresh(g);
+}
+
 /* ---- Changes (g's lock held) -------------------------------------------------------------- */
 
 /* What a change may touch, kept to undo it. */
@@ -111,6 +163,18 @@ static GameState state_of(const LiveGame *g)
     return s;
 }
 
+/* The status of a change after the store's answer (when the change got that far). */
+static GameStatus stored_status(GameStatus status, StoreResult stored, const LiveGame *g, const char *what,
+                                GameCall *call)
+{
+    if (stored == STORE_FAILED)
+        return fail(call, GAME_STORE_FAILED, "the %s could not be stored", what);
+    if (stored == STORE_CONFLICT)
+        return fail(call, GAME_CONFLICT, "game %s changed meanwhile (through another server): the %s was not made",
+                    g->id, what);
+    return status;
+}
+
 /*
  * Completes a change made in memory since `before`: the caller reads the game after it (its
  * answer), then the store takes the change (`move`, the move played, with the state after
@@ -122,11 +186,15 @@ static GameStatus settle(LiveGame *g, const Saved *before, const MoveRow *move, 
 {
     GameStatus status = done(g, call, you);
     GameState st = state_of(g);
-    if (status == GAME_OK && !(move ? store->ops->append_move(store, g->id, before->n, move, &st)
-                                    : store->ops->set_state(store, g->id, &st)))
-        status = fail(call, GAME_STORE_FAILED, "the %s could not be stored", what);
+    StoreResult stored = STORE_OK;
+    if (status == GAME_OK)
+        stored = move ? store->ops->append_move(store, g->id, before->n, move, &st)
+                      : store->ops->set_state(store, g->id, before->n, &st);
+    status = stored_status(status, stored, g, what, call);
     if (status != GAME_OK) {
         restore(g, before);
+        if (stored == STORE_CONFLICT)
+            refresh(g);
         return status;
     }
     tell_changed(g);
@@ -192,7 +260,8 @@ static bool flag_fell(LiveGame *g, int64_t now)
     if (g->left[side] - (now - g->turn_start_ms) > 0)
         return false;
     GameCall call = {0};
-    if (finish_by(g, game_timeout, side, g->turn_start_ms + g->left[side], &call) != GAME_OK)
+    GameStatus status = finish_by(g, game_timeout, side, g->turn_start_ms + g->left[side], &call);
+    if (status != GAME_OK && status != GAME_CONFLICT) /* a conflict: another process stored it */
         fprintf(stderr, "starfish: game %s: %s\n", g->id, call.message);
     /* The clock thread may end a game that nobody holds: its idle time starts at its end. */
     atomic_store(&g->used_ms, clock_ms());
@@ -235,7 +304,7 @@ static GameStatus load(const char *id, LiveGame **out, GameCall *call)
         g->ended_ms = g->turn_start_ms;
         g->draw_offer = -1;
         GameState st = state_of(g);
-        store->ops->set_state(store, g->id, &st);
+        store->ops->set_state(store, g->id, g->game.n, &st);
     }
     *out = g;
     return GAME_OK;
@@ -257,7 +326,8 @@ static LiveGame *adopt(LiveGame *loaded)
     return g;
 }
 
-int service_load_unfinished(void)
+/* Loads the unfinished games that are not in memory yet; how many, or -1 on an error. */
+static int load_unfinished(void)
 {
     StoreId *ids;
     int n;
@@ -265,15 +335,59 @@ int service_load_unfinished(void)
         return -1;
     int loaded = 0;
     for (int i = 0; i < n; i++) {
-        LiveGame *g;
+        LiveGame *g = table_find(ids[i]);
         GameCall call = {0};
-        if (load(ids[i], &g, &call) != GAME_OK)
-            continue;
-        service_release(adopt(g));
-        loaded++;
+        if (!g && load(ids[i], &g, &call) == GAME_OK) {
+            g = adopt(g);
+            loaded++;
+        }
+        if (g)
+            service_release(g);
     }
     free(ids);
     return loaded;
+}
+
+/* For table_each: a game brought up to date with the store. */
+static void refresh_one(LiveGame *g, void *ctx)
+{
+    (void)ctx;
+    pthread_mutex_lock(&g->lock);
+    refresh(g);
+    pthread_mutex_unlock(&g->lock);
+}
+
+/* The store's news: another process changed or created game id (NULL: any game, news may
+ * have been lost).  A game in memory is brought up to date, a new one that goes on is loaded
+ * (so that this process can continue it should the other one end). */
+static void changed_elsewhere(void *ctx, const char *id)
+{
+    (void)ctx;
+    if (!id) {
+        table_each(refresh_one, NULL);
+        load_unfinished();
+        return;
+    }
+    LiveGame *g = table_find(id);
+    if (g) {
+        refresh_one(g, NULL);
+        service_release(g);
+        return;
+    }
+    GameCall call = {0};
+    if (load(id, &g, &call) != GAME_OK)
+        return;
+    if (g->result == RESULT_NONE)
+        service_release(adopt(g));
+    else
+        live_free(g);
+}
+
+int service_load_unfinished(void)
+{
+    if (shared() && !store->ops->watch(store, changed_elsewhere, NULL))
+        return -1;
+    return load_unfinished();
 }
 
 GameStatus service_find(const char *id, LiveGame **out, GameCall *call)
@@ -437,7 +551,7 @@ static GameStatus still_going(LiveGame *g, int64_t now, GameCall *call)
 
 GameStatus service_read(LiveGame *g, GameCall *call)
 {
-    pthread_mutex_lock(&g->lock);
+    lock_game(g);
     flag_fell(g, util_now_ms());
     GameStatus status;
     int side = player(g, call, true, &status);
@@ -471,7 +585,7 @@ static GameStatus move_locked(LiveGame *g, GameCall *call, const char *text)
 
 GameStatus service_move(LiveGame *g, GameCall *call, const char *move_text)
 {
-    pthread_mutex_lock(&g->lock);
+    lock_game(g);
     GameStatus status = move_locked(g, call, move_text);
     pthread_mutex_unlock(&g->lock);
     return status;
@@ -479,7 +593,7 @@ GameStatus service_move(LiveGame *g, GameCall *call, const char *move_text)
 
 GameStatus service_resign(LiveGame *g, GameCall *call)
 {
-    pthread_mutex_lock(&g->lock);
+    lock_game(g);
     int64_t now = util_now_ms();
     GameStatus status;
     int side = player(g, call, false, &status);
@@ -556,7 +670,7 @@ static GameStatus draw_locked(LiveGame *g, GameCall *call, const char *action, D
 
 GameStatus service_draw(LiveGame *g, GameCall *call, const char *action, DrawQuestion *q)
 {
-    pthread_mutex_lock(&g->lock);
+    lock_game(g);
     q->asked = 0;
     q->game.moves = NULL;
     GameStatus status = draw_locked(g, call, action, q);
@@ -579,7 +693,7 @@ static GameStatus draw_answer_locked(LiveGame *g, GameCall *call, DrawQuestion *
 
 GameStatus service_draw_answer(LiveGame *g, GameCall *call, DrawQuestion *q, bool accepted)
 {
-    pthread_mutex_lock(&g->lock);
+    lock_game(g);
     GameStatus status = draw_answer_locked(g, call, q, accepted);
     pthread_mutex_unlock(&g->lock);
     return status;
@@ -626,12 +740,15 @@ static GameStatus take_back(LiveGame *g, int plies, GameCall *call, int you)
     g->draw_offer = g->takeback_offer = -1;
     GameStatus status = done(g, call, you);
     GameState st = state_of(g);
-    if (status == GAME_OK && !store->ops->take_back(store, g->id, g->game.n, &st))
-        status = fail(call, GAME_STORE_FAILED, "the takeback could not be stored");
+    StoreResult stored =
+        status == GAME_OK ? store->ops->take_back(store, g->id, before.n, g->game.n, &st) : STORE_OK;
+    status = stored_status(status, stored, g, "takeback", call);
     if (status != GAME_OK) {
         for (int i = 0; i < plies; i++)
             game_play(&g->game, undone[i]); /* room for them is still there */
         restore(g, &before);
+        if (stored == STORE_CONFLICT)
+            refresh(g);
         return status;
     }
     tell_changed(g);
@@ -760,7 +877,7 @@ char *service_pgn(LiveGame *g)
     char event[64];
     snprintf(event, sizeof event, "starfish game %s", g->id);
     Text pgn = {0};
-    pthread_mutex_lock(&g->lock);
+    lock_game(g);
     flag_fell(g, util_now_ms());
     if (!game_pgn(&g->game, &(PgnTags){.event = event}, &pgn))
         text_free(&pgn);
@@ -789,25 +906,32 @@ static int engine_movetime(const LiveGame *g, int64_t now)
 
 bool service_engine_task(LiveGame *g, EngineTask *t)
 {
-    pthread_mutex_lock(&g->lock);
-    g->engine_queued = false;
+    lock_game(g);
     int64_t now = util_now_ms();
     bool todo = !flag_fell(g, now) && g->result == RESULT_NONE && g->engine[g->game.pos.side];
+    t->claimed = false;
+    if (todo && shared()) /* the process that claims the move searches it */
+        todo = t->claimed = store->ops->claim(store, g->id, g->game.n);
     if (todo) {
         t->skill = g->skill;
         t->movetime_ms = engine_movetime(g, now);
         todo = copy_game(g, &t->game);
+        if (!todo && t->claimed)
+            store->ops->unclaim(store, g->id, g->game.n);
     }
+    if (!todo) /* asked for again by the clock thread while the engine is to move */
+        g->engine_queued = false;
     pthread_mutex_unlock(&g->lock);
     return todo;
 }
 
 void service_engine_reply(LiveGame *g, const EngineTask *t, Move best)
 {
-    pthread_mutex_lock(&g->lock);
+    lock_game(g);
+    g->engine_queued = false;
     int64_t now = util_now_ms();
     bool same = g->game.n == t->game.n && !memcmp(g->game.moves, t->game.moves, sizeof *t->game.moves * (size_t)t->game.n);
-    if (!flag_fell(g, now) && g->result == RESULT_NONE && same && g->engine[g->game.pos.side]) {
+    if (best != MOVE_NONE && !flag_fell(g, now) && g->result == RESULT_NONE && same && g->engine[g->game.pos.side]) {
         /* The move is checked again against the rules core's legal moves before it is played. */
         Move legal[MAX_MOVES];
         int n = gen_legal(&g->game.pos, legal), i = 0;
@@ -818,6 +942,11 @@ void service_engine_reply(LiveGame *g, const EngineTask *t, Move best)
             fprintf(stderr, "starfish: game %s: the engine found no legal move\n", g->id);
         else if (commit_move(g, best, now, &call, -1) != GAME_OK)
             fprintf(stderr, "starfish: game %s: %s\n", g->id, call.message);
+    } else if (best != MOVE_NONE && g->result == RESULT_NONE) { /* a takeback, or another process's move */
+        fprintf(stderr, "starfish: game %s: the game moved on while the engine searched ply %d: dropped\n", g->id,
+                t->game.n);
     }
+    if (t->claimed)
+        store->ops->unclaim(store, g->id, t->game.n);
     pthread_mutex_unlock(&g->lock);
 }

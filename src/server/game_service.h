@@ -11,6 +11,14 @@
  * A caller reads a game through a GameCall's `read` function, which the service calls under
  * the lock.  Lock order: the table -> a game -> (the store, an observer's own locks).
  *
+ * Several processes on one store: when other processes share the store (PostgreSQL), every
+ * unfinished game is in memory in each of them, and the store decides between their changes:
+ * a change made on a game that another process has changed meanwhile fails (GAME_CONFLICT)
+ * and the game is read again.  Each action first reads the game again from the store, and
+ * the store tells of the other processes' changes as they are committed (the observers hear
+ * of them as of this process's own); an engine move is searched by the one process that
+ * claims it in the store, and a flag fall is stored by whichever process sees it first.
+ *
  * Lifetime: whoever keeps a LiveGame pointer beyond the table's lock holds a reference to it:
  * a request from service_find until service_release, an event stream until it ends, a
  * queued engine job until the worker is done with it.  A reference is only made under the
@@ -43,6 +51,7 @@ typedef enum GameStatus {
     GAME_NOT_OVER,       /* a rematch before the game has ended */
     GAME_ENGINE_DECIDES, /* a draw offer to the engine: ask it, then call service_draw_answer */
     GAME_STORE_FAILED,   /* the store failed (a change: nothing changed) */
+    GAME_CONFLICT,       /* another server process changed the game first: nothing changed */
     GAME_BAD_RECORD,     /* a stored game that the rules refuse */
     GAME_NO_MEMORY,      /* memory ran out: nothing changed */
     GAME_NO_RANDOM,      /* the system's random source failed */
@@ -72,6 +81,7 @@ typedef struct EngineTask {
     GameCopy game;
     int skill;
     int movetime_ms;
+    bool claimed; /* in a store that other processes share */
 } EngineTask;
 
 /* A draw offer for the engine to answer, playing engine_side. */
@@ -149,7 +159,8 @@ int service_count(void);
 bool service_list(int limit, ListRow **rows, int *n);
 
 /* For the engine workers: the task for the engine's move (false when there is nothing to
- * do); then the move found, played if the game is still where the task left it. */
+ * do); after a task, always the reply: the move found (MOVE_NONE: none), played if the game
+ * is still where the task left it. */
 bool service_engine_task(LiveGame *g, EngineTask *t);
 void service_engine_reply(LiveGame *g, const EngineTask *t, Move best);
 void game_copy_free(GameCopy *c);

@@ -243,3 +243,38 @@ LiveGame *live_from_row(const GameRow *row, const MoveRow *moves, int n, char *e
         g->draw_offer = row->draw_offer;
     return g;
 }
+
+static void swap_bytes(void *a, void *b, size_t n)
+{
+    unsigned char *x = a, *y = b;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char t = x[i];
+        x[i] = y[i];
+        y[i] = t;
+    }
+}
+
+void live_exchange(LiveGame *g, LiveGame *fresh)
+{
+#define EXCHANGE(field) swap_bytes(&g->field, &fresh->field, sizeof g->field)
+    EXCHANGE(v);
+    EXCHANGE(game);
+    EXCHANGE(uci);
+    EXCHANGE(san);
+    EXCHANGE(fen);
+    EXCHANGE(names_cap);
+    EXCHANGE(token);
+    EXCHANGE(engine);
+    EXCHANGE(skill);
+    EXCHANGE(has_clock);
+    EXCHANGE(base_ms);
+    EXCHANGE(inc_ms);
+    EXCHANGE(left);
+    EXCHANGE(turn_start_ms);
+    EXCHANGE(created_ms);
+    EXCHANGE(ended_ms);
+    EXCHANGE(result);
+    EXCHANGE(reason);
+    EXCHANGE(draw_offer);
+#undef EXCHANGE
+}

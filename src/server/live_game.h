@@ -45,7 +45,7 @@ typedef struct LiveGame {
     int rematch_offer;  /* -1, or the side that offers a rematch (the game is over) */
     char rematch_id[GAME_ID_LEN + 1]; /* the rematch's id once it is made, or "" */
     bool rematch_making; /* an accepted rematch is being made (outside the lock) */
-    bool engine_queued; /* an engine move is asked for and not yet taken by a worker */
+    bool engine_queued; /* an engine move is asked for and not yet answered by a worker */
     bool joined[2];     /* has the player opened the game (in memory only: the invite's end) */
     atomic_int refs;         /* the holders of a pointer to the game (see game_service.h) */
     _Atomic int64_t used_ms; /* monotonic: when a holder last let go of it or it ended */
@@ -82,6 +82,9 @@ void live_to_row(const LiveGame *g, GameRow *row);
 /* The game as stored: its row and moves replayed through the rules core.  NULL with err set
  * on a record the rules refuse or when memory runs out. */
 LiveGame *live_from_row(const GameRow *row, const MoveRow *moves, int n, char *err, size_t errlen);
+/* Takes the game as `fresh` has it (read from the store again) into g, whose lock, references,
+ * place in the table and engine job stay; fresh gets g's former contents, to be freed. */
+void live_exchange(LiveGame *g, LiveGame *fresh);
 /* "white" or "black". */
 const char *side_name(int side);
 

@@ -25,6 +25,7 @@
 #include "game_service.h"
 #include "http.h"
 #include "limits.h"
+#include "store_pg.h"
 #include "store_sqlite.h"
 #include "util.h"
 
@@ -76,7 +77,10 @@ static struct {
 static const Option serve_options[] = {
     OPTION_INT("port", "N", "the port (default 8080; 0 picks a free one)", &serve.port, 0, 65535),
     OPTION_STRING("host", "ADDR", "the address to listen on (default 127.0.0.1)", &serve.host),
-    OPTION_STRING("db", "FILE", "the SQLite game store (default starfish.db)", &serve.db),
+    OPTION_STRING("db", "FILE|URI",
+                  "the game store: an SQLite file (default starfish.db), or a PostgreSQL database that several "
+                  "servers may share (postgresql://USER@HOST:PORT/DB or a libpq connection string)",
+                  &serve.db),
     OPTION_STRING("web", "DIR", "the web client's files (default web)", &serve.web),
     OPTION_INT("evict-after", "SECONDS", "a finished game unused this long leaves memory (default 600)",
                &serve.evict_after, 0, EVICT_AFTER_MAX_S),
@@ -110,11 +114,12 @@ static int open_files(void)
     return r.rlim_cur > 1000000 ? 1000000 : (int)r.rlim_cur;
 }
 
-/* Frees what start_services made (its threads stopped). */
+/* Frees what start_services made (its threads stopped): the store first, whose thread may
+ * tell the service of other processes' changes until it is closed. */
 static void free_services(Store *store)
 {
-    service_free_all();
     store->ops->close(store);
+    service_free_all();
 }
 
 /* The store, the game service and its observers, the unfinished games: NULL after a message
@@ -122,7 +127,7 @@ static void free_services(Store *store)
 static Store *start_services(const char *db)
 {
     char err[512];
-    Store *store = store_sqlite_open(db, err, sizeof err);
+    Store *store = store_pg_wanted(db) ? store_pg_open(db, err, sizeof err) : store_sqlite_open(db, err, sizeof err);
     if (!store) {
         fprintf(stderr, "starfish: %s\n", err);
         return NULL;
@@ -135,7 +140,7 @@ static Store *start_services(const char *db)
                                                           : NULL;
     if (!failed)
         return store;
-    fprintf(stderr, "starfish: %s (%s)\n", failed, db);
+    fprintf(stderr, "starfish: %s (%s)\n", failed, store->name);
     workers_stop();
     free_services(store);
     return NULL;
@@ -179,7 +184,7 @@ int server_main(int argc, char **argv)
     HttpOptions http = {serve.host, serve.port, serve.web, serve.timeout, open_files() - FILES_KEPT};
     bool listening = http_start(&http, &bound, err, sizeof err);
     if (listening) {
-        printf("starfish: serving http://%s:%d (db %s)\n", serve.host, bound, serve.db);
+        printf("starfish: serving http://%s:%d (db %s)\n", serve.host, bound, store->name);
         fflush(stdout);
         int sig;
         sigwait(&stop_signals, &sig);

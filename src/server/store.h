@@ -1,12 +1,16 @@
 /*
  * The game store, behind an interface.  The game service reaches the store only through a
- * Store: a table of operations (StoreOps) and the backend's own state, so that a second
- * backend (PostgreSQL) implements the same table and the service does not change.
- * store_sqlite.c is the first backend.
+ * Store: a table of operations (StoreOps) and the backend's own state.  Two backends:
+ * store_sqlite.c (one process owns the file) and store_pg.c (PostgreSQL, shared by any number
+ * of server processes).
  *
- * Every change is one transaction, committed before the operation returns; a false return
- * means nothing was changed.  A backend serialises its own calls; callers take the store
- * after a game's lock, never before.
+ * Every change is one transaction, committed before the operation returns; a return other
+ * than STORE_OK means nothing was changed.  A change to a game names the number of moves the
+ * caller knows it to have: a store that processes share makes it only on a game still going
+ * with exactly those moves (else STORE_CONFLICT: another process changed the game first), so
+ * the database, not a process's lock, decides between concurrent changes.  (SQLite, owned by
+ * one process whose game locks order the changes, has no conflicts.)  A backend serialises its own calls;
+ * callers take the store after a game's lock, never before.
  */
 #ifndef STARFISH_SERVER_STORE_H
 #define STARFISH_SERVER_STORE_H
@@ -67,18 +71,28 @@ typedef struct ListRow {
 typedef char StoreId[STORE_ID_MAX + 1];
 typedef struct Store Store;
 
+typedef enum StoreResult {
+    STORE_OK,
+    STORE_CONFLICT, /* the game is over or has other moves than the caller knew of */
+    STORE_FAILED,   /* the database failed (a full disk, a lost connection) */
+} StoreResult;
+
+/* Told (on a thread of the store's) that another process changed or created game `id`. */
+typedef void (*StoreChanged)(void *ctx, const char *id);
+
 typedef struct StoreOps {
     /* Closes the store and frees it. */
     void (*close)(Store *s);
     /* A new game with the moves it starts with (an imported game's history). */
     bool (*insert_game)(Store *s, const GameRow *g, const MoveRow *moves, int n);
-    /* A move (ply counts from 0) and the game's state after it. */
-    bool (*append_move)(Store *s, const char *id, int ply, const MoveRow *m, const GameState *st);
-    /* The game's state alone: a result off the board (resignation, agreement, flag fall)
-     * or a draw offer made or withdrawn. */
-    bool (*set_state)(Store *s, const char *id, const GameState *st);
-    /* A takeback: the moves from ply `ply` on are removed, and the game's state set. */
-    bool (*take_back)(Store *s, const char *id, int ply, const GameState *st);
+    /* A move (ply counts from 0: the game has `ply` moves before it) and the state after it. */
+    StoreResult (*append_move)(Store *s, const char *id, int ply, const MoveRow *m, const GameState *st);
+    /* The game's state alone, the game having `plies` moves: a result off the board
+     * (resignation, agreement, flag fall) or a draw offer made or withdrawn. */
+    StoreResult (*set_state)(Store *s, const char *id, int plies, const GameState *st);
+    /* A takeback, the game having `plies` moves: the moves from ply `from` on are removed, and
+     * the game's state set. */
+    StoreResult (*take_back)(Store *s, const char *id, int plies, int from, const GameState *st);
     /* Is the id in use?  (true on an error, to stay safe) */
     bool (*id_taken)(Store *s, const char *id);
     /* Loads a game and its moves (*moves malloc'ed).  1 found, 0 not found, -1 error. */
@@ -87,11 +101,21 @@ typedef struct StoreOps {
     bool (*load_unfinished)(Store *s, StoreId **ids, int *n);
     /* The `limit` newest games, newest first (*rows malloc'ed). */
     bool (*list)(Store *s, int limit, ListRow **rows, int *n);
+
+    /* The rest only for a store that other processes share (NULL otherwise). */
+    /* Starts telling `changed` of the games other processes change or create. */
+    bool (*watch)(Store *s, StoreChanged changed, void *ctx);
+    /* Claims the engine's move at `ply` of game id for this process: false when another
+     * process has it, or the game no longer has `ply` moves and goes on.  A claim ends with
+     * unclaim, or with the process. */
+    bool (*claim)(Store *s, const char *id, int ply);
+    void (*unclaim)(Store *s, const char *id, int ply);
 } StoreOps;
 
 /* What every backend's state begins with. */
 struct Store {
     const StoreOps *ops;
+    const char *name; /* for messages: the file, or the database without its password */
 };
 
 #endif

@@ -1,5 +1,11 @@
 #include "store_schema.h"
 
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/types.h"
+
 static const char *const version_1[] = {
     "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)",
     "CREATE TABLE IF NOT EXISTS games ("
@@ -49,3 +55,111 @@ const TableColumns schema_tables[] = {
     {"schema_version", version_columns},
 };
 const size_t schema_table_count = sizeof schema_tables / sizeof schema_tables[0];
+
+/* Reads the schema version into *version (0: no schema_version table); false with err set
+ * when the database cannot be used. */
+static bool read_version(const SchemaAccess *a, int *version, char *err, size_t errlen)
+{
+    int has = 0, rows = 0;
+    if (!a->query_int(a->db, a->count_tables_sql, "schema_version", NULL, &has) ||
+        (has && !a->query_int(a->db, "SELECT count(*) FROM schema_version", NULL, NULL, &rows))) {
+        snprintf(err, errlen, "cannot read %s: %s", a->name, a->error(a->db));
+        return false;
+    }
+    *version = 0;
+    if (has && (rows != 1 || !a->query_int(a->db, "SELECT version FROM schema_version", NULL, NULL, version))) {
+        snprintf(err, errlen, "%s cannot be used: its table schema_version has %d rows, not 1", a->name, rows);
+        return false;
+    }
+    if (*version > SCHEMA_VERSION) {
+        snprintf(err, errlen, "%s has schema version %d, newer than this starfish's (%d): use a newer starfish",
+                 a->name, *version, SCHEMA_VERSION);
+        return false;
+    }
+    return true;
+}
+
+/* A database without a version is new or from before versioning, or someone else's: then it
+ * has tables and no `games`. */
+static bool is_foreign(const SchemaAccess *a, char *err, size_t errlen)
+{
+    int games = 0, others = 0;
+    if (!a->query_int(a->db, a->count_tables_sql, "games", NULL, &games) ||
+        !a->query_int(a->db, a->count_others_sql, NULL, NULL, &others))
+        return false;
+    if (games || !others)
+        return false;
+    snprintf(err, errlen, "%s is not a starfish database: it has tables, and no table games", a->name);
+    return true;
+}
+
+static bool apply(const SchemaAccess *a, const Migration *m, char *err, size_t errlen)
+{
+    for (const char *const *sql = m->sql; *sql; sql++)
+        if (!a->exec(a->db, *sql)) {
+            snprintf(err, errlen, "cannot bring %s to schema version %d (%s): %s", a->name, m->version, m->what,
+                     a->error(a->db));
+            return false;
+        }
+    char record[96];
+    snprintf(record, sizeof record, "DELETE FROM schema_version; INSERT INTO schema_version VALUES (%d)", m->version);
+    if (a->exec(a->db, record))
+        return true;
+    snprintf(err, errlen, "cannot record schema version %d in %s: %s", m->version, a->name, a->error(a->db));
+    return false;
+}
+
+/* Every table of the schema has every column it must have. */
+static bool check_columns(const SchemaAccess *a, char *err, size_t errlen)
+{
+    for (size_t t = 0; t < schema_table_count; t++) {
+        const TableColumns *tc = &schema_tables[t];
+        for (const char *const *col = tc->columns; *col; col++) {
+            int found = 0;
+            if (!a->query_int(a->db, a->count_columns_sql, tc->table, *col, &found)) {
+                snprintf(err, errlen, "cannot read %s: %s", a->name, a->error(a->db));
+                return false;
+            }
+            if (!found) {
+                snprintf(err, errlen, "%s cannot be used: table %s has no column %s", a->name, tc->table, *col);
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+bool schema_migrate(const SchemaAccess *a, char *err, size_t errlen)
+{
+    int version = 0;
+    bool ok = read_version(a, &version, err, errlen) && !(version == 0 && is_foreign(a, err, errlen));
+    for (int v = version; ok && v < SCHEMA_VERSION; v++)
+        ok = apply(a, &schema_migrations[v], err, errlen);
+    return ok && check_columns(a, err, errlen);
+}
+
+const char *schema_side_text(int side)
+{
+    return side == WHITE ? "white" : side == BLACK ? "black" : NULL;
+}
+
+int schema_side_of(const char *text)
+{
+    if (!text)
+        return -1;
+    return strcmp(text, "white") == 0 ? WHITE : strcmp(text, "black") == 0 ? BLACK : -1;
+}
+
+bool schema_grow_array(void *array, int *cap, int n, size_t size)
+{
+    void **p = array;
+    if (n < *cap)
+        return true;
+    int more = *cap ? *cap * 2 : 64;
+    void *grown = realloc(*p, size * (size_t)more);
+    if (!grown)
+        return false;
+    *p = grown;
+    *cap = more;
+    return true;
+}

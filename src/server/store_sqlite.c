@@ -12,15 +12,18 @@
 /* A change waiting to be written: each is made inside its own savepoint of a batch's
  * transaction; the caller waits (on its own stack) until the batch is committed. */
 typedef struct Write {
-    bool (*apply)(sqlite3 *db, const struct Write *w);
+    StoreResult (*apply)(sqlite3 *db, const struct Write *w);
     const GameRow *game; /* insert: the game and the moves it starts with */
     const MoveRow *moves;
     int n;
-    const char *id; /* a move (ply, move) and the state after it, the state alone, or a takeback (ply) */
+    const char *id; /* a move (ply, move) and the state after it, the state alone, or a takeback
+                     * (the moves from `from` on removed) */
+    int from;
     int ply;
     const MoveRow *move;
     const GameState *state;
-    bool done, ok;
+    bool done;
+    StoreResult result;
     struct Write *next;
 } Write;
 
@@ -52,18 +55,6 @@ static void log_error(sqlite3 *db, const char *what)
     fprintf(stderr, "starfish: database: %s: %s\n", what, sqlite3_errmsg(db));
 }
 
-static const char *side_name(int side)
-{
-    return side == WHITE ? "white" : side == BLACK ? "black" : NULL;
-}
-
-static int side_of(const unsigned char *text)
-{
-    if (!text)
-        return -1;
-    return strcmp((const char *)text, "white") == 0 ? WHITE : strcmp((const char *)text, "black") == 0 ? BLACK : -1;
-}
-
 static bool is_engine(sqlite3_stmt *st, int column)
 {
     const unsigned char *text = sqlite3_column_text(st, column);
@@ -90,21 +81,6 @@ static void bind_int64_or_null(sqlite3_stmt *st, int i, bool present, int64_t va
 static void copy_text(char *out, size_t len, const unsigned char *text)
 {
     snprintf(out, len, "%s", text ? (const char *)text : "");
-}
-
-/* Makes room for one more element in a malloc'ed array of *cap elements holding n. */
-static bool grow_array(void *array, int *cap, int n, size_t size)
-{
-    void **p = array;
-    if (n < *cap)
-        return true;
-    int more = *cap ? *cap * 2 : 64;
-    void *grown = realloc(*p, size * (size_t)more);
-    if (!grown)
-        return false;
-    *p = grown;
-    *cap = more;
-    return true;
 }
 
 static sqlite3_stmt *prepare(sqlite3 *db, const char *sql, const char *what)
@@ -170,6 +146,7 @@ static bool delete_moves_from(sqlite3 *db, const char *id, int ply)
     return run(db, st, "take back moves");
 }
 
+/* One process owns the file and its game locks order the changes: no conflict to look for. */
 static bool update_state(sqlite3 *db, const char *id, const GameState *s)
 {
     sqlite3_stmt *st =
@@ -180,7 +157,7 @@ static bool update_state(sqlite3 *db, const char *id, const GameState *s)
     sqlite3_bind_text(st, 1, s->result, -1, SQLITE_TRANSIENT);
     bind_text_or_null(st, 2, s->reason);
     bind_int64_or_null(st, 3, s->ended_ms > 0, s->ended_ms);
-    bind_text_or_null(st, 4, side_name(s->draw_offer));
+    bind_text_or_null(st, 4, schema_side_text(s->draw_offer));
     sqlite3_bind_text(st, 5, id, -1, SQLITE_TRANSIENT);
     if (!run(db, st, "update game"))
         return false;
@@ -212,7 +189,7 @@ static bool insert_game_row(sqlite3 *db, const GameRow *g)
     bind_int64_or_null(st, 10, g->has_clock, g->inc_ms);
     sqlite3_bind_text(st, 11, g->result, -1, SQLITE_TRANSIENT);
     bind_text_or_null(st, 12, g->reason[0] ? g->reason : NULL);
-    bind_text_or_null(st, 13, side_name(g->draw_offer));
+    bind_text_or_null(st, 13, schema_side_text(g->draw_offer));
     sqlite3_bind_int64(st, 14, g->created_ms);
     bind_int64_or_null(st, 15, g->ended_ms > 0, g->ended_ms);
     return run(db, st, "insert game");
@@ -220,44 +197,45 @@ static bool insert_game_row(sqlite3 *db, const GameRow *g)
 
 /* ---- Writing: group commit -------------------------------------------------------------- */
 
-static bool apply_insert(sqlite3 *db, const Write *w)
+static StoreResult apply_insert(sqlite3 *db, const Write *w)
 {
     bool ok = insert_game_row(db, w->game);
     for (int i = 0; ok && i < w->n; i++)
         ok = insert_move(db, w->game->id, i, &w->moves[i]);
-    return ok;
+    return ok ? STORE_OK : STORE_FAILED;
 }
 
-static bool apply_move(sqlite3 *db, const Write *w)
+static StoreResult apply_move(sqlite3 *db, const Write *w)
 {
-    return insert_move(db, w->id, w->ply, w->move) && update_state(db, w->id, w->state);
+    return insert_move(db, w->id, w->ply, w->move) && update_state(db, w->id, w->state) ? STORE_OK : STORE_FAILED;
 }
 
-static bool apply_state(sqlite3 *db, const Write *w)
+static StoreResult apply_state(sqlite3 *db, const Write *w)
 {
-    return update_state(db, w->id, w->state);
+    return update_state(db, w->id, w->state) ? STORE_OK : STORE_FAILED;
 }
 
-/* A takeback: the moves from w->ply on go, and the state is set. */
-static bool apply_take_back(sqlite3 *db, const Write *w)
+/* A takeback: the moves from w->from on go, and the state is set. */
+static StoreResult apply_take_back(sqlite3 *db, const Write *w)
 {
-    return delete_moves_from(db, w->id, w->ply) && update_state(db, w->id, w->state);
+    return delete_moves_from(db, w->id, w->from) && update_state(db, w->id, w->state) ? STORE_OK : STORE_FAILED;
 }
 
-/* Writes a batch in one transaction, each change in a savepoint; sets each one's ok. */
+/* Writes a batch in one transaction, each change in a savepoint; sets each one's result. */
 static void write_batch(sqlite3 *db, Write *batch)
 {
     bool began = begin(db);
     for (Write *w = batch; w; w = w->next) {
-        w->ok = began && sqlite3_exec(db, "SAVEPOINT change", NULL, NULL, NULL) == SQLITE_OK;
-        if (w->ok && !(w->ok = w->apply(db, w)))
+        bool saved = began && sqlite3_exec(db, "SAVEPOINT change", NULL, NULL, NULL) == SQLITE_OK;
+        w->result = saved ? w->apply(db, w) : STORE_FAILED;
+        if (saved && w->result != STORE_OK)
             sqlite3_exec(db, "ROLLBACK TO change", NULL, NULL, NULL);
         if (began)
             sqlite3_exec(db, "RELEASE change", NULL, NULL, NULL);
     }
     if (began && !commit_if(db, true)) /* nothing of the batch was written */
         for (Write *w = batch; w; w = w->next)
-            w->ok = false;
+            w->result = STORE_FAILED;
 }
 
 static void *writer(void *arg)
@@ -285,7 +263,7 @@ static void *writer(void *arg)
 }
 
 /* Queues w for the writer and waits until it is written; its result. */
-static bool write_change(Store *s, Write *w)
+static StoreResult write_change(Store *s, Write *w)
 {
     SqliteStore *q = sqlite_of(s);
     w->next = NULL;
@@ -299,27 +277,29 @@ static bool write_change(Store *s, Write *w)
     while (!w->done)
         pthread_cond_wait(&q->written, &q->queue_lock);
     pthread_mutex_unlock(&q->queue_lock);
-    return w->ok;
+    return w->result;
 }
 
 static bool sqlite_insert_game(Store *s, const GameRow *g, const MoveRow *moves, int n)
 {
-    return write_change(s, &(Write){.apply = apply_insert, .game = g, .moves = moves, .n = n});
+    return write_change(s, &(Write){.apply = apply_insert, .game = g, .moves = moves, .n = n}) == STORE_OK;
 }
 
-static bool sqlite_append_move(Store *s, const char *id, int ply, const MoveRow *m, const GameState *st)
+static StoreResult sqlite_append_move(Store *s, const char *id, int ply, const MoveRow *m, const GameState *st)
 {
     return write_change(s, &(Write){.apply = apply_move, .id = id, .ply = ply, .move = m, .state = st});
 }
 
-static bool sqlite_set_state(Store *s, const char *id, const GameState *st)
+static StoreResult sqlite_set_state(Store *s, const char *id, int plies, const GameState *st)
 {
+    (void)plies; /* this process's game locks keep its count right */
     return write_change(s, &(Write){.apply = apply_state, .id = id, .state = st});
 }
 
-static bool sqlite_take_back(Store *s, const char *id, int ply, const GameState *st)
+static StoreResult sqlite_take_back(Store *s, const char *id, int plies, int from, const GameState *st)
 {
-    return write_change(s, &(Write){.apply = apply_take_back, .id = id, .ply = ply, .state = st});
+    (void)plies;
+    return write_change(s, &(Write){.apply = apply_take_back, .id = id, .from = from, .state = st});
 }
 
 static bool sqlite_id_taken(Store *s, const char *id)
@@ -353,7 +333,7 @@ static void read_game_row(sqlite3_stmt *st, GameRow *g)
     g->inc_ms = sqlite3_column_int64(st, 9);
     copy_text(g->result, sizeof g->result, sqlite3_column_text(st, 10));
     copy_text(g->reason, sizeof g->reason, sqlite3_column_text(st, 11));
-    g->draw_offer = side_of(sqlite3_column_text(st, 12));
+    g->draw_offer = schema_side_of((const char *)sqlite3_column_text(st, 12));
     g->created_ms = sqlite3_column_int64(st, 13);
     g->ended_ms = sqlite3_column_int64(st, 14);
 }
@@ -386,7 +366,7 @@ static bool load_moves(sqlite3 *db, const char *id, MoveRow **moves, int *n)
     sqlite3_bind_text(st, 1, id, -1, SQLITE_TRANSIENT);
     int rc, cap = 0;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        if (!grow_array(moves, &cap, *n, sizeof **moves)) {
+        if (!schema_grow_array(moves, &cap, *n, sizeof **moves)) {
             rc = SQLITE_NOMEM;
             break;
         }
@@ -427,7 +407,7 @@ static bool sqlite_load_unfinished(Store *s, StoreId **ids, int *n)
     sqlite3_stmt *st = prepare(q->db, "SELECT id FROM games WHERE result = '*' ORDER BY created_ms", "list unfinished");
     int rc = SQLITE_ERROR, cap = 0;
     while (st && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-        if (!grow_array(ids, &cap, *n, sizeof **ids)) {
+        if (!schema_grow_array(ids, &cap, *n, sizeof **ids)) {
             rc = SQLITE_NOMEM;
             break;
         }
@@ -510,8 +490,13 @@ static const StoreOps sqlite_ops = {
 
 /* ---- The schema ------------------------------------------------------------------------- */
 
-/* Runs one statement that returns a single integer into *out; false on an error. */
-static bool query_int(sqlite3 *db, const char *sql, const char *arg1, const char *arg2, int *out)
+/* For schema_migrate: SQLite's side. */
+static bool schema_exec(void *db, const char *sql)
+{
+    return sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK;
+}
+
+static bool schema_query_int(void *db, const char *sql, const char *arg1, const char *arg2, int *out)
 {
     sqlite3_stmt *st = NULL;
     if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
@@ -527,83 +512,9 @@ static bool query_int(sqlite3 *db, const char *sql, const char *arg1, const char
     return ok;
 }
 
-static bool has_table(sqlite3 *db, const char *name, int *has)
+static const char *schema_error(void *db)
 {
-    return query_int(db, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?", name, NULL, has);
-}
-
-/* Reads the schema version into *version (0: no schema_version table); false with err set
- * when the database cannot be used. */
-static bool read_version(sqlite3 *db, const char *path, int *version, char *err, size_t errlen)
-{
-    int has = 0, rows = 0;
-    if (!has_table(db, "schema_version", &has) ||
-        (has && !query_int(db, "SELECT count(*) FROM schema_version", NULL, NULL, &rows))) {
-        snprintf(err, errlen, "cannot read %s: %s", path, sqlite3_errmsg(db));
-        return false;
-    }
-    *version = 0;
-    if (has && (rows != 1 || !query_int(db, "SELECT version FROM schema_version", NULL, NULL, version))) {
-        snprintf(err, errlen, "%s cannot be used: its table schema_version has %d rows, not 1", path, rows);
-        return false;
-    }
-    if (*version > SCHEMA_VERSION) {
-        snprintf(err, errlen, "%s has schema version %d, newer than this starfish's (%d): use a newer starfish", path,
-                 *version, SCHEMA_VERSION);
-        return false;
-    }
-    return true;
-}
-
-/* A database without a version is new or from before versioning, or someone else's: then it
- * has tables and no `games`. */
-static bool is_foreign(sqlite3 *db, const char *path, char *err, size_t errlen)
-{
-    int games = 0, others = 0;
-    if (!has_table(db, "games", &games) ||
-        !query_int(db, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'", NULL,
-                   NULL, &others))
-        return false;
-    if (games || !others)
-        return false;
-    snprintf(err, errlen, "%s is not a starfish database: it has tables, and no table games", path);
-    return true;
-}
-
-static bool apply(sqlite3 *db, const Migration *m, const char *path, char *err, size_t errlen)
-{
-    for (const char *const *sql = m->sql; *sql; sql++)
-        if (sqlite3_exec(db, *sql, NULL, NULL, NULL) != SQLITE_OK) {
-            snprintf(err, errlen, "cannot bring %s to schema version %d (%s): %s", path, m->version, m->what,
-                     sqlite3_errmsg(db));
-            return false;
-        }
-    char record[96];
-    snprintf(record, sizeof record, "DELETE FROM schema_version; INSERT INTO schema_version VALUES (%d)", m->version);
-    if (sqlite3_exec(db, record, NULL, NULL, NULL) == SQLITE_OK)
-        return true;
-    snprintf(err, errlen, "cannot record schema version %d in %s: %s", m->version, path, sqlite3_errmsg(db));
-    return false;
-}
-
-/* Every table of the schema has every column it must have. */
-static bool check_columns(sqlite3 *db, const char *path, char *err, size_t errlen)
-{
-    for (size_t t = 0; t < schema_table_count; t++) {
-        const TableColumns *tc = &schema_tables[t];
-        for (const char *const *col = tc->columns; *col; col++) {
-            int found = 0;
-            if (!query_int(db, "SELECT count(*) FROM pragma_table_info(?) WHERE name = ?", tc->table, *col, &found)) {
-                snprintf(err, errlen, "cannot read %s: %s", path, sqlite3_errmsg(db));
-                return false;
-            }
-            if (!found) {
-                snprintf(err, errlen, "%s cannot be used: table %s has no column %s", path, tc->table, *col);
-                return false;
-            }
-        }
-    }
-    return true;
+    return sqlite3_errmsg(db);
 }
 
 /* The first access: is it a database, can it be written? */
@@ -626,11 +537,13 @@ static bool migrate(sqlite3 *db, const char *path, char *err, size_t errlen)
         explain_begin(db, path, err, errlen);
         return false;
     }
-    int version = 0;
-    bool ok = read_version(db, path, &version, err, errlen) && !(version == 0 && is_foreign(db, path, err, errlen));
-    for (int v = version; ok && v < SCHEMA_VERSION; v++)
-        ok = apply(db, &schema_migrations[v], path, err, errlen);
-    ok = ok && check_columns(db, path, err, errlen);
+    SchemaAccess access = {
+        db, path, schema_exec, schema_query_int, schema_error,
+        "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = $1",
+        "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
+        "SELECT count(*) FROM pragma_table_info($1) WHERE name = $2",
+    };
+    bool ok = schema_migrate(&access, err, errlen);
     if (ok && sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK)
         return true;
     if (ok)
@@ -672,6 +585,7 @@ Store *store_sqlite_open(const char *path, char *err, size_t errlen)
         snprintf(err, errlen, "cannot open %s: %s", path, q->db ? sqlite3_errmsg(q->db) : "out of memory");
     } else if (set_up(q->db, path, err, errlen)) {
         q->base.ops = &sqlite_ops;
+        q->base.name = path;
         pthread_mutex_init(&q->lock, NULL);
         pthread_mutex_init(&q->queue_lock, NULL);
         pthread_cond_init(&q->queued, NULL);

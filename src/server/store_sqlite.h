@@ -7,7 +7,8 @@
 
 #include "store.h"
 
-/* Opens (or creates) the database at path; NULL with err set when it cannot be used. */
+/* Opens (or creates) the database at path (kept: it names the store in messages); NULL with
+ * err set when it cannot be used. */
 Store *store_sqlite_open(const char *path, char *err, size_t errlen);
 
 #endif

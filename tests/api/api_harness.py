@@ -6,16 +6,22 @@ the repository root), else ./starfish at the repository root.  A server runs as
 server picks a free port and prints it on its one line `starfish: serving http://...`); the
 harness waits until it answers and stops it at exit.
 
+With STARFISH_TEST_DB=postgresql the servers use PostgreSQL instead: one throw-away cluster
+(initdb in a temporary directory, on a loopback port; see Postgres) and a new database for
+each server; tests marked @sqlite_only (they look into the SQLite file) are left out.
+
 It is called `api_harness`, not `harness`, because tests/run.py imports
 tests/protocol/harness.py as `harness` in the same process.
 """
 import atexit
+import glob
 import json
 import os
 import re
 import shutil
 import signal
 import socket
+import sqlite3
 import subprocess
 import tempfile
 import time
@@ -43,6 +49,118 @@ def binary():
 _running = []
 
 
+def backend():
+    """The store the tests' servers use: "sqlite" or "postgresql" ($STARFISH_TEST_DB)."""
+    return os.environ.get("STARFISH_TEST_DB", "sqlite")
+
+
+def sqlite_only(fn):
+    """Marks a test that reads or breaks the SQLite file itself: tests/run.py leaves it out
+    when the servers use PostgreSQL."""
+    fn.only_on = "sqlite"
+    return fn
+
+
+def postgresql_only(fn):
+    """Marks a test of the PostgreSQL store itself: tests/run.py runs it only when the
+    servers use PostgreSQL."""
+    fn.only_on = "postgresql"
+    return fn
+
+
+def free_port():
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class Postgres:
+    """A throw-away PostgreSQL cluster: `initdb` into a temporary directory (as the user
+    postgres when the tests run as root: PostgreSQL refuses root), `pg_ctl start` on a free
+    loopback port, trust authentication, no fsync (the tests kill servers, never the
+    database).  new_database() gives each server a database of its own."""
+
+    def __init__(self):
+        self.bin = subprocess.check_output(["pg_config", "--bindir"], text=True).strip()
+        if not os.path.exists(os.path.join(self.bin, "initdb")):  # pg_config of libpq-dev alone
+            self.bin = sorted(glob.glob("/usr/lib/postgresql/*/bin"))[-1]
+        self.dir = tempfile.mkdtemp(prefix="starfish-pg-")
+        self.as_user = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+        if self.as_user:
+            shutil.chown(self.dir, "postgres")
+        self.port = free_port()
+        self.databases = 0
+        data = os.path.join(self.dir, "data")
+        self._run("initdb", "-D", data, "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8")
+        self._run("pg_ctl", "-D", data, "-l", os.path.join(self.dir, "log"), "-w", "start", "-o",
+                  "-p %d -k %s -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=300"
+                  % (self.port, self.dir))
+        self.data = data
+
+    def _run(self, tool, *args):
+        proc = subprocess.run(self.as_user + [os.path.join(self.bin, tool)] + list(args), capture_output=True,
+                              text=True, timeout=120, stdin=subprocess.DEVNULL)
+        assert proc.returncode == 0, "%s failed: %s" % (tool, proc.stderr or proc.stdout)
+
+    def url(self, database):
+        return "postgresql://postgres@127.0.0.1:%d/%s" % (self.port, database)
+
+    def sql(self, statement, url=None):
+        """Runs SQL through psql on a database (its URL; default: postgres); returns the output
+        (unaligned, tuples only)."""
+        proc = subprocess.run(["psql", "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-d", url or self.url("postgres"),
+                               "-c", statement], capture_output=True, text=True, timeout=60)
+        assert proc.returncode == 0, "psql %r: %s" % (statement, proc.stderr)
+        return proc.stdout
+
+    def new_database(self):
+        self.databases += 1
+        name = "starfish_%d" % self.databases
+        self.sql("CREATE DATABASE %s" % name)
+        return self.url(name)
+
+    def stop(self):
+        if self.data:
+            subprocess.run(self.as_user + [os.path.join(self.bin, "pg_ctl"), "-D", self.data, "-m", "immediate",
+                                           "stop"], capture_output=True, timeout=60)
+            self.data = None
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+_postgres = []
+
+
+def stored_rows(server, query):
+    """The rows a query reads from a server's store (SQLite's tuples, or psql's lines), to
+    compare before and after."""
+    if server.db.startswith("postgresql:"):
+        return postgres().sql(query, server.db).splitlines()
+    db = sqlite3.connect("file:%s?mode=ro" % server.db, uri=True)
+    try:
+        return db.execute(query).fetchall()
+    finally:
+        db.close()
+
+
+def postgres():
+    """The cluster of this test run, started when first asked for."""
+    if not _postgres:
+        _postgres.append(Postgres())
+    return _postgres[0]
+
+
+def start_once(db):
+    """Runs `starfish serve` on the database until it says what it does (then stops it);
+    returns (exit status, its first line of output and its stderr)."""
+    proc = subprocess.Popen([binary(), "serve", "--port", "0", "--db", db, "--web", WEB_DIR],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = proc.stdout.readline()
+    if line.startswith("starfish: serving"):
+        proc.terminate()
+    out, err = proc.communicate(timeout=30)
+    return proc.returncode, line + err
+
+
 class Response:
     def __init__(self, status, headers, body):
         self.status = status
@@ -65,6 +183,8 @@ class Server:
 
     def __init__(self, db=None, web=WEB_DIR, extra_args=(), env=None):
         self.dir = tempfile.mkdtemp(prefix="starfish-api-")
+        if db is None and backend() == "postgresql":
+            db = postgres().new_database()
         self.db = db or os.path.join(self.dir, "games.db")
         self.web = web
         self.extra_args = list(extra_args)
@@ -327,7 +447,7 @@ _shared = {}
 
 def shared():
     """The server shared by the tests that need no server of their own (one per binary)."""
-    key = binary()
+    key = (binary(), backend())
     s = _shared.get(key)
     if s is None or not s.running():
         s = Server()
@@ -337,7 +457,7 @@ def shared():
 
 def stop_shared():
     """Stops the shared server of the current binary cleanly; returns it (or None)."""
-    s = _shared.pop(binary(), None)
+    s = _shared.pop((binary(), backend()), None)
     if s is not None:
         s.stop()
     return s
@@ -353,8 +473,8 @@ def moves_of(game):
 
 @atexit.register
 def _stop_all():
-    for s in _running:
+    for s in _running + _postgres:
         try:
-            s.cleanup()
+            s.cleanup() if isinstance(s, Server) else s.stop()
         except Exception:  # at exit, nothing more to do about it
             pass

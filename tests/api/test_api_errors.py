@@ -3,20 +3,14 @@ nothing stored (the database is read directly, read-only, before and after).
 
 Plain test_* functions with plain asserts; tests/run.py imports the module and calls them.
 """
-import sqlite3
 
 import api_harness as h  # tests/api is on the path; the name differs from tests/protocol's harness
 
 
 def snapshot(s):
     """Every stored row."""
-    db = sqlite3.connect("file:%s?mode=ro" % s.db, uri=True)
-    try:
-        games = db.execute("SELECT * FROM games ORDER BY id").fetchall()
-        moves = db.execute("SELECT * FROM moves ORDER BY game_id, ply").fetchall()
-    finally:
-        db.close()
-    return games, moves
+    return (h.stored_rows(s, "SELECT * FROM games ORDER BY id"),
+            h.stored_rows(s, "SELECT * FROM moves ORDER BY game_id, ply"))
 
 
 class Unchanged:

@@ -8,7 +8,6 @@ Plain test_* functions with plain asserts; tests/run.py imports the module and c
 """
 import os
 import sqlite3
-import subprocess
 import tempfile
 
 import api_harness as h  # tests/api is on the path; the name differs from tests/protocol's harness
@@ -38,27 +37,17 @@ def make_db(path, script):
     db.close()
 
 
-def start(path):
-    """Runs `starfish serve` on the database until it says what it does; returns (status, stderr)."""
-    proc = subprocess.Popen([h.binary(), "serve", "--port", "0", "--db", path, "--web", h.WEB_DIR],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    line = proc.stdout.readline()
-    if line.startswith("starfish: serving"):
-        proc.terminate()
-    out, err = proc.communicate(timeout=30)
-    return proc.returncode, line + err
-
-
 def refused(path, expect):
     with open(path, "rb") as f:
         before = f.read()
-    status, output = start(path)
+    status, output = h.start_once(path)
     assert status == 1, "%s: exit status %d: %s" % (path, status, output)
     assert output.startswith("starfish: ") and expect in output and path in output, output
     with open(path, "rb") as f:
         assert f.read() == before, "%s was changed" % path
 
 
+@h.sqlite_only
 def test_databases_that_cannot_be_used():
     with tempfile.TemporaryDirectory() as tmp:
         for column in ("draw_offer", "ended_ms", "white_token"):
@@ -87,6 +76,7 @@ def test_databases_that_cannot_be_used():
             refused(path, "is not an SQLite database")
 
 
+@h.sqlite_only
 def test_unversioned_database_is_migrated_and_served():
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "old.db")
@@ -105,6 +95,7 @@ def test_unversioned_database_is_migrated_and_served():
         db.close()
 
 
+@h.sqlite_only
 def test_new_database_has_the_current_schema():
     s = h.shared()
     db = sqlite3.connect("file:%s?mode=ro" % s.db, uri=True)
@@ -146,11 +137,13 @@ def check_writes_fail_and_recover(kind):
         s.cleanup()
 
 
+@h.sqlite_only
 def test_full_disk_while_running():
     if "asan" not in h.binary():  # the sanitizer's runtime must be loaded first: no shim there
         check_writes_fail_and_recover("disk-full")
 
 
+@h.sqlite_only
 def test_read_only_database_while_running():
     if "asan" not in h.binary():
         check_writes_fail_and_recover("read-only")

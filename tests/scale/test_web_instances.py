@@ -1,0 +1,276 @@
+"""The web app on several instances (issue 17): two `starfish serve` processes on one
+PostgreSQL database (a throw-away cluster: tests/api/api_harness.py's Postgres) behind nginx,
+started from deploy/nginx.conf with the ports replaced.  No sticky sessions: a player's
+requests go to whichever instance nginx picks.
+
+Checked: moves through either instance, each seeing the other's at once; events of a move
+made on one instance reach spectators of the other (median and worst latency printed; the
+median must stay under 100 ms); of two moves sent at once to the two instances, exactly one is
+made and the other answered 409; one search per engine move whatever the number of instances;
+a flag fall found by the instance that is left; kill -9 of an instance under load: nothing
+acknowledged is lost and the other instance continues its games (engine moves) within a few
+seconds (the time printed).
+
+Plain test_* functions with plain asserts; tests/run.py imports the module and calls them.
+"""
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "api"))
+import api_harness as h  # noqa: E402  (tests/api's helpers: servers, requests, PostgreSQL)
+
+NGINX_CONF = os.path.join(h.REPO_ROOT, "deploy", "nginx.conf")
+
+
+class Nginx:
+    """nginx from deploy/nginx.conf, listening on a free port, in front of `ports`."""
+
+    def __init__(self, ports):
+        self.dir = tempfile.mkdtemp(prefix="starfish-nginx-")
+        os.makedirs(os.path.join(self.dir, "tmp"))
+        os.chmod(os.path.join(self.dir, "tmp"), 0o777)  # nginx's workers run as nobody
+        self.port = h.free_port()
+        with open(NGINX_CONF) as f:
+            conf = f.read()
+        conf, listens = re.subn(r"listen 127\.0\.0\.1:\d+;", "listen 127.0.0.1:%d;" % self.port, conf)
+        upstreams = "".join("        server 127.0.0.1:%d max_fails=1 fail_timeout=2s;\n" % p for p in ports)
+        conf, servers = re.subn(r"(        server 127\.0\.0\.1:\d+ [^\n]*\n)+", upstreams, conf)
+        assert listens == 1 and servers == 1, "deploy/nginx.conf no longer has the lines the test replaces"
+        path = os.path.join(self.dir, "nginx.conf")
+        with open(path, "w") as f:
+            f.write(conf)
+        self.proc = subprocess.Popen(["nginx", "-p", self.dir + "/", "-c", path, "-e", os.path.join(self.dir, "error.log")],
+                                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        deadline = time.time() + 10
+        while True:
+            assert self.proc.poll() is None, "nginx exited: %s" % self.proc.stderr.read().decode()
+            try:
+                if Via(self.port).request("GET", "/api/variants").status == 200:
+                    return
+            except OSError:
+                pass
+            assert time.time() < deadline, "nginx does not answer"
+            time.sleep(0.05)
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(timeout=10)
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+class Via:
+    """The API through one port: nginx's or one instance's (h.Server's request helpers)."""
+
+    def __init__(self, port):
+        self.port = port
+
+    url = h.Server.url
+    request = h.Server.request
+    call = h.Server.call
+    create = h.Server.create
+    game = h.Server.game
+    move = h.Server.move
+    wait_game = h.Server.wait_game
+    events = h.Server.events
+
+
+class Cluster:
+    """Two instances on one new database, and nginx in front of them."""
+
+    def __init__(self, instances=2):
+        db = h.postgres().new_database()
+        self.servers = [h.Server(db=db) for _ in range(instances)]
+        self.nginx = Nginx([s.port for s in self.servers])
+        self.front = Via(self.nginx.port)
+
+    def close(self):
+        self.nginx.stop()
+        for s in self.servers:
+            reports = s.sanitizer_reports()
+            s.cleanup()
+            assert not reports, reports[0]
+
+
+def legal(game, i=0):
+    return game["legal"][i % len(game["legal"])]["uci"]
+
+
+def test_moves_through_either_instance():
+    c = Cluster()
+    try:
+        a, b = c.servers
+        created = c.front.create("chess", opponent="friend")
+        gid, tokens = created["game"]["id"], {"white": created["token"], "black": created["invite"]}
+        game = created["game"]
+        for i in range(16):  # each move on the other instance than the last, each read on the other again
+            mover, reader = (a, b) if i % 2 else (b, a)
+            game = mover.move(gid, tokens[game["side"]], legal(game, i))
+            seen = reader.game(gid)
+            assert h.moves_of(seen) == h.moves_of(game), "instance %d is behind: %r" % (i % 2, h.moves_of(seen))
+            front = c.front.game(gid)
+            assert h.moves_of(front) == h.moves_of(game)
+        assert len(game["moves"]) == 16
+        # A resignation on one instance ends the game on both.
+        a.call("POST", "/api/games/%s/resign" % gid, {"token": tokens["white"]})
+        assert b.game(gid)["result"] == "0-1"
+    finally:
+        c.close()
+
+
+def test_events_cross_instances():
+    """Moves on instance A, a spectator streaming from B: the event's latency after the move's
+    answer."""
+    c = Cluster()
+    try:
+        a, b = c.servers
+        created = a.create("chess", opponent="friend")
+        gid, tokens = created["game"]["id"], {"white": created["token"], "black": created["invite"]}
+        stream = b.events(gid)
+        name, first = stream.next()
+        assert name == "state" and first["moves"] == []
+        arrived = {}
+
+        def read():
+            for _ in range(40):
+                name, game = stream.next()
+                arrived[len(game["moves"])] = time.monotonic()
+                if len(game["moves"]) == 40:
+                    return
+
+        reader = threading.Thread(target=read, daemon=True)
+        reader.start()
+        game, answered = created["game"], {}
+        for i in range(40):
+            game = a.move(gid, tokens[game["side"]], legal(game, i))
+            answered[len(game["moves"])] = time.monotonic()
+            time.sleep(0.02)
+        reader.join(timeout=10)
+        stream.close()
+        # Moves in quick succession may reach B as one event: most have their own.
+        assert 40 in arrived and len(arrived) >= 30, "events missing: %r" % sorted(arrived)
+        latencies = sorted(max(0.0, arrived[n] - answered[n]) * 1000 for n in arrived)
+        median = statistics.median(latencies)
+        print("  event latency across instances: median %.1f ms, max %.1f ms (%d events of 40 moves)" % (
+            median, latencies[-1], len(latencies)))
+        assert median < 100, "median event latency %.1f ms" % median
+    finally:
+        c.close()
+
+
+def test_concurrent_moves_one_wins():
+    c = Cluster()
+    try:
+        a, b = c.servers
+        for trial in range(12):
+            created = c.front.create("chess", opponent="friend")
+            gid, token = created["game"]["id"], created["token"]
+            moves = [legal(created["game"], 0), legal(created["game"], 5)]
+            barrier, statuses = threading.Barrier(2), [None, None]
+
+            def send(k, server):
+                barrier.wait()
+                statuses[k] = server.request("POST", "/api/games/%s/moves" % gid, {"move": moves[k], "token": token})
+
+            threads = [threading.Thread(target=send, args=(k, s)) for k, s in enumerate((a, b))]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+            codes = sorted(r.status for r in statuses)
+            assert codes == [200, 409], "trial %d: %r" % (trial, statuses)
+            winner = moves[[r.status for r in statuses].index(200)]
+            for s in (a, b):
+                assert h.moves_of(s.game(gid)) == [winner], "trial %d: %r" % (trial, h.moves_of(s.game(gid)))
+    finally:
+        c.close()
+
+
+def test_one_search_per_engine_move():
+    """Engine games through the balancer: every engine move comes once, and no instance
+    searched a move that the other made (the instances claim each search in the database)."""
+    c = Cluster()
+    try:
+        games = [c.front.create("chess", opponent="engine", color="white", skill=0) for _ in range(3)]
+        for ply in range(0, 8, 2):
+            for created in games:
+                gid = created["game"]["id"]
+                game = c.front.wait_game(gid, lambda g: len(g["moves"]) == ply and g["side"] == "white",
+                                         what="the engine's move")
+                c.front.move(gid, created["token"], legal(game, ply))
+        for created in games:
+            c.front.wait_game(created["game"]["id"], lambda g: len(g["moves"]) == 8, what="the engine's last move")
+        for s in c.servers:
+            assert "dropped" not in s.stderr(), "a search whose move the other instance made: %s" % s.stderr()
+    finally:
+        c.close()
+
+
+def test_kill9_under_load_others_continue():
+    """kill -9 of instance A while friend games are played through nginx and engine games wait
+    for A's searches: every acknowledged move is still there, B makes the engine moves and
+    finds the flag fall."""
+    c = Cluster()
+    try:
+        a, b = c.servers
+        friends = []
+        for _ in range(4):
+            created = c.front.create("chess", opponent="friend")
+            friends.append((created["game"]["id"], {"white": created["token"], "black": created["invite"]}))
+        acknowledged, errors, stop = {gid: [] for gid, _ in friends}, [], threading.Event()
+
+        def play(gid, tokens):
+            while not stop.is_set():
+                r = c.front.request("GET", "/api/games/" + gid)
+                if r.status != 200:
+                    errors.append(r.status)
+                    continue
+                game = r.json()
+                move = legal(game, len(game["moves"]))
+                r = c.front.request("POST", "/api/games/%s/moves" % gid, {"move": move, "token": tokens[game["side"]]})
+                if r.status == 200:
+                    acknowledged[gid].append((len(game["moves"]), move))
+                else:
+                    errors.append(r.status)
+
+        players = [threading.Thread(target=play, args=f, daemon=True) for f in friends]
+        for t in players:
+            t.start()
+        time.sleep(1.0)
+        flag = a.create("chess", opponent="friend", clock={"base_ms": 2500, "inc_ms": 0})
+        flag_id = flag["game"]["id"]
+        a.move(flag_id, flag["token"], "e2e4")  # Black's clock runs: it falls 2.5 s from now
+        # Engine games made on A, which starts their searches (skill 20: 1.5 s a move).
+        engines = [a.create("chess", opponent="engine", color="black", skill=20) for _ in range(2)]
+        time.sleep(0.3)
+        a.kill9()
+        killed = time.monotonic()
+        for created in engines:
+            b.wait_game(created["game"]["id"], lambda g: len(g["moves"]) >= 1, timeout=10, what="the engine's move")
+        recovered = time.monotonic() - killed
+        b.wait_game(flag_id, lambda g: g["status"] != "ongoing", timeout=10, what="the flag fall")
+        assert b.game(flag_id)["reason"] == "timeout", b.game(flag_id)
+        time.sleep(1.0)
+        stop.set()
+        for t in players:
+            t.join(timeout=30)
+        made = sum(len(v) for v in acknowledged.values())
+        for gid, moves in acknowledged.items():
+            stored = h.moves_of(b.game(gid))
+            for ply, move in moves:
+                assert ply < len(stored) and stored[ply] == move, "game %s: acknowledged move %d %s lost: %r" % (
+                    gid, ply, move, stored)
+        print("  kill -9 of one of two instances: %d moves acknowledged, all kept; %d requests failed meanwhile "
+              "(%s); the engine moves came %.2f s after the kill" % (made, len(errors), sorted(set(errors)), recovered))
+        assert made > 20, "too few moves made: %d" % made
+        assert recovered < 5, "the engine's moves came %.1f s after the kill" % recovered
+    finally:
+        c.close()
