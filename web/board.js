@@ -238,6 +238,7 @@ export class Board {
       const g = pieceNode(piece, size, this.names);
       g.setAttribute('transform', `translate(${p.x.toFixed(1)} ${(p.y + dy).toFixed(1)})`);
       g.setAttribute('data-piece-cell', name);
+      this.describePiece(g, piece, name, size);
       if (this.drag && this.drag.from === name && this.drag.active) g.classList.add('dragging');
       pieceLayer.appendChild(g);
     }
@@ -249,13 +250,29 @@ export class Board {
         seen.add(m.to);
         const p = this.at(m.to);
         const capture = pieces.has(m.to) && !m.place;
-        el('circle', { cx: p.x, cy: p.y, r: this.cellSize * (capture ? 0.44 : 0.2), class: capture ? 'dest capture' : 'dest', 'data-dest': m.to }, hints);
+        // Starvation: the moved piece would be removed there (the rules' event).
+        const dies = m.removed ? ' dies' : '';
+        el('circle', { cx: p.x, cy: p.y, r: this.cellSize * (capture ? 0.44 : 0.2), class: `${capture ? 'dest capture' : 'dest'}${dies}`, 'data-dest': m.to }, hints);
       }
     }
     for (const a of this.state.arrows || []) this.drawArrow(a, arrows);
     this.wrap.classList.toggle('interactive', !!this.state.interactive);
     this.wrap.classList.toggle('premovable', !!this.state.premoveSide);
     this.describe();
+  }
+
+  // A piece's tooltip (colour, name, and what the rules call it there: Starchess's limping
+  // pawn, dead pawn, mummy) and the limping pawn's mark.
+  describePiece(g, piece, cell, size) {
+    const term = (this.variant.terms || []).find((t) => t.piece === piece.letter && (t.limping ? piece.limping : t.cells.includes(cell)));
+    const name = `${piece.white ? 'White' : 'Black'} ${this.names.get(piece.letter) || piece.letter}`;
+    el('title', {}, g).textContent = term ? `${name}: ${term.name} (${term.about})` : name;
+    if (term) g.setAttribute('data-term', term.name);
+    if (piece.limping) {
+      const mark = el('g', { class: 'limp-mark', transform: `translate(${size * 0.3} ${size * 0.28})` }, g);
+      el('circle', { r: size * 0.17 }, mark);
+      el('text', { 'font-size': size * 0.3, 'text-anchor': 'middle', 'dominant-baseline': 'central' }, mark).textContent = '~';
+    }
   }
 
   drawArrow(a, layer) {

@@ -1,11 +1,18 @@
 // What this browser remembers about how the app looks and sounds (theme, board colours, sound,
-// cell names), applied to <html> as data attributes the stylesheet reads, and the header's
-// controls for them (a sound switch and a settings menu).
+// cell names, the rules' hints on the board, figurines in move lists), applied to <html> as
+// data attributes and classes the stylesheet reads, and the header's controls for them (a
+// sound switch and a settings menu).
 
 import { h } from './ui.js';
 
 const KEY = 'starfish:settings';
-const DEFAULTS = { theme: 'auto', board: 'wood', sound: true, cellNames: true };
+const DEFAULTS = { theme: 'auto', board: 'wood', sound: true, cellNames: true, removalHints: true, limpingMarks: true, pieceLegend: true, figurines: false };
+// The hints on the board, each switchable: [setting, the class <html> gets when it is off, label].
+export const HINTS = [
+  ['removalHints', 'hide-removal-hints', 'Starvation: moves that lose the moved piece in red'],
+  ['limpingMarks', 'hide-limp-marks', 'Starchess: limping pawns marked ~'],
+  ['pieceLegend', 'hide-piece-legend', 'Megastar and square-says: the piece legend'],
+];
 export const THEMES = [['auto', 'Auto'], ['light', 'Light'], ['dark', 'Dark']];
 export const BOARDS = [['wood', 'Wood'], ['ocean', 'Ocean'], ['forest', 'Forest']];
 
@@ -46,6 +53,7 @@ export function applySettings() {
   root.dataset.theme = dark ? 'dark' : 'light';
   root.dataset.board = current.board;
   root.classList.toggle('hide-cell-names', !current.cellNames);
+  for (const [key, off] of HINTS) root.classList.toggle(off, !current[key]);
 }
 darkQuery.addEventListener('change', applySettings);
 
@@ -54,6 +62,10 @@ function choice(name, options) {
     options.map(([value, label]) => h('label', { class: `seg${current[name] === value ? ' checked' : ''}`, 'data-value': value },
       h('input', { type: 'radio', name: `setting-${name}`, value, checked: current[name] === value, onchange: () => setSetting(name, value) }),
       h('span', {}, label))));
+}
+
+function check(key, id, label) {
+  return h('label', { class: 'check-row' }, h('input', { type: 'checkbox', id, checked: current[key], onchange: (e) => setSetting(key, e.target.checked) }), ` ${label}`);
 }
 
 // A loudspeaker, with sound waves or struck through (drawn: emoji fonts differ).
@@ -82,7 +94,10 @@ export function mountSettings(host) {
   const build = () => panel.replaceChildren(
     h('div', { class: 'label' }, 'Theme'), choice('theme', THEMES),
     h('div', { class: 'label' }, 'Board colours'), choice('board', BOARDS),
-    h('label', { class: 'check-row' }, h('input', { type: 'checkbox', id: 'setting-cell-names', checked: current.cellNames, onchange: (e) => setSetting('cellNames', e.target.checked) }), ' Show cell names on hex boards'));
+    check('cellNames', 'setting-cell-names', 'Show cell names on hex boards'),
+    h('div', { class: 'label' }, 'Hints from the rules'),
+    ...HINTS.map(([key, off, label]) => check(key, `setting-${off.slice(5)}`, label)),
+    check('figurines', 'setting-figurines', 'Figurines in move lists (\u2658f3)'));
   const show = (on) => {
     panel.hidden = !on;
     open.setAttribute('aria-expanded', String(on));

@@ -7,6 +7,7 @@
 
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -159,16 +160,36 @@ static bool looks_like_coordinates(const Position *pos, const char *text)
     return geo_parse_cell(g, text, &len) != NO_CELL;
 }
 
-/* For a placement written LETTER@CELL that is not legal, says why; false for other text. */
-static bool placement_problem(const Position *pos, const char *text, char *why, size_t len)
+/* The piece and cell of a placement written LETTER@CELL, or (while pieces are in hand) LETTER
+ * CELL or, as the Polgár notation does, CELL LETTER; false for other text. */
+static bool read_placement(const Position *pos, const char *text, int *type, Cell *c)
 {
     const Variant *v = pos->v;
     int cell_len;
-    if (strlen(text) < 3 || text[1] != '@')
+    if (strlen(text) >= 3 && text[1] == '@') {
+        *c = geo_parse_cell(v->geo, text + 2, &cell_len);
+        *type = variant_type_of_letter(v, (char)toupper((unsigned char)text[0]));
+        return *type && *c != NO_CELL && !text[2 + cell_len];
+    }
+    if (!pos->hand_total[pos->side] || !text[0])
         return false;
-    int type = variant_type_of_letter(v, (char)toupper((unsigned char)text[0]));
-    Cell c = geo_parse_cell(v->geo, text + 2, &cell_len);
-    if (!type || c == NO_CELL || text[2 + cell_len])
+    *c = geo_parse_cell(v->geo, text + 1, &cell_len);
+    if (*c != NO_CELL && !text[1 + cell_len]) {
+        *type = variant_type_of_letter(v, text[0]);
+        return *type != 0;
+    }
+    *c = geo_parse_cell(v->geo, text, &cell_len);
+    *type = *c != NO_CELL && text[cell_len] && !text[cell_len + 1] ? variant_type_of_letter(v, text[cell_len]) : 0;
+    return *type != 0;
+}
+
+/* For a placement that is not legal, says why; false for text that is no placement. */
+static bool placement_problem(const Position *pos, const char *text, char *why, size_t len)
+{
+    const Variant *v = pos->v;
+    int type;
+    Cell c;
+    if (!read_placement(pos, text, &type, &c))
         return false;
     const char *side = pos->side == WHITE ? "White" : "Black";
     if (!pos->hand_total[pos->side])
@@ -184,11 +205,131 @@ static bool placement_problem(const Position *pos, const char *text, char *why, 
     return true;
 }
 
+/* The piece named by a figurine at the start of s (3 bytes of UTF-8: U+2654..U+265F, white
+ * ♔♕♖♗♘♙ then black ♚♛♜♝♞♟), or NULL. */
+static const char *figurine_name(const char *s)
+{
+    static const char *const names[6] = {"king", "queen", "rook", "bishop", "knight", "pawn"};
+    const unsigned char *u = (const unsigned char *)s;
+    if (u[0] != 0xE2 || u[1] != 0x99 || u[2] < 0x94 || u[2] > 0x9F)
+        return NULL;
+    return names[(u[2] - 0x94) % 6];
+}
+
+/*
+ * Game records in figurines (♘f3, the Polgár notation's ♘2): each figurine becomes the letter
+ * of the variant's piece of that name, a pawn's figurine nothing (SAN writes no letter for
+ * pawns).  False when a figurine names no piece of this variant, or the text is too long.
+ */
+static bool read_figurines(const Variant *v, const char *in, char *out, size_t len)
+{
+    size_t k = 0;
+    while (*in) {
+        const char *name = figurine_name(in);
+        char letter = *in;
+        if (name) {
+            letter = 0;
+            for (int t = 1; t <= v->ntypes; t++)
+                if (strcmp(v->def->pieces[t - 1].name, name) == 0)
+                    letter = t == v->pawn_type ? ' ' : v->letter[MAKE_PIECE(WHITE, t)];
+            if (!letter)
+                return false;
+            in += 3;
+        } else {
+            in++;
+        }
+        if (letter != ' ') {
+            if (k + 1 >= len)
+                return false;
+            out[k++] = letter;
+        }
+    }
+    out[k] = 0;
+    return true;
+}
+
+/* A placement as the Polgár notation writes it, the cell first: "17N" (from "17 ♘"). */
+static void placement_cell_first(const Position *pos, Move m, char *buf)
+{
+    const Variant *v = pos->v;
+    sprintf(buf, "%s%c", v->geo->cell_name[MOVE_TO(m)], v->letter[MAKE_PIECE(WHITE, MOVE_PIECE(m))]);
+}
+
+static int compare_text(const void *a, const void *b)
+{
+    return strcmp(a, b);
+}
+
+/* "white knight" */
+static void piece_words(const Position *pos, int type, char *out, size_t len)
+{
+    snprintf(out, len, "%s %s", pos->side == WHITE ? "white" : "black", pos->v->def->pieces[type - 1].name);
+}
+
+/*
+ * For SAN (without decorations) that names a piece, or none for a pawn, and a destination but
+ * matches no legal move, says why: no such piece can go there (or only by leaving the king
+ * attacked), several can and the text does not say which, or a promotion is left out.  False
+ * for text that names no destination.
+ */
+static bool san_problem(Position *pos, const char *san, const Move *legal, int n, char *why, size_t len)
+{
+    const Variant *v = pos->v;
+    const Geometry *g = v->geo;
+    size_t total = strlen(san), at = total;
+    Cell to = NO_CELL;
+    for (size_t i = 0; i < total; i++) { /* the destination: the longest cell name ending the text */
+        int cell_len;
+        Cell c = geo_parse_cell(g, san + i, &cell_len);
+        if (c != NO_CELL && i + (size_t)cell_len == total) {
+            to = c;
+            at = i;
+            break;
+        }
+    }
+    if (to == NO_CELL)
+        return false;
+    if (pos->hand_total[pos->side]) {
+        snprintf(why, len, "%s still has pieces to place", pos->side == WHITE ? "White" : "Black");
+        return true;
+    }
+    int type = at > 0 ? variant_type_of_letter(v, san[0]) : 0;
+    if (!type || (at > 1 && type == v->pawn_type))
+        type = v->pawn_type; /* "ed5": a pawn from the e-file */
+    if (!type)
+        return false;
+    char piece[64], bodies[MAX_MOVES][MOVE_TEXT_MAX], list[160] = "";
+    piece_words(pos, type, piece, sizeof piece);
+    int found = 0, pseudo = 0, promotions = 0;
+    for (int i = 0; i < n; i++) {
+        if (MOVE_KIND(legal[i]) == MK_PLACE || MOVE_TO(legal[i]) != to || pos_moved_type(pos, legal[i]) != type)
+            continue;
+        san_body(pos, legal[i], legal, n, bodies[found++]);
+        promotions += MOVE_PIECE(legal[i]) != 0;
+    }
+    qsort(bodies, (size_t)found, sizeof bodies[0], compare_text); /* the same list whatever the generation order */
+    for (int i = 0; i < found && strlen(list) + strlen(bodies[i]) + 3 < sizeof list; i++)
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", bodies[i]);
+    Move all[MAX_MOVES];
+    int np = gen_pseudo(pos, all);
+    for (int i = 0; i < np; i++)
+        pseudo += MOVE_KIND(all[i]) != MK_PLACE && MOVE_TO(all[i]) == to && pos_moved_type(pos, all[i]) == type;
+    if (found == 0 && pseudo > 0)
+        snprintf(why, len, "a %s could move to %s only by leaving its king attacked", piece, g->cell_name[to]);
+    else if (found == 0)
+        snprintf(why, len, "no %s can move to %s", piece, g->cell_name[to]);
+    else if (promotions == found)
+        snprintf(why, len, "the %s promotes on %s: say to what (%s)", piece, g->cell_name[to], list);
+    else
+        snprintf(why, len, "ambiguous: more than one %s can move to %s (%s)", piece, g->cell_name[to], list);
+    return true;
+}
+
 Move parse_move(Position *pos, const char *text, char *err, size_t errlen)
 {
     Move legal[MAX_MOVES];
     int n = gen_legal(pos, legal);
-    char buf[MOVE_TEXT_MAX], a[MOVE_TEXT_MAX], b[MOVE_TEXT_MAX];
+    char buf[MOVE_TEXT_MAX], a[MOVE_TEXT_MAX], b[MOVE_TEXT_MAX], letters[MOVE_TEXT_MAX];
     if (strlen(text) >= MOVE_TEXT_MAX) {
         snprintf(err, errlen, "unknown move '%.20s...': too long", text);
         return MOVE_NONE;
@@ -201,22 +342,55 @@ Move parse_move(Position *pos, const char *text, char *err, size_t errlen)
         if (strcasecmp(buf, text) == 0 && strlen(buf) > 2)
             return legal[i];
     }
-    const char *san = strncmp(text, "0-0-0", 5) == 0 ? "O-O-O" : strncmp(text, "0-0", 3) == 0 ? "O-O" : text;
+    if (!read_figurines(pos->v, text, letters, sizeof letters)) {
+        snprintf(err, errlen, "unknown move '%s': a figurine that names no piece of %s", text, pos->v->def->name);
+        return MOVE_NONE;
+    }
+    const char *san = strncmp(letters, "0-0-0", 5) == 0 ? "O-O-O" : strncmp(letters, "0-0", 3) == 0 ? "O-O" : letters;
     for (int loose = 0; loose < 2; loose++) {
         strip_san(san, a, sizeof a, loose);
         for (int i = 0; i < n; i++) {
-            san_body(pos, legal[i], legal, n, buf);
+            if (MOVE_KIND(legal[i]) == MK_PLACE && loose) /* the Polgár notation: "17 ♘" */
+                placement_cell_first(pos, legal[i], buf);
+            else
+                san_body(pos, legal[i], legal, n, buf);
             strip_san(buf, b, sizeof b, loose);
             if (a[0] && strcmp(a, b) == 0)
                 return legal[i];
         }
     }
-    char why[96];
-    if (placement_problem(pos, text, why, sizeof why))
+    char why[320]; /* room for san_problem's longest: a piece, a cell and the candidates */
+    if (placement_problem(pos, text, why, sizeof why) || placement_problem(pos, a, why, sizeof why))
         snprintf(err, errlen, "illegal move '%s': %s", text, why);
     else if (looks_like_coordinates(pos, text))
         snprintf(err, errlen, "illegal move '%s'", text);
+    else if (san_problem(pos, a, legal, n, why, sizeof why))
+        snprintf(err, errlen, "illegal move '%s': %s", text, why);
     else
         snprintf(err, errlen, "unknown move '%s'", text);
     return MOVE_NONE;
+}
+
+/* A lone piece sign: one letter or one figurine. */
+static bool piece_sign(const char *t)
+{
+    return (isalpha((unsigned char)t[0]) && !t[1]) || (figurine_name(t) && !t[3]);
+}
+
+Move parse_move_tokens(Position *pos, char *const *tokens, int n, int *used, char *err, size_t errlen)
+{
+    *used = 1;
+    size_t first = strlen(tokens[0]), second = n >= 2 ? strlen(tokens[1]) : 0;
+    if (!(n >= 2 && piece_sign(tokens[1]) && first + second < MOVE_TEXT_MAX))
+        return parse_move(pos, tokens[0], err, errlen);
+    /* A piece sign alone is no move: the two are one, or the first is a move of its own. */
+    char joined[MOVE_TEXT_MAX], ignored[8]; /* if neither reads, the joined reading's error tells why */
+    memcpy(joined, tokens[0], first);
+    memcpy(joined + first, tokens[1], second + 1);
+    Move m = parse_move(pos, joined, err, errlen);
+    if (m != MOVE_NONE) {
+        *used = 2;
+        return m;
+    }
+    return parse_move(pos, tokens[0], ignored, sizeof ignored);
 }

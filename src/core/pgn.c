@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "notation.h"
@@ -162,6 +163,92 @@ static bool is_result(const char *t)
     return !strcmp(t, "1-0") || !strcmp(t, "0-1") || !strcmp(t, "1/2-1/2") || !strcmp(t, "*");
 }
 
+/* A move left out, as in "8. - ♘2" (White's 8th move stood before a diagram): "-", "..", "…". */
+static bool is_placeholder(const char *t)
+{
+    return !strcmp(t, "-") || !strcmp(t, "--") || strspn(t, ".") == strlen(t) || !strcmp(t, "\xE2\x80\xA6");
+}
+
+/* The number the side to move's next move has in a record: "9.", "8...", a setup's "III.". */
+static void move_label(const Game *g, char *out, size_t len)
+{
+    const Position *pos = &g->pos;
+    const char *dots = pos->side == WHITE ? "." : "...";
+    if (!pos->hand_total[pos->side]) {
+        snprintf(out, len, "%d%s", pos->fullmove, dots);
+        return;
+    }
+    int placements = pos->side == WHITE; /* White's placements so far, and this one */
+    for (int i = 0; i < g->n; i++)
+        placements += MOVE_KIND(g->moves[i]) == MK_PLACE && (g->n - i) % 2 == (pos->side == WHITE ? 0 : 1);
+    char numeral[16];
+    roman(placements ? placements : 1, numeral);
+    snprintf(out, len, "%s%s", numeral, dots);
+}
+
+/* The movetext (what follows the tag lines) split into tokens in place: comments, variations,
+ * NAGs and results are left out.  Returns the count; *tokens is allocated (NULL if none). */
+static int movetext_tokens(char *text, char ***tokens)
+{
+    int depth = 0, n = 0;
+    for (char *p = text; *p; p++) { /* blank out comments and variations */
+        if (*p == '{' || *p == ';') {
+            char *end = strchr(p, *p == '{' ? '}' : '\n');
+            end = end ? end : p + strlen(p) - 1;
+            memset(p, ' ', (size_t)(end - p + 1));
+            p = end;
+        } else if (*p == '(' || *p == ')' || depth > 0) {
+            depth += *p == '(' ? 1 : *p == ')' ? -1 : 0;
+            *p = ' ';
+        }
+    }
+    *tokens = malloc((strlen(text) / 2 + 1) * sizeof **tokens);
+    if (!*tokens)
+        return -1;
+    char *save = NULL;
+    for (char *t = strtok_r(text, " \t\r\n", &save); t; t = strtok_r(NULL, " \t\r\n", &save)) {
+        if (t[0] == '$' || is_result(t))
+            continue;
+        if (is_move_number(t)) { /* "12." or "12...e5" or "IV." */
+            t = strrchr(t, '.') + 1;
+            if (!*t)
+                continue;
+        }
+        (*tokens)[n++] = t;
+    }
+    return n;
+}
+
+/* Plays the moves of the tokens: false with err naming the first move that cannot be read. */
+static bool play_tokens(Game *g, char **tokens, int n, char *err, size_t errlen)
+{
+    for (int i = 0; i < n;) {
+        char label[24], why[240];
+        move_label(g, label, sizeof label);
+        if (is_placeholder(tokens[i])) {
+            if (g->pos.side == WHITE) {
+                snprintf(err, errlen, "move %s (White): '%s' leaves out a move, but it is White's turn", label,
+                         tokens[i]);
+                return false;
+            }
+            i++;
+            continue;
+        }
+        int used;
+        Move m = parse_move_tokens(&g->pos, tokens + i, n - i, &used, why, sizeof why);
+        if (m == MOVE_NONE) {
+            snprintf(err, errlen, "move %s (%s): %s", label, g->pos.side == WHITE ? "White" : "Black", why);
+            return false;
+        }
+        if (!game_play(g, m)) {
+            snprintf(err, errlen, "out of memory");
+            return false;
+        }
+        i += used;
+    }
+    return true;
+}
+
 bool game_from_pgn(Game *g, const char *pgn, const Variant *fallback, VariantLookup find, char *err, size_t errlen)
 {
     char name[64], fen[FEN_MAX];
@@ -196,54 +283,12 @@ bool game_from_pgn(Game *g, const char *pgn, const Variant *fallback, VariantLoo
         }
         p++;
     }
-    int depth = 0; /* inside a variation */
-    while (*p) {
-        if (isspace((unsigned char)*p)) {
-            p++;
-            continue;
-        }
-        if (*p == '{') { /* comment */
-            const char *end = strchr(p, '}');
-            p = end ? end + 1 : p + strlen(p);
-            continue;
-        }
-        if (*p == ';') {
-            const char *end = strchr(p, '\n');
-            p = end ? end : p + strlen(p);
-            continue;
-        }
-        if (*p == '(' || *p == ')') {
-            depth += *p == '(' ? 1 : -1;
-            p++;
-            continue;
-        }
-        char token[MOVE_TEXT_MAX + 8];
-        size_t n = strcspn(p, " \t\r\n{}();");
-        if (n >= sizeof token) {
-            snprintf(err, errlen, "bad token in the movetext: '%.20s...'", p);
-            return false;
-        }
-        memcpy(token, p, n);
-        token[n] = 0;
-        p += n;
-        if (depth > 0 || token[0] == '$' || is_result(token))
-            continue;
-        char *move = token;
-        if (is_move_number(token)) { /* "12." or "12...e5" or "IV." */
-            move = strrchr(token, '.') + 1;
-            if (!*move)
-                continue;
-        }
-        char why[160];
-        Move m = parse_move(&g->pos, move, why, sizeof why);
-        if (m == MOVE_NONE) {
-            snprintf(err, errlen, "move %d: %s", g->n + 1, why);
-            return false;
-        }
-        if (!game_play(g, m)) {
-            snprintf(err, errlen, "out of memory");
-            return false;
-        }
-    }
-    return true;
+    char *text = strdup(p), **tokens = NULL;
+    int n = text ? movetext_tokens(text, &tokens) : -1;
+    bool ok = n >= 0 && play_tokens(g, tokens, n, err, errlen);
+    if (n < 0)
+        snprintf(err, errlen, "out of memory");
+    free(tokens);
+    free(text);
+    return ok;
 }

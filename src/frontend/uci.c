@@ -313,14 +313,16 @@ static void cmd_position(Session *s, char **tok, int n)
         game_free(&g);
         return;
     }
-    for (i++; i < n; i++) {
-        Move m = parse_move(&g.pos, tok[i], err, sizeof err);
+    for (i++; i < n;) {
+        int used;
+        Move m = parse_move_tokens(&g.pos, tok + i, n - i, &used, err, sizeof err);
         if (m == MOVE_NONE) {
             error(s, "%s", err);
             game_free(&g);
             return;
         }
         game_play(&g, m);
+        i += used;
     }
     game_free(&s->game);
     s->game = g;

@@ -15,6 +15,7 @@
 #include "game_json.h"
 #include "game_service.h"
 #include "limits.h"
+#include "piece_terms.h"
 #include "response.h"
 #include "util.h"
 
@@ -41,9 +42,10 @@ static void build_variants(void)
             char letter[2] = {*p, 0};
             json_array_append_new(promotion, json_string(letter));
         }
-        json_array_append_new(list, json_pack("{s:s, s:s, s:s, s:o, s:o, s:o}", "name", v->def->name, "description",
-                                               v->def->description, "start_fen", v->def->start_fen, "board",
-                                               board_view_json(v), "pieces", pieces, "promotion", promotion));
+        json_array_append_new(list, json_pack("{s:s, s:s, s:s, s:o, s:o, s:o, s:o}", "name", v->def->name,
+                                               "description", v->def->description, "start_fen", v->def->start_fen,
+                                               "board", board_view_json(v), "pieces", pieces, "promotion", promotion,
+                                               "terms", piece_terms_json(v)));
     }
     variants_text = util_json_text(list);
 }

@@ -14,6 +14,16 @@ static json_t *cell_or_null(const Geometry *geo, Cell c)
     return c == NO_CELL ? json_null() : json_string(geo->cell_name[c]);
 }
 
+/* Does the variant's event take the moved piece off the board after m (Starvation)? */
+static bool removes_mover(Position *pos, Move m)
+{
+    Undo u;
+    pos_make(pos, m, &u);
+    bool removed = u.removed != 0;
+    pos_unmake(pos, m, &u);
+    return removed;
+}
+
 static json_t *legal_move(const Variant *v, Position *pos, Move m)
 {
     char text[MOVE_TEXT_MAX];
@@ -24,10 +34,11 @@ static json_t *legal_move(const Variant *v, Position *pos, Move m)
         promo[0] = v->letter[MAKE_PIECE(BLACK, MOVE_PIECE(m))];
     if (place)
         placed[0] = v->letter[MAKE_PIECE(WHITE, MOVE_PIECE(m))];
-    return json_pack("{s:s, s:o, s:s, s:o, s:o, s:b}", "uci", text, "from",
+    return json_pack("{s:s, s:o, s:s, s:o, s:o, s:b, s:b}", "uci", text, "from",
                      place ? json_null() : json_string(v->geo->cell_name[MOVE_FROM(m)]), "to",
                      v->geo->cell_name[MOVE_TO(m)], "promotion", string_or_null(promo[0] ? promo : NULL), "place",
-                     string_or_null(placed[0] ? placed : NULL), "castle", MOVE_KIND(m) == MK_CASTLE);
+                     string_or_null(placed[0] ? placed : NULL), "castle", MOVE_KIND(m) == MK_CASTLE, "removed",
+                     removes_mover(pos, m));
 }
 
 static json_t *legal_moves(const Variant *v, Game *game, bool over, bool *ok)

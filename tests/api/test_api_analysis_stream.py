@@ -50,7 +50,7 @@ def test_position_moves_and_legal():
     assert [m["san"] for m in p["moves"]] == ["e4", "e5", "Nf3"], p["moves"]
     assert [m["uci"] for m in p["moves"]] == ["e2e4", "e7e5", "g1f3"]
     assert p["moves"][-1]["fen"] == p["fen"] and p["side"] == "black" and p["status"] == "ongoing"
-    assert len(p["legal"]) == 29 and {"uci", "from", "to", "promotion", "place", "castle"} == set(p["legal"][0])
+    assert len(p["legal"]) == 29 and {"uci", "from", "to", "promotion", "place", "castle", "removed"} == set(p["legal"][0])
     assert p["last"] == {"from": "g1", "to": "f3"} and p["check"] is None
     mate = s.call("POST", "/api/position", {"variant": "chess", "moves": ["f2f3", "e7e5", "g2g4", "d8h4"]})
     assert mate["status"] == "over" and mate["result"] == "0-1" and mate["reason"] == "checkmate" and mate["legal"] == []

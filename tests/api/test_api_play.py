@@ -10,7 +10,7 @@ import api_harness as h  # tests/api is on the path; the name differs from tests
 
 GAME_KEYS = {"id", "variant", "start_fen", "fen", "moves", "side", "legal", "check", "last", "hand", "status",
              "result", "reason", "clock", "draw_offer", "players", "engine", "created"}
-LEGAL_KEYS = {"uci", "from", "to", "promotion", "place", "castle"}
+LEGAL_KEYS = {"uci", "from", "to", "promotion", "place", "castle", "removed"}
 
 
 def check_game_shape(g):

@@ -779,6 +779,68 @@ test('starchess-cell-numbers', async (t) => {
   await page.locator('#toggle-cell-names').click();
 });
 
+// Sets a checkbox of the settings menu (opened and closed again).
+async function setCheckbox(page, id, on) {
+  const panel = page.locator('#settings');
+  if (await panel.isHidden()) await page.locator('#settings-button').click();
+  await page.locator(`#${id}`).setChecked(on);
+  await page.locator('#settings-button').click();
+  await panel.waitFor({ state: 'hidden' });
+}
+
+// The rules' hints on the board, each switchable in the settings: Starvation's destinations
+// where the moved piece is removed drawn apart (the API says so per move), Starchess's limping
+// pawn marked, with the rules' names in the piece tooltips.
+test('hints-removal-and-limping', async (t) => {
+  const page = await newPlayer(t);
+  const id = await createGame(page, { variant: 'starvation', opponent: 'friend', fen: '4k3/8/8/8/8/8/P7/R3K1N1 w - - 0 1' });
+  const g = await api('GET', `/api/games/${id}`);
+  const dies = g.legal.filter((m) => m.removed).map((m) => m.uci).sort();
+  check(dies.join(' ') === 'g1e2 g1f3 g1h3', `the moves that lose their piece: ${dies.join(' ')}`);
+  await page.locator('.board-svg [data-cell="g1"]').click();
+  await page.waitForSelector('.board-svg .dest.dies[data-dest="f3"]', { state: 'attached' });
+  check(await page.locator('.board-svg .dest.dies').count() === 3, 'the knight\'s three deadly cells are not all marked');
+  const red = () => page.locator('.board-svg .dest[data-dest="f3"]').evaluate((e) => getComputedStyle(e).fill);
+  const fill = await red();
+  await shot(page, 'hint-starvation-removal');
+  await page.locator('.board-svg [data-cell="a1"]').click(); // the rook beside its pawn survives
+  await page.waitForSelector('.board-svg .dest[data-dest="b1"]', { state: 'attached' });
+  check(await page.locator('.board-svg .dest.dies').count() === 0, 'the rook\'s moves are marked as deadly');
+  const safe = await page.locator('.board-svg .dest[data-dest="b1"]').evaluate((e) => getComputedStyle(e).fill);
+  check(fill !== safe, `a deadly cell is drawn like a safe one (${fill})`);
+  // Switched off, the deadly cells look like the others.
+  await setCheckbox(page, 'setting-removal-hints', false);
+  await page.locator('.board-svg [data-cell="g1"]').click();
+  await page.waitForSelector('.board-svg .dest[data-dest="f3"]', { state: 'attached' });
+  check(await red() === safe, 'the removal hint does not switch off');
+  await setCheckbox(page, 'setting-removal-hints', true);
+
+  const star = await newPlayer(t);
+  await createGame(star, { variant: 'starchess', opponent: 'friend', fen: '1/2/NP~3pr/BP2pq/KP1pk/QP2pb/RP3pn/2/1[] w 0 1' });
+  const limping = star.locator('[data-piece-cell="5"] .limp-mark');
+  check(await limping.count() === 1 && await limping.isVisible(), 'the limping pawn on 5 is not marked');
+  check(await star.locator('.limp-mark').count() === 1, 'other pawns marked limping');
+  const tip = await star.locator('[data-piece-cell="5"] > title').textContent();
+  check(/limping pawn/.test(tip), `the limping pawn's tooltip says ${tip}`);
+  await shot(star, 'hint-starchess-limping');
+  await setCheckbox(star, 'setting-limp-marks', false);
+  check(!(await limping.isVisible()), 'the limping mark does not switch off');
+  await setCheckbox(star, 'setting-limp-marks', true);
+});
+
+// Game records in figurines, as the Starchess documents write them: a setting of the move list.
+test('figurines-in-the-move-list', async (t) => {
+  const page = await newPlayer(t);
+  await createGame(page, { variant: 'chess', opponent: 'friend', pgn: '1. e4 e5 2. Nf3 Nc6 3. Bb5 *' });
+  await waitPlies(page, 5);
+  check((await sanList(page)).join(' ') === 'e4 e5 Nf3 Nc6 Bb5', `moves ${(await sanList(page)).join(' ')}`);
+  await setCheckbox(page, 'setting-figurines', true);
+  const list = await sanList(page);
+  check(list.join(' ') === 'e4 e5 \u2658f3 \u2658c6 \u2657b5', `with figurines: ${list.join(' ')}`);
+  await setCheckbox(page, 'setting-figurines', false);
+  check((await sanList(page))[2] === 'Nf3', 'figurines do not switch off');
+});
+
 // Megastar: a piece legend with every kind's moves, the levels side by side on a desktop and one
 // above the other on a phone, the whole board on the screen, no sideways scrolling.
 test('megastar-legend-and-layouts', async (t) => {

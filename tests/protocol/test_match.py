@@ -351,7 +351,7 @@ def test_random_plies_and_the_old_openings_number_agree():
 
 def test_bad_openings_files_are_named():
     cases = [(write("bad.epd", "# fine\n%s\nnot a position\n" % MATE_IN_ONE[0]), "bad.epd:3: "),
-             (write("bad.pgn", '[Event "x"]\n\n1. e4 e4 *\n'), "bad.pgn: game 1: move 2"),
+             (write("bad.pgn", '[Event "x"]\n\n1. e4 e4 *\n'), "bad.pgn: game 1: move 1... (Black): illegal move 'e4'"),
              (write("other.pgn", '[Variant "starvation"]\n\n1. e4 *\n'), "a game of starvation, not chess"),
              (write("empty.epd", "# nothing\n"), "no openings"),
              (os.path.join(_tmp, "missing.epd"), "cannot read the openings file")]

@@ -255,6 +255,20 @@ def test_mixed_coordinate_and_san_moves():
     assert a == b, "coordinate and SAN moves must give the same position: %r vs %r" % (a, b)
 
 
+
+def test_polgar_notation_moves_accepted():
+    """The Starchess documents' notation: placements cell first with a figurine ("17 ♗", two
+    tokens), figurine moves, pawn moves by their destination; the same as coordinates."""
+    polgar = ("position startpos moves 17 ♗ 21 ♗ 22 ♘ 27 ♘ 4 ♔ 10 ♖ 28 ♕ 16 ♕ 11 ♖ 34 ♔ 14 14 ♖14")
+    coords = ("position startpos moves B@17 B@21 N@22 N@27 K@4 R@10 Q@28 Q@16 R@11 K@34 12-14 20-14 11-14")
+    a = uci(["setoption name UCI_Variant value starchess", polgar, "d"])
+    b = uci(["setoption name UCI_Variant value starchess", coords, "d"])
+    assert errors(a) == [], "Polgár notation rejected: %r" % (errors(a),)
+    assert field(a, "Fen") == field(b, "Fen"), "%r vs %r" % (field(a, "Fen"), field(b, "Fen"))
+    out = uci(["setoption name UCI_Variant value starchess", "position startpos moves 17 ♗ 17 ♘", "d"])
+    assert errors(out) == ["info string error: illegal move '17♘': Black places pieces only on its own back rank, "
+                           "not on 17"], "got %r" % (errors(out),)
+
 # --- bad input: one error line, the session unchanged -------------------------------------
 
 SETUP = "position startpos moves e2e4"

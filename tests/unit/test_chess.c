@@ -148,7 +148,7 @@ TEST(san_parsing)
     CHECK(parse_move(&g.pos, "O-O", err, sizeof err) == MOVE_NONE);
     CHECK_EQ_STR(err, "unknown move 'O-O'");
     CHECK(parse_move(&g.pos, "Qf6f5", err, sizeof err) == MOVE_NONE);
-    CHECK_EQ_STR(err, "unknown move 'Qf6f5'");
+    CHECK_EQ_STR(err, "illegal move 'Qf6f5': no white queen can move to f5");
     CHECK(parse_move(&g.pos, "e2e4", err, sizeof err) == MOVE_NONE);
     CHECK_EQ_STR(err, "illegal move 'e2e4'");
     CHECK(parse_move(&g.pos, "h3", err, sizeof err) != MOVE_NONE);

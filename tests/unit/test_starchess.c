@@ -320,7 +320,7 @@ TEST(starchess_setup_phase)
                  "illegal move 'Q@27': White places pieces only on its own back rank, not on 27");
     CHECK_EQ_STR(parse_error(&g.pos, "P@4"), "illegal move 'P@4': White has no pawn in hand");
     CHECK_EQ_STR(parse_error(&g.pos, "5-6"), "illegal move '5-6'");   /* no movement yet */
-    CHECK_EQ_STR(parse_error(&g.pos, "6"), "unknown move '6'");
+    CHECK_EQ_STR(parse_error(&g.pos, "6"), "illegal move '6': White still has pieces to place");
     /* The setup counts for nothing else: FULLMOVE stays 1, HALFMOVE 0. */
     CHECK(play_moves(&g, "Q22"));                                      /* SAN form */
     CHECK_EQ_STR(fen_of(&g.pos), "1/2/1P3p1/1P2p1/KP1pk/QP2p1/1P3p1/2/1[RBNqrbn] b 0 1");
@@ -606,7 +606,8 @@ TEST(starchess_san)
         CHECK_EQ_STR(san_of(&pos, "4-11"), "Q4-11");
         /* parse_move reads the disambiguated forms back. */
         CHECK_EQ_STR(parse_error(&pos, "Q14-11"), "(accepted)");
-        CHECK_EQ_STR(parse_error(&pos, "Q11"), "unknown move 'Q11'"); /* ambiguous */
+        CHECK_EQ_STR(parse_error(&pos, "Q11"),
+                     "illegal move 'Q11': ambiguous: more than one white queen can move to 11 (Q14-11, Q4-11)");
     }
     /* Check and mate signs: the position of starchess_checkmate_and_stalemate. */
     if (setup(&pos, "starchess", "1/2/4K1k/4Q1/5/6/7/2/1[] w 0 1")) {

@@ -3,6 +3,8 @@
 
 import { h, $ } from '../ui.js';
 import { moveRows } from '../position.js';
+import { figurineText } from '../figurines.js';
+import { setting, onSetting } from '../settings.js';
 
 export class MoveList {
   constructor(state) {
@@ -19,6 +21,11 @@ export class MoveList {
     this.shown = -1;
     if (state.local) this.list.hidden = this.nav.hidden = true;
     state.on('change', (keys) => this.render(keys.has('game')));
+    this.off = onSetting((key) => key === 'figurines' && this.state.game && this.build());
+  }
+
+  destroy() {
+    this.off();
   }
 
   render(gameChanged) {
@@ -53,7 +60,8 @@ export class MoveList {
     const s = this.state;
     const g = s.game;
     this.shown = g.moves.length;
-    const cell = (i) => h('button', { type: 'button', class: 'mv', 'data-ply': i + 1, title: g.moves[i].uci, onclick: () => s.emit('goto', i + 1) }, g.moves[i].san || g.moves[i].uci);
+    const text = (m) => (m.san && setting('figurines') ? figurineText(m.san, s.variant) : m.san || m.uci);
+    const cell = (i) => h('button', { type: 'button', class: 'mv', 'data-ply': i + 1, title: g.moves[i].uci, onclick: () => s.emit('goto', i + 1) }, text(g.moves[i]));
     const grid = h('div', { class: 'moves-grid' }, moveRows(g.start_fen, g.moves).map((r) => h('div', { class: 'mv-row', role: 'listitem' },
       h('span', { class: `mv-num${/^[IVX]+\.$/.test(r.label) ? ' setup' : ''}` }, r.label),
       r.white == null ? h('span', { class: 'mv empty' }, '\u2026') : cell(r.white),

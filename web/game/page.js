@@ -41,7 +41,7 @@ export class GameView {
   destroy() {
     this.destroyed = true;
     if (this.live) this.live.close();
-    for (const m of [this.clocks, this.board, this.legend, this.analysis, this.graph]) if (m) m.destroy();
+    for (const m of [this.clocks, this.board, this.legend, this.analysis, this.graph, this.moves]) if (m) m.destroy();
     document.removeEventListener('keydown', this.onKey);
     window.removeEventListener('resize', this.onResize);
   }
@@ -93,6 +93,7 @@ export class GameView {
     this.clocks = new Clocks(s, this.bars);
     this.controls = new Controls(s);
     const moves = new MoveList(s);
+    this.moves = moves;
     this.graph = new EvalGraph(s);
     moves.element.append(new VariationView(s).element, this.graph.element, new MoveInput(s).element);
     const invite = new InviteCard(s);
