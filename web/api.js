@@ -51,6 +51,7 @@ export const api = {
   pgn: (id) => request('GET', `/games/${encodeURIComponent(id)}/pgn`, undefined, { text: true }),
   analysis: (body) => request('POST', '/analysis', body),
   position: (body) => request('POST', '/position', body),
+  pieceMoves: (variant, piece, cell) => request('GET', `/piece-moves?${new URLSearchParams({ variant, piece, cell })}`),
   analysisStreamUrl: ({ variant, fen, lines }) => `/api/analysis/stream?${new URLSearchParams({ variant, fen, lines })}`,
   eventsUrl: (id) => `/api/games/${encodeURIComponent(id)}/events`,
 };

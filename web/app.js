@@ -3,6 +3,7 @@
 import { api } from './api.js';
 import { HomeView } from './home.js';
 import { GameView, AnalysisBoardView } from './game/page.js';
+import { RulesView } from './rules/page.js';
 import { notify } from './ui.js';
 import { applySettings, mountSettings } from './settings.js';
 
@@ -23,6 +24,8 @@ function parseHash() {
   const hash = location.hash || '#/';
   const m = /^#\/game\/([^?/]+)(?:\?(.*))?$/.exec(hash);
   if (m) return { view: 'game', id: decodeURIComponent(m[1]), params: new URLSearchParams(m[2] || '') };
+  const rules = /^#\/rules\/([^?/]+)$/.exec(hash);
+  if (rules) return { view: 'rules', variant: decodeURIComponent(rules[1]) };
   const a = /^#\/analysis(?:\?(.*))?$/.exec(hash);
   if (a) return { view: 'analysis', params: new URLSearchParams(a[1] || '') };
   return { view: 'home', recent: hash === '#/recent' };
@@ -39,6 +42,7 @@ async function route() {
     const variants = await loadVariants();
     if (r.view === 'game') current = new GameView(main, variants, r.id, r.params);
     else if (r.view === 'analysis') current = new AnalysisBoardView(main, variants, r.params);
+    else if (r.view === 'rules') current = new RulesView(main, variants, r.variant);
     else current = new HomeView(main, variants);
     await current.start();
     if (r.recent) document.getElementById('recent-list')?.scrollIntoView({ behavior: 'smooth' });

@@ -28,14 +28,15 @@ function convexHull(points) {
 
 export class Board {
   // Callbacks: onMove(uci), onPremove(premove | null), onSelection(selection | null),
-  // onLayout(aspect), onCursor(cell); sizeOf() -> { width, height } the board may fill.
+  // onLayout(aspect), onCursor(cell), onCellClick(cell) (a click that plays and picks up
+  // nothing); sizeOf() -> { width, height } the board may fill.
   constructor(host, callbacks = {}) {
     this.host = host;
-    this.on = { onMove() {}, onPremove() {}, onSelection() {}, onLayout() {}, onCursor() {}, ...callbacks };
+    this.on = { onMove() {}, onPremove() {}, onSelection() {}, onLayout() {}, onCursor() {}, onCellClick() {}, ...callbacks };
     this.sizeOf = callbacks.sizeOf || (() => ({ width: host.clientWidth, height: window.innerHeight }));
     this.variant = null;
     this.flipped = false;
-    this.state = { pieces: new Map(), legal: [], last: null, check: null, interactive: false, premoveSide: null, premove: null, arrows: [] };
+    this.state = { pieces: new Map(), legal: [], last: null, check: null, interactive: false, premoveSide: null, premove: null, arrows: [], marks: [] };
     this.selected = null; // { from: cell } or { place: letter }
     this.drag = null;
     this.cursor = null; // the keyboard's cell
@@ -84,7 +85,7 @@ export class Board {
 
   // pieces: Map; legal: [...]; last: {from,to}|null; check: cell|null; interactive: bool;
   // premoveSide: the side that may premove now, or null; premove: {from|place, to}|null;
-  // arrows: [{ from, to, kind }].
+  // arrows: [{ from, to, kind }]; marks: [{ cell, kind }] (dots of a piece-move diagram).
   update(state) {
     const keepSel = this.selected && (state.interactive ? this.selectionMoves(state.legal, this.selected).length > 0 : state.premoveSide);
     this.state = { ...this.state, ...state };
@@ -255,6 +256,11 @@ export class Board {
         el('circle', { cx: p.x, cy: p.y, r: this.cellSize * (capture ? 0.44 : 0.2), class: `${capture ? 'dest capture' : 'dest'}${dies}`, 'data-dest': m.to }, hints);
       }
     }
+    for (const m of this.state.marks || []) {
+      if (!this.cells.has(m.cell)) continue;
+      const p = this.at(m.cell);
+      el('circle', { cx: p.x, cy: p.y, r: this.cellSize * (m.kind === 'capture' ? 0.4 : 0.2), class: `mark-dot ${m.kind}`, 'data-mark': m.cell }, hints);
+    }
     for (const a of this.state.arrows || []) this.drawArrow(a, arrows);
     this.wrap.classList.toggle('interactive', !!this.state.interactive);
     this.wrap.classList.toggle('premovable', !!this.state.premoveSide);
@@ -339,6 +345,7 @@ export class Board {
     } else {
       this.clearSelection();
       if (this.state.premove) this.setPremove(null);
+      if (name) this.on.onCellClick(name);
     }
   }
 

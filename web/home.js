@@ -5,6 +5,7 @@ import { api } from './api.js';
 import { h, $, $$, notify, timeAgo, variantTitle, resultText } from './ui.js';
 import { saveGame } from './store.js';
 import { boardThumbnail } from './board.js';
+import { learnLinks } from './rules/page.js';
 
 const CLOCKS = [
   ['none', 'No clock'],
@@ -51,6 +52,7 @@ export class HomeView {
     const form = h('form', { id: 'new-game', class: 'new-game-form', autocomplete: 'off' },
       h('div', { class: 'field' }, h('div', { class: 'label' }, 'Variant'), h('div', { class: 'variant-grid' }, tiles)),
       h('p', { class: 'variant-desc', id: 'variant-desc' }),
+      h('div', { id: 'variant-learn' }),
       h('div', { class: 'field-row' },
         h('div', { class: 'field' }, h('div', { class: 'label' }, 'Opponent'),
           seg('opponent', [['engine', '\u2699 Engine'], ['friend', '\u263A A friend']], saved.opponent || 'engine')),
@@ -87,6 +89,7 @@ export class HomeView {
     const update = () => {
       const v = this.variants.find((x) => x.name === form.variant.value);
       $('#variant-desc').textContent = v ? v.description || '' : '';
+      $('#variant-learn').replaceChildren(learnLinks(form.variant.value) || '');
       $$('.variant-tile').forEach((t) => t.classList.toggle('checked', t.dataset.variant === form.variant.value));
       $$('.seg').forEach((s) => s.classList.toggle('checked', s.querySelector('input').checked));
       form.classList.toggle('vs-engine', form.opponent.value === 'engine');

@@ -1,5 +1,6 @@
 #include "api.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include "analysis_stream.h"
 #include "api_fields.h"
 #include "board_view.h"
+#include "diagram.h"
 #include "engine_worker.h"
 #include "events.h"
 #include "game_json.h"
@@ -589,6 +591,35 @@ static enum MHD_Result get_health(struct MHD_Connection *c)
                                "analysis_streams", analysis_streams_count()));
 }
 
+/* ---- Learning the games: piece diagrams --------------------------------------- */
+
+/* GET /api/piece-moves?variant=V&piece=L&cell=C: where piece L (upper case White, lower case
+ * Black) standing alone on C can go. */
+static enum MHD_Result get_piece_moves(struct MHD_Connection *c)
+{
+    const char *name = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "variant");
+    const char *piece = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "piece");
+    const char *cell = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "cell");
+    const Variant *v = name ? variant_by_name(name) : NULL;
+    if (!v)
+        return http_error(c, 400, "unknown variant '%.40s'", name ? name : "");
+    int type = piece && piece[0] && !piece[1] ? variant_type_of_letter(v, (char)toupper((unsigned char)piece[0])) : 0;
+    if (!type)
+        return http_error(c, 400, "%s has no piece '%.10s'", v->def->name, piece ? piece : "");
+    int len;
+    Cell from = cell ? geo_parse_cell(v->geo, cell, &len) : NO_CELL;
+    if (from == NO_CELL || cell[len])
+        return http_error(c, 400, "%s has no cell '%.10s'", v->def->name, cell ? cell : "");
+    DiagramTarget targets[MAX_CELLS];
+    int n = diagram_targets(v, MAKE_PIECE(islower((unsigned char)piece[0]) ? BLACK : WHITE, type), from, targets);
+    json_t *list = json_array();
+    for (int i = 0; list && i < n; i++)
+        json_array_append_new(list, json_pack("{s:s, s:b, s:b}", "to", v->geo->cell_name[targets[i].to], "quiet",
+                                              targets[i].quiet, "capture", targets[i].capture));
+    return http_json(c, 200, json_pack("{s:s, s:s, s:s, s:o}", "variant", v->def->name, "piece", piece, "cell",
+                                       v->geo->cell_name[from], "targets", list));
+}
+
 /* ---- Routing -------------------------------------------------------------------------------- */
 
 /* /games/ID[/what]: the game's endpoints. */
@@ -658,6 +689,8 @@ enum MHD_Result api_handle(struct MHD_Connection *c, const char *method, const c
         return get ? get_analysis_stream(c) : http_method_not_allowed(c, "GET, HEAD");
     if (strcmp(path, "/position") == 0)
         return post ? post_position(c, body, len) : http_method_not_allowed(c, "POST");
+    if (strcmp(path, "/piece-moves") == 0)
+        return get ? get_piece_moves(c) : http_method_not_allowed(c, "GET, HEAD");
     if (strcmp(path, "/health") == 0)
         return get ? get_health(c) : http_method_not_allowed(c, "GET, HEAD");
     if (strncmp(path, "/games/", 7) != 0)

@@ -788,6 +788,57 @@ async function setCheckbox(page, id, on) {
   await panel.waitFor({ state: 'hidden' });
 }
 
+// A rules page per game, reached from the lobby and the game page: a piece-move diagram from the
+// server's move generation, and one of the documents' examples played through to its end.
+const RULES_PAGES = [
+  // variant, a piece and a cell of the diagram with its number of targets, an example and what it ends in
+  ['starchess', 'N', '19', 12, 'mate-1', '1-0 checkmate'],
+  ['starvation', 'N', 'e4', 8, 'king-1', '0-1 checkmate'],
+  ['square-says', 'M', 'c3', 8, 'end-1', '0-1 stalemate'], // c3: a knight square,
+  ['megastar', 'N', 'Ui5', 6, 'binding-1', 'ongoing'],
+];
+test('rules-pages', async (t) => {
+  const page = await newPlayer(t);
+  await page.goto(`${server.base}/#/`);
+  await page.locator('.variant-tile[data-variant="starvation"]').click();
+  await page.locator('#variant-learn .rules-link').click();
+  await page.waitForSelector('.rules-page[data-variant="starvation"]');
+  await createGame(page, { variant: 'megastar', opponent: 'friend' });
+  await page.locator('.status-card .rules-link').click();
+  await page.waitForSelector('.rules-page[data-variant="megastar"]');
+  for (const [variant, piece, cell, targets, example, end] of RULES_PAGES) {
+    await page.goto(`${server.base}/#/rules/${variant}`);
+    await page.waitForSelector(`.rules-page[data-variant="${variant}"] .example .board-svg [data-cell]`);
+    await page.locator(`.diagram-piece[data-piece="${piece}"]`).click();
+    await page.locator(`#piece-diagram .board-svg [data-cell="${cell}"]`).click();
+    await page.waitForSelector(`#piece-diagram .board-svg [data-piece-cell="${cell}"]`);
+    await page.waitForFunction(([c, n]) => document.querySelector('#piece-diagram').dataset.targets === String(n)
+      && document.querySelectorAll('#piece-diagram .mark-dot').length === n, [cell, targets], { timeout: 5000 })
+      .catch(async () => { throw new Failure(`${variant}: ${piece} on ${cell} shows ${await page.locator('#piece-diagram .mark-dot').count()} targets, not ${targets}`); });
+    const ex = page.locator(`.example[data-example="${example}"]`);
+    const total = Number((await ex.locator('.example-ply').innerText()).split('/')[1]);
+    for (let i = 1; i <= total; i++) {
+      await ex.locator('.ex-next').click();
+      await page.waitForFunction(([id, k]) => document.querySelector(`.example[data-example="${id}"]`).dataset.ply === String(k), [example, i]);
+      check(/\S/.test(await ex.locator('.example-note').innerText()), `${variant}: no note for move ${i} of ${example}`);
+    }
+    await page.waitForFunction(([id, s]) => document.querySelector(`.example[data-example="${id}"]`).dataset.status === s, [example, end], { timeout: 5000 })
+      .catch(async () => { throw new Failure(`${variant}: ${example} ends ${await ex.getAttribute('data-status')}, not ${end}`); });
+    await shot(page, `rules-${variant}`);
+  }
+  // The reader's own move on an example's board leaves the record.
+  await page.goto(`${server.base}/#/rules/starchess`);
+  const limp = page.locator('.example[data-example="limping-1"]');
+  await limp.locator('.board-svg [data-cell="1"]').waitFor();
+  for (let i = 0; i < 4; i++) await limp.locator('.ex-next').click();
+  await page.waitForFunction(() => document.querySelector('.example[data-example="limping-1"]').dataset.ply === '4');
+  check(await limp.locator('[data-piece-cell="20"] .limp-mark').count() === 1, 'the pawn that captured onto 20 is not marked limping');
+  await limp.locator('.board-svg [data-cell="23"]').click();
+  await limp.locator('.board-svg [data-cell="24"]').click();
+  await page.waitForFunction(() => document.querySelector('.example[data-example="limping-1"]').dataset.ply === '5');
+  check(/your own move/.test(await limp.locator('.example-note').innerText()), 'a move of the reader is not told apart from the record');
+}, 120000);
+
 // The rules' hints on the board, each switchable in the settings: Starvation's destinations
 // where the moved piece is removed drawn apart (the API says so per move), Starchess's limping
 // pawn marked, with the rules' names in the piece tooltips.

@@ -3,6 +3,7 @@
 
 import { h, $, variantTitle, resultText } from '../ui.js';
 import { other } from './state.js';
+import { learnLinks } from '../rules/page.js';
 
 const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 
@@ -51,7 +52,7 @@ export class Controls {
     e.flip.setAttribute('aria-label', 'Flip board (f)');
     this.element = h('section', { class: 'card status-card' },
       h('div', { class: 'title-row' }, e.title, e.conn),
-      e.sub, e.status, e.result, e.drawBox, e.takebackBox, e.rematchBox);
+      e.sub, e.status, e.result, e.drawBox, e.takebackBox, e.rematchBox, learnLinks(state.variant.name));
     // The player's buttons: in the side panel on a wide screen, in one row under the board on a phone.
     this.bar = h('div', { class: 'action-bar', id: 'action-bar' }, e.takeback, e.offer, e.resign, e.rematch, e.flip);
     state.on('change', () => this.render());
