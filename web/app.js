@@ -4,6 +4,7 @@ import { api } from './api.js';
 import { HomeView } from './home.js';
 import { GameView, AnalysisBoardView } from './game/page.js';
 import { RulesView } from './rules/page.js';
+import { PuzzlesView } from './puzzles/page.js';
 import { notify } from './ui.js';
 import { applySettings, mountSettings } from './settings.js';
 
@@ -24,6 +25,8 @@ function parseHash() {
   const hash = location.hash || '#/';
   const m = /^#\/game\/([^?/]+)(?:\?(.*))?$/.exec(hash);
   if (m) return { view: 'game', id: decodeURIComponent(m[1]), params: new URLSearchParams(m[2] || '') };
+  const puzzles = /^#\/puzzles\/([^?/]+)(?:\?(.*))?$/.exec(hash);
+  if (puzzles) return { view: 'puzzles', variant: decodeURIComponent(puzzles[1]), params: new URLSearchParams(puzzles[2] || '') };
   const rules = /^#\/rules\/([^?/]+)$/.exec(hash);
   if (rules) return { view: 'rules', variant: decodeURIComponent(rules[1]) };
   const a = /^#\/analysis(?:\?(.*))?$/.exec(hash);
@@ -43,6 +46,7 @@ async function route() {
     if (r.view === 'game') current = new GameView(main, variants, r.id, r.params);
     else if (r.view === 'analysis') current = new AnalysisBoardView(main, variants, r.params);
     else if (r.view === 'rules') current = new RulesView(main, variants, r.variant);
+    else if (r.view === 'puzzles') current = new PuzzlesView(main, variants, r.variant, r.params);
     else current = new HomeView(main, variants);
     await current.start();
     if (r.recent) document.getElementById('recent-list')?.scrollIntoView({ behavior: 'smooth' });

@@ -9,9 +9,27 @@
 
 #include "position.h"
 
+#define MATE_MOVES_MAX 8 /* the longest mate these searches are asked for */
+
 /* Can the side to move force checkmate within `moves` of its own moves (moves >= 1)? */
 bool mate_within(Position *pos, int moves);
 /* Does playing m (legal) force checkmate within `moves` moves of its mover, m included? */
 bool move_mates_within(Position *pos, Move m, int moves);
+/* The length of the shortest forced checkmate by the side to move within `most` moves, or 0. */
+int mate_length(Position *pos, int most);
+/*
+ * The best defence: the side to move faces a checkmate within `moves` moves of its opponent;
+ * returns its legal move after which the opponent's shortest forced mate is longest (the first
+ * such in generation order), with that length in *left (0 when it escapes a mate within
+ * `moves`), or MOVE_NONE when it has no legal move.
+ */
+Move mate_best_defence(Position *pos, int moves, int *left);
+/*
+ * A main line of the shortest forced mate within `moves` moves of the side to move: the first
+ * move (in generation order) that forces it, the best defence, and so on to the mate.  Returns
+ * the number of plies written to line (room for 2 * MATE_MOVES_MAX - 1), 0 when there is no such
+ * mate (or none within MATE_MOVES_MAX).
+ */
+int mate_line(Position *pos, int moves, Move *line);
 
 #endif

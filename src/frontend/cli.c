@@ -62,13 +62,36 @@ static int cmd_perft(int argc, char **argv)
     return 0;
 }
 
+static bool mate_show_line;
+static const Option mate_options[] = {
+    OPTION_FLAG("line", "also print a main line: a first move, the best defence (the reply\n"
+                        "that puts the mate off longest), and so on to the mate",
+                &mate_show_line),
+    OPTIONS_END};
+
 static const Command mate_command = {
-    "mate", "VARIANT N FEN", "prove the shortest forced mate within N moves",
+    "mate", "[--line] VARIANT N FEN", "prove the shortest forced mate within N moves",
     "Searches every legal move from FEN (no engine heuristics) for the shortest forced\n"
     "checkmate within N moves (1..8) of the side to move, and prints `mate in K:` with every\n"
     "first move that forces it, or `no mate in N` (exit status 1).  The work grows with the\n"
     "number of moves to the power 2N-1: N = 3 is quick in chess, N = 2 in Megastar.",
-    NULL, 3, 3};
+    mate_options, 3, 3};
+
+/* Prints a main line of the mate, in coordinate notation. */
+static void print_mate_line(Position *pos, int k)
+{
+    Move line[2 * MATE_MOVES_MAX];
+    int plies = mate_line(pos, k, line);
+    printf("line:");
+    for (int i = 0; i < plies; i++) {
+        char text[MOVE_TEXT_MAX];
+        Undo u;
+        move_to_text(pos, line[i], text);
+        printf(" %s", text);
+        pos_make(pos, line[i], &u);
+    }
+    printf("\n");
+}
 
 /* The shortest forced checkmate within N moves, proven by exhaustive search (the engine's
  * heuristics play no part): every first move that forces it. */
@@ -76,13 +99,14 @@ static int cmd_mate(int argc, char **argv)
 {
     char *args[3];
     int nargs, status, most;
+    mate_show_line = false;
     if (!options_parse(&mate_command, argc, argv, args, &nargs, &status))
         return status;
     const Variant *v = variant_by_name(args[0]);
     if (!v)
         return options_fail(&mate_command, "unknown variant '%s'", args[0]);
-    if (!parse_int(args[1], 1, 8, &most))
-        return options_fail(&mate_command, "bad number of moves '%s' (1..8)", args[1]);
+    if (!parse_int(args[1], 1, MATE_MOVES_MAX, &most))
+        return options_fail(&mate_command, "bad number of moves '%s' (1..%d)", args[1], MATE_MOVES_MAX);
     Position pos;
     char err[200];
     if (!pos_set_fen(&pos, v, args[2], err, sizeof err))
@@ -102,6 +126,8 @@ static int cmd_mate(int argc, char **argv)
         }
         if (found) {
             printf("\n");
+            if (mate_show_line)
+                print_mate_line(&pos, k);
             return 0;
         }
     }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/mate.h"
 #include "../core/pgn.h"
 #include "../util/parse.h"
 #include "../variants/registry.h"
@@ -18,6 +19,7 @@
 #include "game_service.h"
 #include "limits.h"
 #include "piece_terms.h"
+#include "puzzle_service.h"
 #include "response.h"
 #include "util.h"
 
@@ -252,6 +254,12 @@ typedef struct Waiting {
     struct MHD_Response *r;
     DrawQuestion q;
     bool accepted;
+    /* A puzzle's answer: the puzzle, the moves (a JSON array, owned), the answer. */
+    const Puzzle *puzzle;
+    json_t *moves;
+    PuzzleAnswer solved;
+    GameStatus status;
+    char message[GAME_MESSAGE_MAX];
 } Waiting;
 
 void api_request_done(void *state)
@@ -265,6 +273,8 @@ void api_request_done(void *state)
         MHD_destroy_response(w->r);
     game_copy_free(&w->q.game);
     game_free(&w->game);
+    game_free(&w->solved.game);
+    json_decref(w->moves);
     free(w->token);
     free(w);
 }
@@ -591,7 +601,7 @@ static enum MHD_Result get_health(struct MHD_Connection *c)
                                "analysis_streams", analysis_streams_count()));
 }
 
-/* ---- Learning the games: piece diagrams --------------------------------------- */
+/* ---- Learning the games: piece diagrams and puzzles --------------------------------------- */
 
 /* GET /api/piece-moves?variant=V&piece=L&cell=C: where piece L (upper case White, lower case
  * Black) standing alone on C can go. */
@@ -618,6 +628,149 @@ static enum MHD_Result get_piece_moves(struct MHD_Connection *c)
                                               targets[i].quiet, "capture", targets[i].capture));
     return http_json(c, 200, json_pack("{s:s, s:s, s:s, s:o}", "variant", v->def->name, "piece", piece, "cell",
                                        v->geo->cell_name[from], "targets", list));
+}
+
+/* The puzzle set of /api/puzzles/VARIANT[/N]: NULL after an error answer. */
+static const Variant *puzzle_variant(const char *name, size_t len)
+{
+    char copy[64];
+    if (len >= sizeof copy)
+        return NULL;
+    memcpy(copy, name, len);
+    copy[len] = 0;
+    return variant_by_name(copy);
+}
+
+/* GET /api/puzzles/VARIANT: the puzzles (without their solutions). */
+static enum MHD_Result get_puzzles(struct MHD_Connection *c, const Variant *v)
+{
+    json_t *list = json_array();
+    for (int i = 1; list && i <= puzzles_count(v); i++) {
+        const Puzzle *p = puzzle_find(v, i);
+        Position pos;
+        char err[200];
+        pos_set_fen(&pos, v, p->fen, err, sizeof err);
+        json_array_append_new(list, json_pack("{s:i, s:s, s:i, s:s, s:s, s:s}", "number", p->number, "fen", p->fen,
+                                              "mate", p->mate, "side", side_name(pos.side), "proof", p->proof,
+                                              "source", p->source));
+    }
+    return http_json(c, 200, json_pack("{s:s, s:o}", "variant", v->def->name, "puzzles", list));
+}
+
+/* Space-separated moves from `fen` as [{ uci, san, fen }]: a puzzle's solution. */
+static json_t *recorded_line(const Variant *v, const char *fen, const char *moves)
+{
+    Game g = {0};
+    char why[200], copy[PUZZLE_TEXT_MAX], *save = NULL;
+    json_t *record = json_array();
+    snprintf(copy, sizeof copy, "%s", moves);
+    if (record && game_init(&g, v, fen, why, sizeof why))
+        for (char *t = strtok_r(copy, " ", &save); t; t = strtok_r(NULL, " ", &save))
+            record_move(&g, parse_move(&g.pos, t, why, sizeof why), record);
+    game_free(&g);
+    return record;
+}
+
+static const char *const puzzle_states[] = {"going-on", "solved", "failed"};
+
+/* The answer to a puzzle move, as JSON: its state, the moves so far, the position. */
+static json_t *puzzle_json(const Puzzle *p, PuzzleAnswer *a)
+{
+    Game *g = &a->game;
+    char line[PUZZLE_TEXT_MAX * 2] = "";
+    Position pos;
+    char err[200], text[MOVE_TEXT_MAX];
+    pos_set_fen(&pos, p->v, p->fen, err, sizeof err);
+    for (int i = 0; i < g->n; i++) { /* the moves as one text, to record with their SAN */
+        Undo u;
+        move_to_text(&pos, g->moves[i], text);
+        snprintf(line + strlen(line), sizeof line - strlen(line), "%s%s", i ? " " : "", text);
+        pos_make(&pos, g->moves[i], &u);
+    }
+    bool going_on = a->state == PUZZLE_GOES_ON, ok = true;
+    GameResult r = game_status(g);
+    json_t *out = json_pack("{s:i, s:s, s:o, s:i, s:o, s:o, s:s, s:s, s:o}", "number", p->number, "state",
+                            puzzle_states[a->state], "moves", recorded_line(p->v, p->fen, line), "left", a->left,
+                            "why", a->why[0] ? json_string(a->why) : json_null(), "solution",
+                            going_on ? json_null() : recorded_line(p->v, p->fen, p->line), "status",
+                            r.kind == RESULT_NONE ? "ongoing" : "over", "result", result_text(r.kind), "reason",
+                            r.reason ? json_string(r.reason) : json_null());
+    if (out)
+        game_json_position(out, p->v, g, !going_on, &ok);
+    if (!ok) {
+        json_decref(out);
+        return NULL;
+    }
+    return out;
+}
+
+/* On a questions' thread: the puzzle's answer. */
+static void solve_puzzle(void *ctx)
+{
+    Waiting *w = ctx;
+    size_t n = json_array_size(w->moves);
+    const char *moves[2 * MATE_MOVES_MAX];
+    for (size_t i = 0; i < n; i++)
+        moves[i] = json_string_value(json_array_get(w->moves, i));
+    w->status = puzzle_answer(w->puzzle, moves, (int)n, &w->solved, w->message, sizeof w->message);
+}
+
+static EngineAsk ask_puzzle(Waiting *w)
+{
+    return engine_ask_work(w->puzzle->v, solve_puzzle, on_answer, w);
+}
+
+static enum MHD_Result puzzle_answered(Waiting *w)
+{
+    if (!w->ok)
+        return no_answer(w);
+    if (w->status != GAME_OK)
+        return http_error(w->c, http_status(w->status), "%s", w->message);
+    json_t *out = puzzle_json(w->puzzle, &w->solved);
+    return out ? http_json(w->c, 200, out) : http_error(w->c, 503, "out of memory");
+}
+
+/* POST /api/puzzles/VARIANT/N { moves: [...] }: the player's latest move judged, answered. */
+static enum MHD_Result post_puzzle_move(struct MHD_Connection *c, const Puzzle *p, const char *body, size_t len,
+                                        void **state)
+{
+    char err[ERR_MAX];
+    json_t *o;
+    int status = parse_body(body, len, &o, err);
+    if (status)
+        return http_error(c, (unsigned)status, "%s", err);
+    json_t *moves = json_incref(json_object_get(o, "moves"));
+    json_decref(o);
+    if (!json_is_array(moves) || check_moves_field(moves, err) ||
+        json_array_size(moves) >= 2 * MATE_MOVES_MAX) {
+        json_decref(moves);
+        return http_error(c, 400, "\"moves\" must be an array of at most %d moves", 2 * MATE_MOVES_MAX - 1);
+    }
+    Waiting *w = calloc(1, sizeof *w);
+    if (!w) {
+        json_decref(moves);
+        return http_error(c, 503, "out of memory");
+    }
+    *w = (Waiting){.c = c, .ask = ask_puzzle, .resumed = puzzle_answered, .puzzle = p, .moves = moves};
+    *state = w;
+    return wait_for_engine(w);
+}
+
+/* /api/puzzles/VARIANT[/N] */
+static enum MHD_Result puzzle_endpoint(struct MHD_Connection *c, bool get, bool post, const char *path,
+                                       const char *body, size_t len, void **state)
+{
+    size_t name_len = strcspn(path, "/");
+    const Variant *v = puzzle_variant(path, name_len);
+    if (!v)
+        return http_error(c, 404, "no puzzles for '%.*s': no such variant", (int)(name_len < 40 ? name_len : 40), path);
+    if (!path[name_len])
+        return get ? get_puzzles(c, v) : http_method_not_allowed(c, "GET, HEAD");
+    int number;
+    const Puzzle *p = parse_int(path + name_len + 1, 1, 1000000, &number) ? puzzle_find(v, number) : NULL;
+    if (!p)
+        return http_error(c, 404, "%s has no puzzle '%.20s'", v->def->name, path + name_len + 1);
+    return post ? post_puzzle_move(c, p, body, len, state) : http_method_not_allowed(c, "POST");
 }
 
 /* ---- Routing -------------------------------------------------------------------------------- */
@@ -691,6 +844,8 @@ enum MHD_Result api_handle(struct MHD_Connection *c, const char *method, const c
         return post ? post_position(c, body, len) : http_method_not_allowed(c, "POST");
     if (strcmp(path, "/piece-moves") == 0)
         return get ? get_piece_moves(c) : http_method_not_allowed(c, "GET, HEAD");
+    if (strncmp(path, "/puzzles/", 9) == 0)
+        return puzzle_endpoint(c, get, post, path + 9, body, len, state);
     if (strcmp(path, "/health") == 0)
         return get ? get_health(c) : http_method_not_allowed(c, "GET, HEAD");
     if (strncmp(path, "/games/", 7) != 0)

@@ -215,8 +215,9 @@ typedef struct Question {
     Game game;
     int movetime_ms;
     Analysis *analysis; /* an analysis, or */
-    bool *accepted;     /* a draw offer's answer, by the engine playing engine_side */
+    bool *accepted;     /* a draw offer's answer, by the engine playing engine_side, or */
     int engine_side;
+    void (*work)(void *ctx); /* other work: work(ctx) */
 } Question;
 
 static void question_drop(Job *job)
@@ -290,7 +291,9 @@ static bool accepts_draw(Game *g, Engine *e, int engine_side)
 static void question_run(Job *job, Engine *e)
 {
     Question *q = (Question *)job;
-    if (q->analysis)
+    if (q->work)
+        q->work(q->ctx);
+    else if (q->analysis)
         analyse(&q->game, e, q->movetime_ms, q->analysis);
     else
         *q->accepted = accepts_draw(&q->game, e, q->engine_side);
@@ -338,6 +341,18 @@ EngineAsk engine_ask_draw(const DrawQuestion *d, bool *accepted, Answered done, 
     if (submit(&questions_lane, &q->base))
         return ENGINE_ASKED;
     game_free(&q->game);
+    free(q);
+    return ENGINE_STOPPING;
+}
+
+EngineAsk engine_ask_work(const Variant *v, void (*work)(void *ctx), Answered done, void *ctx)
+{
+    Question *q = question_new(v, done, ctx);
+    if (!q)
+        return ENGINE_NO_MEMORY;
+    q->work = work;
+    if (submit(&questions_lane, &q->base))
+        return ENGINE_ASKED;
     free(q);
     return ENGINE_STOPPING;
 }

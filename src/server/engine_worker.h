@@ -62,5 +62,8 @@ EngineAsk engine_analyse(Game *g, int movetime_ms, Analysis *out, Answered done,
  * engine; otherwise when a 200 ms search scores the position at most +50 cp for the engine.
  */
 EngineAsk engine_ask_draw(const DrawQuestion *q, bool *accepted, Answered done, void *ctx);
+/* Runs work(ctx) on the questions' lane, then done(ctx, true): a request's exhaustive search
+ * (a puzzle's answer) that must not hold an HTTP thread. */
+EngineAsk engine_ask_work(const Variant *v, void (*work)(void *ctx), Answered done, void *ctx);
 
 #endif

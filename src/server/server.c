@@ -25,6 +25,7 @@
 #include "game_service.h"
 #include "http.h"
 #include "limits.h"
+#include "puzzle_service.h"
 #include "store_pg.h"
 #include "store_sqlite.h"
 #include "util.h"
@@ -71,8 +72,8 @@ static void *clock_thread(void *arg)
 
 static struct {
     int port, evict_after, timeout, connections_per_ip, new_games_per_minute;
-    const char *db, *web, *host;
-} serve = {8080, EVICT_AFTER_DEFAULT_S, TIMEOUT_DEFAULT_S, 0, 0, "starfish.db", "web", "127.0.0.1"};
+    const char *db, *web, *host, *puzzles;
+} serve = {8080, EVICT_AFTER_DEFAULT_S, TIMEOUT_DEFAULT_S, 0, 0, "starfish.db", "web", "127.0.0.1", "data/puzzles"};
 
 static const Option serve_options[] = {
     OPTION_INT("port", "N", "the port (default 8080; 0 picks a free one)", &serve.port, 0, 65535),
@@ -82,6 +83,7 @@ static const Option serve_options[] = {
                   "servers may share (postgresql://USER@HOST:PORT/DB or a libpq connection string)",
                   &serve.db),
     OPTION_STRING("web", "DIR", "the web client's files (default web)", &serve.web),
+    OPTION_STRING("puzzles", "DIR", "the puzzle sets, VARIANT.epd (default data/puzzles)", &serve.puzzles),
     OPTION_INT("evict-after", "SECONDS", "a finished game unused this long leaves memory (default 600)",
                &serve.evict_after, 0, EVICT_AFTER_MAX_S),
     OPTION_INT("timeout", "SECONDS", "a connection idle this long, a stalled client, is closed (default 30)",
@@ -173,14 +175,20 @@ int server_main(int argc, char **argv)
     util_json_memory_track();
     variant_at(0); /* builds every variant's tables now */
 
-    Store *store = start_services(serve.db);
-    if (!store)
+    char err[512];
+    if (!puzzles_load(serve.puzzles, err, sizeof err)) {
+        fprintf(stderr, "starfish: %s\n", err);
         return 1;
+    }
+    Store *store = start_services(serve.db);
+    if (!store) {
+        puzzles_free();
+        return 1;
+    }
     pthread_t clock;
     int64_t idle_ms = (int64_t)serve.evict_after * 1000;
     pthread_create(&clock, NULL, clock_thread, &idle_ms);
     int bound;
-    char err[512];
     HttpOptions http = {serve.host, serve.port, serve.web, serve.timeout, open_files() - FILES_KEPT};
     bool listening = http_start(&http, &bound, err, sizeof err);
     if (listening) {
@@ -201,5 +209,6 @@ int server_main(int argc, char **argv)
     stop_clock(clock);
     free_services(store);
     limits_free();
+    puzzles_free();
     return listening ? 0 : 1;
 }

@@ -839,6 +839,69 @@ test('rules-pages', async (t) => {
   check(/your own move/.test(await limp.locator('.example-note').innerText()), 'a move of the reader is not told apart from the record');
 }, 120000);
 
+// Puzzles: the player's move is judged by the server, a right one answered with the best
+// defence until mate (solved), a wrong one failed with the solution.
+function puzzleFile(variant) {
+  return fs.readFileSync(path.join(root, 'data/puzzles', `${variant}.epd`), 'utf8').split('\n').filter((l) => l && !l.startsWith('#'))
+    .map((l, i) => {
+      const f = Object.fromEntries(l.split(';').slice(1).map((x) => [x.split(' ')[0], x.slice(x.indexOf(' ') + 1)]));
+      return { number: i + 1, fen: l.split(';')[0], mate: Number(f.mate), keys: f.keys.split(' '), line: f.line.split(' ') };
+    });
+}
+const uciCells = (uci) => (uci.includes('-') ? uci.split('-') : [uci.slice(0, 2), uci.slice(2, 4)]);
+
+async function puzzleMove(page, uci) {
+  const [from, to] = uciCells(uci);
+  await page.waitForSelector('.puzzles-page[data-state="going-on"] .board.interactive');
+  await page.locator(`.board-svg [data-cell="${from}"]`).click();
+  await page.waitForSelector(`.board-svg [data-dest="${to}"]`, { state: 'attached' });
+  await page.locator(`.board-svg [data-cell="${to}"]`).click();
+  await page.waitForFunction(() => document.querySelector('.puzzles-page').dataset.state !== 'thinking');
+}
+
+test('puzzles-solve-and-fail', async (t) => {
+  const page = await newPlayer(t);
+  for (const variant of ['chess', 'starvation', 'square-says', 'starchess', 'megastar']) {
+    const set = await api('GET', `/api/puzzles/${variant}`);
+    check(set.puzzles.length >= 50, `${variant}: ${set.puzzles.length} puzzles, not 50`);
+  }
+  // Solved: a Starchess mate in 2, the second move found among the legal moves of the answer.
+  const puzzle = puzzleFile('starchess').find((p) => p.mate === 2 && !p.line[0].includes('@'));
+  await page.goto(`${server.base}/#/puzzles/starchess?n=${puzzle.number}`);
+  await page.waitForSelector('.puzzles-page .board-svg [data-piece-cell]');
+  check(/mate in 2/.test(await page.locator('#puzzle-task').innerText()), 'the task does not say mate in 2');
+  await puzzleMove(page, puzzle.line[0]);
+  check(await page.locator('.puzzles-page').getAttribute('data-state') === 'going-on', 'the key move was not accepted');
+  check(/best defence/.test(await page.locator('#puzzle-state').innerText()), 'no defence was played');
+  const moves = (await page.locator('.puzzles-page').getAttribute('data-moves')).split(' ');
+  check(moves.length === 2 && moves[0] === puzzle.line[0], `moves after the defence: ${moves.join(' ')}`);
+  let mate = null;
+  const pos = await api('POST', '/api/position', { variant: 'starchess', fen: puzzle.fen, moves });
+  for (const m of pos.legal) {
+    const after = await api('POST', '/api/position', { variant: 'starchess', fen: pos.fen, moves: [m.uci] });
+    if (after.reason === 'checkmate') { mate = m.uci; break; }
+  }
+  check(mate, `no mate in 1 after ${moves.join(' ')}`);
+  await puzzleMove(page, mate);
+  check(await page.locator('.puzzles-page').getAttribute('data-state') === 'solved', `not solved: ${await page.locator('#puzzle-state').innerText()}`);
+  await shot(page, 'puzzle-solved');
+  // Failed: a chess puzzle's first move that is no key.
+  const chess = puzzleFile('chess').find((p) => p.mate === 1);
+  await page.goto(`${server.base}/#/puzzles/chess?n=${chess.number}`);
+  await page.waitForSelector('.puzzles-page .board-svg [data-piece-cell]');
+  const start = await api('POST', '/api/position', { variant: 'chess', fen: chess.fen });
+  const wrong = start.legal.find((m) => !chess.keys.includes(m.uci) && !m.promotion);
+  await puzzleMove(page, wrong.uci);
+  check(await page.locator('.puzzles-page').getAttribute('data-state') === 'failed', 'a wrong move did not fail the puzzle');
+  check(/not checkmate/.test(await page.locator('#puzzle-state').innerText()), `failed without saying why: ${await page.locator('#puzzle-state').innerText()}`);
+  await shot(page, 'puzzle-failed');
+  await page.locator('#puzzle-retry').click();
+  await puzzleMove(page, chess.keys[0]);
+  check(await page.locator('.puzzles-page').getAttribute('data-state') === 'solved', 'the key did not solve the puzzle on a retry');
+  await page.locator('#puzzle-next').click();
+  await page.waitForFunction((n) => location.hash === `#/puzzles/chess?n=${n}`, chess.number + 1);
+});
+
 // The rules' hints on the board, each switchable in the settings: Starvation's destinations
 // where the moved piece is removed drawn apart (the API says so per move), Starchess's limping
 // pawn marked, with the rules' names in the piece tooltips.

@@ -1,4 +1,4 @@
-"""The scripts in tools/: code_stats.py.
+"""The scripts in tools/: code_stats.py, find_mates.py (with `starfish mate --line`).
 
 Plain test_* functions with plain asserts; tests/run.py imports the module and calls them.
 """
@@ -100,3 +100,26 @@ def test_references_moves_epd_and_random():
     assert code == 2 and "compare [VARIANT] DEPTH [FEN]" in out and "selftest [DEPTH]" in out, out
     code, out, err = reference("megastar_reference.py", "perft", 1, "not a position")
     assert code == 2 and "bad input" in err, (out, err)
+
+
+def test_find_mates_writes_proven_puzzles_and_mate_prints_a_line():
+    """tools/find_mates.py --puzzles: a header saying how the file was made, then a puzzle whose
+    proof (`starfish mate --line`) the server's loader accepts: keys, a line ending in mate."""
+    binary = os.path.join(REPO_ROOT, "starfish")
+    out = subprocess.run([sys.executable, os.path.join(REPO_ROOT, "tools", "find_mates.py"), "chess", "--puzzles",
+                          "--count", "1", "--max-mate", "1", "--movetime", "20", "--seed", "4", "--binary", binary],
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0].startswith("# Mate-in-N puzzles for chess") and any(l.startswith("# Made by: ") for l in lines), lines
+    puzzle = [l for l in lines if not l.startswith("#")]
+    assert len(puzzle) == 1, lines
+    fen, *fields = puzzle[0].split(";")
+    names = [f.split(" ")[0] for f in fields]
+    assert names == ["mate", "keys", "line", "proof", "source"] and fields[0] == "mate 1", fields
+    line = fields[2].split(" ")[1:]
+    mate = subprocess.run([binary, "mate", "--line", "chess", "1", fen], capture_output=True, text=True, timeout=60)
+    assert mate.stdout.splitlines() == ["mate in 1: " + fields[1][5:], "line: " + " ".join(line)], mate.stdout
+    none = subprocess.run([binary, "mate", "--line", "chess", "1", "4k3/8/8/8/8/8/8/4K3 w - - 0 1"],
+                          capture_output=True, text=True, timeout=60)
+    assert none.returncode == 1 and none.stdout.strip() == "no mate in 1", none.stdout

@@ -15,10 +15,11 @@ export const RULES_FILES = {
   megastar: 'megastar', starvation: 'starvation',
 };
 
-// A link to the game's rules page (the lobby, the game page), or null.
+// Links to the game's rules page (where it has one) and puzzles: the lobby, the game page.
 export function learnLinks(name) {
-  if (!RULES_FILES[name]) return null;
-  return h('p', { class: 'learn-links small' }, h('a', { href: `#/rules/${name}`, class: 'rules-link' }, `Rules of ${variantTitle(name)}`));
+  const puzzles = h('a', { href: `#/puzzles/${name}`, class: 'puzzles-link' }, `${variantTitle(name)} puzzles`);
+  return h('p', { class: 'learn-links small' },
+    RULES_FILES[name] ? [h('a', { href: `#/rules/${name}`, class: 'rules-link' }, `Rules of ${variantTitle(name)}`), ' \u00B7 '] : null, puzzles);
 }
 
 // A board in a box of its own on the page.
@@ -153,6 +154,7 @@ export class RulesView {
       h('p', { class: 'muted small' }, doc.sources),
       h('p', { class: 'rules-actions' },
         h('a', { href: `#/?variant=${encodeURIComponent(this.name)}`, class: 'button', id: 'rules-play' }, `Play ${variantTitle(this.name)}`),
+        ' ', h('a', { href: `#/puzzles/${this.name}`, class: 'button ghost', id: 'rules-puzzles' }, 'Puzzles'),
         others.length ? h('span', { class: 'muted small' }, ' Also: ', others.map((v) => h('a', { href: `#/rules/${v}` }, variantTitle(v)))) : null),
       h('nav', { class: 'rules-toc', 'aria-label': 'Contents' }, h('ol', {}, doc.sections.map((s) => h('li', {}, h('a', { href: `#/rules/${this.name}`, 'data-section': s.id, onclick: (e) => { e.preventDefault(); document.getElementById(`rules-${s.id}`)?.scrollIntoView(); } }, s.title))))),
       doc.sections.map((s) => this.section(variant, s, this.variants.find((v) => v.name === doc.variants[0]))));
