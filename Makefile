@@ -27,7 +27,7 @@ REL := build/release
 ASAN := build/asan
 SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-.PHONY: all run test test-scale asan librules bench perft-deep fuzz load-test load-test-streams clean
+.PHONY: all run test test-scale asan librules bench perft-deep fuzz-long load-test load-test-streams clean
 
 all: starfish
 
@@ -91,10 +91,30 @@ $(REL)/rules-perft: tests/librules/rules_perft.c $(REL)/librules.a
 
 librules: $(REL)/librules.a $(REL)/rules-perft
 
-# libFuzzer target over position text and move parsing (clang), on the rules alone.
-build/fuzz/fuzz-parse: $(RULES_SRC) tests/fuzz/fuzz_parse.c
-	@mkdir -p build/fuzz
-	clang -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined $^ -o $@ $(RULES_LIBS)
+# libFuzzer targets (clang, ASan+UBSan): one per tests/fuzz/fuzz_NAME.c, built as
+# build/fuzz/fuzz-NAME from the library compiled once for them, the checks they share and a
+# stand-in for libmicrohttpd (the server's handlers answer requests made in memory).
+FUZZ := build/fuzz
+FUZZ_TARGETS := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BINS := $(addprefix $(FUZZ)/fuzz-,$(FUZZ_TARGETS))
+FUZZ_HELPERS := $(patsubst %.c,$(FUZZ)/%.o,tests/fuzz/check.c tests/fuzz/fake_mhd.c)
+FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -MMD -MP -g -O1 -fsanitize=address,undefined
+# How long `make fuzz-long` runs each target (seconds), and where its corpora grow.
+FUZZ_SECONDS ?= 600
+FUZZ_CORPUS ?= build/fuzz-corpus
+
+$(FUZZ)/%.o: %.c
+	@mkdir -p $(dir $@)
+	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
+
+$(FUZZ)/%.o: %.S src/tablebase/derived_data.bin
+	@mkdir -p $(dir $@)
+	clang -c $< -o $@
+
+.SECONDARY: $(call LIB_OBJ,$(FUZZ)) $(FUZZ_HELPERS) $(patsubst %,$(FUZZ)/tests/fuzz/fuzz_%.o,$(FUZZ_TARGETS))
+
+$(FUZZ)/fuzz-%: $(call LIB_OBJ,$(FUZZ)) $(FUZZ)/tests/fuzz/fuzz_%.o $(FUZZ_HELPERS)
+	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer $^ -o $@ $(filter-out -lmicrohttpd,$(LDLIBS))
 
 # libFuzzer target over the UCI loop (a byte stream of commands, searches started and stopped).
 build/fuzz/fuzz-uci: $(LIB_SRC) $(LIB_ASM) tests/fuzz/fuzz_uci.c src/tablebase/derived_data.bin
@@ -110,7 +130,7 @@ build/faults.so: tests/api/faults.c
 
 # Every test: unit, perft suites (and the smaller ones on the rules library alone), protocol,
 # fuzzing, MPI ranks, then the suite again under ASan+UBSan.
-test: starfish starfish-mpi $(REL)/unit-tests librules asan build/fuzz/fuzz-parse build/faults.so tests/browser/node_modules
+test: starfish starfish-mpi $(REL)/unit-tests librules asan $(FUZZ_BINS) build/faults.so tests/browser/node_modules
 	python3 tests/run.py
 
 # Running on several processes (tests/scale): matches and tablebases on MPI ranks, with the
@@ -140,8 +160,11 @@ load-test: starfish
 load-test-streams: starfish
 	python3 tools/load_test.py --streams 10000 --seconds 20
 
-fuzz: build/fuzz/fuzz-parse
-	build/fuzz/fuzz-parse -max_total_time=300 tests/fuzz/corpus
+# Each fuzz target for FUZZ_SECONDS, one after the other at the lowest priority, its corpus
+# kept in FUZZ_CORPUS/NAME between runs; FUZZ_TARGETS="api pgn" picks some.
+fuzz-long: $(FUZZ_BINS)
+	nice -n 19 python3 tests/run.py --only fuzz --fuzz-seconds $(FUZZ_SECONDS) --fuzz-corpus $(FUZZ_CORPUS) \
+		--fuzz-targets "$(FUZZ_TARGETS)"
 
 clean:
 	rm -rf build starfish starfish-mpi

@@ -11,19 +11,20 @@ Sections:
             the SQLite file
   browser   tests/browser/run.mjs: Chromium (playwright-core) playing through the web UI
   bench     the search benchmark's node count against tests/bench-signature
-  fuzz      a short libFuzzer run over position text and move parsing
+  fuzz      each libFuzzer target (tests/fuzz/fuzz_*.c): its regression inputs, then a few seconds
   asan      unit, perft (smaller limit) and protocol again, built with ASan+UBSan
   mpi       tests/scale/test_mpi.py: matches and tablebases on two MPI ranks (starfish-mpi)
   scale     every test of tests/scale (`make test-scale`): mpi, the 4-man tables on two ranks,
             and the web app on two instances behind nginx, on PostgreSQL
 
 `--deep` runs every perft count in the suites (minutes) with the release build only.
-`--only SECTION` runs one section.
+`--only SECTION` runs one section.  `make fuzz-long` runs the fuzz section alone, longer
+(`--fuzz-seconds`), its corpora kept (`--fuzz-corpus`).
 """
 import argparse
 import importlib
 import os
-import shutil
+import re
 import subprocess
 import sys
 import tempfile
@@ -173,22 +174,46 @@ def run_bench(results):
     results.record("bench signature", got == expected, f"bench searched {got} nodes, signature says {expected}")
 
 
-def run_fuzz(results, seconds):
-    fuzzer = os.path.join(ROOT, "build", "fuzz", "fuzz-parse")
-    seeds = os.path.join(ROOT, "tests", "fuzz", "seeds")
-    if not os.path.exists(fuzzer):
-        results.record("fuzz parse", False, f"{fuzzer} is not built (make build/fuzz/fuzz-parse)")
-        return
-    with tempfile.TemporaryDirectory() as corpus:
-        if os.path.isdir(seeds):
-            for f in os.listdir(seeds):
-                shutil.copy(os.path.join(seeds, f), corpus)
-        proc = subprocess.run([fuzzer, f"-max_total_time={seconds}", "-print_final_stats=1",
-                               f"-artifact_prefix={corpus}/", corpus], capture_output=True, text=True,
-                              timeout=seconds + 120)
-        execs = [l for l in proc.stderr.splitlines() if "stat::number_of_executed_units" in l]
-        results.record(f"fuzz parse ({seconds} s, {execs[0].split(':')[-1].strip() if execs else '?'} runs)",
-                       proc.returncode == 0, proc.stderr[-3000:])
+FUZZ_DIR = os.path.join(ROOT, "tests", "fuzz")
+
+
+def fuzz_targets():
+    """The libFuzzer targets: one per tests/fuzz/fuzz_NAME.c, built as build/fuzz/fuzz-NAME."""
+    return sorted(f[len("fuzz_"):-2] for f in os.listdir(FUZZ_DIR) if f.startswith("fuzz_") and f.endswith(".c"))
+
+
+def fuzz_figures(stderr):
+    """Executions, executions per second, coverage (cov: edges, ft: features) of a run."""
+    stat = dict(re.findall(r"^stat::(\w+):\s*(\d+)", stderr, re.M))
+    cov = re.findall(r"cov: (\d+) ft: (\d+)", stderr)
+    cov, ft = cov[-1] if cov else ("?", "?")
+    return (f"{stat.get('number_of_executed_units', '?')} runs, {stat.get('average_exec_per_sec', '?')} exec/s, "
+            f"cov {cov}, ft {ft}")
+
+
+def run_fuzz(results, seconds, corpus_root=None, names=None):
+    """Each target: its regression inputs (every crash found, once each), then `seconds` of
+    fuzzing from its seeds (tests/fuzz/seeds/NAME) and, with corpus_root, the corpus grown by
+    earlier runs (corpus_root/NAME, where the new inputs go, and any crash)."""
+    for name in names or fuzz_targets():
+        fuzzer = os.path.join(ROOT, "build", "fuzz", "fuzz-" + name)
+        if not os.path.exists(fuzzer):
+            results.record(f"fuzz {name}", False, f"{fuzzer} is not built (make build/fuzz/fuzz-{name})")
+            continue
+        regressions = os.path.join(FUZZ_DIR, "regressions", name)
+        inputs = sorted(os.path.join(regressions, f) for f in os.listdir(regressions)) if os.path.isdir(regressions) else []
+        if inputs:
+            proc = subprocess.run([fuzzer] + inputs, capture_output=True, text=True, timeout=600)
+            results.record(f"fuzz {name} regressions ({len(inputs)} inputs)", proc.returncode == 0, proc.stderr[-3000:])
+        with tempfile.TemporaryDirectory() as scratch:
+            corpus = os.path.join(corpus_root, name) if corpus_root else scratch
+            os.makedirs(corpus, exist_ok=True)
+            artifacts = os.path.join(corpus_root or scratch, name + "-")
+            proc = subprocess.run([fuzzer, f"-max_total_time={seconds}", "-print_final_stats=1", "-timeout=60",
+                                   f"-artifact_prefix={artifacts}", corpus, os.path.join(FUZZ_DIR, "seeds", name)],
+                                  capture_output=True, text=True, timeout=seconds + 300)
+            results.record(f"fuzz {name} ({seconds} s, {fuzz_figures(proc.stderr)})", proc.returncode == 0,
+                           proc.stderr[-3000:])
 
 
 def main():
@@ -196,7 +221,9 @@ def main():
     parser.add_argument("--deep", action="store_true", help="every perft count, release build only")
     parser.add_argument("--only", choices=["unit", "perft", "protocol", "api", "api-pg", "browser", "bench", "fuzz",
                                            "asan", "mpi", "scale"])
-    parser.add_argument("--fuzz-seconds", type=int, default=30)
+    parser.add_argument("--fuzz-seconds", type=int, default=6, help="per fuzz target")
+    parser.add_argument("--fuzz-corpus", help="keep each target's corpus in FUZZ_CORPUS/NAME")
+    parser.add_argument("--fuzz-targets", help="the fuzz targets to run, by name (default: all)")
     args = parser.parse_args()
     results = Results()
     start = time.time()
@@ -222,7 +249,7 @@ def main():
     if "bench" in sections:
         run_bench(results)
     if "fuzz" in sections:
-        run_fuzz(results, args.fuzz_seconds)
+        run_fuzz(results, args.fuzz_seconds, args.fuzz_corpus, (args.fuzz_targets or "").split())
     if "mpi" in sections:
         run_protocol(results, RELEASE_BIN, "mpi", "scale", "test_mpi.py")
     if "scale" in sections:

@@ -1,0 +1,144 @@
+/* The invariants the fuzz targets check (check.h says which). */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../src/core/fen.h"
+#include "../../src/core/movegen.h"
+#include "../../src/core/notation.h"
+#include "../../src/core/perft.h"
+#include "../../src/core/position.h"
+#include "../../src/core/variant.h"
+#include "../../src/variants/registry.h"
+#include "check.h"
+
+#define MAX_INPUT_MOVES 64
+#define SAN_SAMPLE 8
+/* parse_int in fen.c accepts move counters up to this value. */
+#define COUNTER_MAX 1000000
+
+void fuzz_fail(const char *what, const Variant *v, const char *a, const char *b)
+{
+    fprintf(stderr, "fuzz: invariant broken (%s): %s\n  %s\n  %s\n", v ? v->def->name : "-", what, a ? a : "",
+            b ? b : "");
+    abort();
+}
+
+void check_key(const Position *pos, const char *what)
+{
+    if (pos->key != pos_compute_key(pos)) {
+        char fen[FEN_MAX];
+        pos_fen(pos, fen, sizeof fen);
+        fuzz_fail(what, pos->v, fen, "pos->key differs from pos_compute_key()");
+    }
+}
+
+/* The text of pos parses again, to the same text and key. */
+static void check_reparse(const Position *pos, const char *what)
+{
+    const Variant *v = pos->v;
+    char fen[FEN_MAX], again[FEN_MAX], err[256];
+    Position q;
+    pos_fen(pos, fen, sizeof fen);
+    if (!pos_set_fen(&q, v, fen, err, sizeof err))
+        fuzz_fail(what, v, fen, err);
+    pos_fen(&q, again, sizeof again);
+    if (strcmp(fen, again) != 0)
+        fuzz_fail(what, v, fen, again);
+    if (q.key != pos->key)
+        fuzz_fail(what, v, fen, "the key of the re-parsed position differs");
+}
+
+void check_position(Position *pos)
+{
+    const Variant *v = pos->v;
+    char fen[FEN_MAX], after[FEN_MAX], text[MOVE_TEXT_MAX], san[MOVE_TEXT_MAX], err[256];
+    check_key(pos, "key after parsing");
+    check_reparse(pos, "pos_fen output re-parses to the same text");
+    pos_fen(pos, fen, sizeof fen);
+
+    Move moves[MAX_MOVES];
+    int n = gen_legal(pos, moves);
+    if (n < 0 || n > MAX_MOVES)
+        fuzz_fail("gen_legal count out of range", v, fen, NULL);
+    if (perft(pos, 1) != (uint64_t)n)
+        fuzz_fail("perft(1) differs from gen_legal", v, fen, NULL);
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++)
+            if (moves[i] == moves[j])
+                fuzz_fail("gen_legal lists a move twice", v, fen, NULL);
+
+    uint64_t key = pos->key;
+    for (int i = 0; i < n; i++) {
+        Move m = moves[i];
+        move_to_text(pos, m, text);
+        if (parse_move(pos, text, err, sizeof err) != m)
+            fuzz_fail("coordinate text does not parse back to its move", v, fen, text);
+        /* SAN parsing costs O(n^2) per move: check a spread of at most SAN_SAMPLE moves. */
+        if (i % ((n + SAN_SAMPLE - 1) / SAN_SAMPLE) == 0) {
+            move_to_san(pos, m, san);
+            if (parse_move(pos, san, err, sizeof err) != m)
+                fuzz_fail("SAN does not parse back to its move", v, fen, san);
+        }
+
+        Undo u;
+        pos_make(pos, m, &u);
+        check_key(pos, "key after pos_make");
+        if (pos->halfmove <= COUNTER_MAX && pos->fullmove <= COUNTER_MAX)
+            check_reparse(pos, "the position after a legal move re-parses");
+        pos_unmake(pos, m, &u);
+        pos_fen(pos, after, sizeof after);
+        if (pos->key != key)
+            fuzz_fail("pos_unmake does not restore the key", v, fen, text);
+        if (strcmp(fen, after) != 0)
+            fuzz_fail("pos_unmake does not restore the position text", v, fen, after);
+    }
+}
+
+void play_moves(Position pos, const char *list)
+{
+    char word[INPUT_MAX + 1], err[256];
+    int played = 0;
+    while (*list && played < MAX_INPUT_MOVES) {
+        size_t skip = strspn(list, " \t\r\n");
+        list += skip;
+        size_t len = strcspn(list, " \t\r\n");
+        if (!len)
+            break;
+        memcpy(word, list, len);
+        word[len] = 0;
+        list += len;
+        err[0] = 0;
+        Move m = parse_move(&pos, word, err, sizeof err);
+        if (m == MOVE_NONE) {
+            if (!err[0])
+                fuzz_fail("parse_move failed without a message", pos.v, word, NULL);
+            continue;
+        }
+        Move legal[MAX_MOVES];
+        int n = gen_legal(&pos, legal), k = 0;
+        while (k < n && legal[k] != m)
+            k++;
+        if (k == n)
+            fuzz_fail("parse_move returned a move that is not legal", pos.v, word, NULL);
+        Undo u;
+        pos_make(&pos, m, &u);
+        check_key(&pos, "key after a parsed move");
+        played++;
+    }
+}
+
+char *fuzz_text(const uint8_t *data, size_t size, char *buf)
+{
+    if (size > INPUT_MAX)
+        size = INPUT_MAX;
+    memcpy(buf, data, size);
+    buf[size] = 0;
+    return buf;
+}
+
+const Variant *fuzz_variant(uint8_t selector)
+{
+    return variant_at((uint8_t)(selector - '0') % variant_count());
+}
