@@ -203,7 +203,7 @@ def run_fuzz(results, seconds, corpus_root=None, names=None):
         regressions = os.path.join(FUZZ_DIR, "regressions", name)
         inputs = sorted(os.path.join(regressions, f) for f in os.listdir(regressions)) if os.path.isdir(regressions) else []
         if inputs:
-            proc = subprocess.run([fuzzer] + inputs, capture_output=True, text=True, timeout=600)
+            proc = subprocess.run([fuzzer, "-timeout=30"] + inputs, capture_output=True, text=True, timeout=600)
             results.record(f"fuzz {name} regressions ({len(inputs)} inputs)", proc.returncode == 0, proc.stderr[-3000:])
         with tempfile.TemporaryDirectory() as scratch:
             corpus = os.path.join(corpus_root, name) if corpus_root else scratch

@@ -208,3 +208,18 @@ TEST(util_pgn_tags_are_escaped_and_optional)
     text_free(&t);
     game_free(&g);
 }
+
+/* A '}' outside a comment is refused as a move, and the import ends (a movetext loop once
+ * stopped on it for ever: found by fuzz_pgn). */
+TEST(util_pgn_import_refuses_a_stray_closing_brace)
+{
+    Game g = {0};
+    char err[300] = "";
+    const char *stray = "[Variant \"chess\"]\n\n1. e4 } e5 *\n", *fine = "[Variant \"chess\"]\n\n1. e4 {a} e5 *\n";
+    CHECK(!game_from_pgn(&g, stray, NULL, variant_by_name, err, sizeof err));
+    CHECK(strstr(err, "}") != NULL);
+    game_free(&g);
+    CHECK(game_from_pgn(&g, fine, NULL, variant_by_name, err, sizeof err));
+    CHECK_EQ_INT(g.n, 2);
+    game_free(&g);
+}
