@@ -3,7 +3,7 @@ CC      ?= gcc
 CFLAGS  ?= -O3 -march=native
 CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -MMD -MP
 CFLAGS  += $(PQ_CFLAGS)
-LDLIBS  += -lmicrohttpd -ljansson -lsqlite3 -lpq -lpthread -lm
+LDLIBS  += -lmicrohttpd -ljansson -lsqlite3 -lpq -lz -lpthread -lm
 # libpq's header lives in PostgreSQL's own include directory.
 PQ_CFLAGS := $(shell pkg-config --cflags libpq 2>/dev/null || echo -I/usr/include/postgresql)
 
@@ -98,7 +98,7 @@ FUZZ := build/fuzz
 FUZZ_TARGETS := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BINS := $(addprefix $(FUZZ)/fuzz-,$(FUZZ_TARGETS))
 FUZZ_HELPERS := $(patsubst %.c,$(FUZZ)/%.o,tests/fuzz/check.c tests/fuzz/fake_mhd.c)
-FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -MMD -MP -g -O1 -fsanitize=address,undefined
+FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -MMD -MP -g -O1 -fsanitize=address,undefined $(PQ_CFLAGS)
 # How long `make fuzz-long` runs each target (seconds), and where its corpora grow.
 FUZZ_SECONDS ?= 600
 FUZZ_CORPUS ?= build/fuzz-corpus

@@ -33,7 +33,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <zlib.h>
 
 #include "tb_internal.h"
 
@@ -60,39 +62,10 @@ long tb_peak_rss_kb(void)
     return ru.ru_maxrss;
 }
 
-/* ---- CRC-32 (IEEE 802.3, reflected, polynomial 0xEDB88320), slicing by 4 ---- */
-
-static uint32_t crc_table[4][256];
-
-static void crc_build(void)
-{
-    for (uint32_t i = 0; i < 256; i++) {
-        uint32_t c = i;
-        for (int k = 0; k < 8; k++)
-            c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-        crc_table[0][i] = c;
-    }
-    for (uint32_t i = 0; i < 256; i++)
-        for (int t = 1; t < 4; t++)
-            crc_table[t][i] = crc_table[0][crc_table[t - 1][i] & 255] ^ (crc_table[t - 1][i] >> 8);
-}
-
+/* CRC-32 (IEEE 802.3), zlib's. */
 uint32_t tb_crc32(uint32_t crc, const void *data, size_t n)
 {
-    static pthread_once_t once = PTHREAD_ONCE_INIT;
-    pthread_once(&once, crc_build);
-    const uint8_t *p = data;
-    crc = ~crc;
-    while (n >= 4) {
-        crc ^= (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-        crc = crc_table[3][crc & 255] ^ crc_table[2][(crc >> 8) & 255] ^ crc_table[1][(crc >> 16) & 255] ^
-              crc_table[0][crc >> 24];
-        p += 4;
-        n -= 4;
-    }
-    while (n--)
-        crc = crc_table[0][(crc ^ *p++) & 255] ^ (crc >> 8);
-    return ~crc;
+    return (uint32_t)crc32_z(crc, data, n);
 }
 
 /* ---- entries ---- */
@@ -275,6 +248,19 @@ bool tb_read_table(const char *path, const TbSig *expect, TbTable *t, char *err,
         fclose(f);
         return false;
     }
+    /* The file's length against the header's before the payload is allocated: a cut file is
+     * refused without taking the memory its header claims. */
+    struct stat st;
+    uint64_t have = fstat(fileno(f), &st) == 0 && st.st_size >= HEADER_SIZE ? (uint64_t)st.st_size - HEADER_SIZE : 0;
+    if (have != size) {
+        if (have < size)
+            snprintf(err, errlen, "%s: truncated file (payload %llu of %llu bytes)", path, (unsigned long long)have,
+                     (unsigned long long)size);
+        else
+            snprintf(err, errlen, "%s: trailing bytes after the payload (the file is corrupted)", path);
+        fclose(f);
+        return false;
+    }
     t->payload = malloc(size ? size : 1);
     if (!t->payload) {
         snprintf(err, errlen, "%s: out of memory (%llu bytes)", path, (unsigned long long)size);
@@ -282,15 +268,9 @@ bool tb_read_table(const char *path, const TbSig *expect, TbTable *t, char *err,
         return false;
     }
     got = fread(t->payload, 1, size, f);
-    int extra = fgetc(f);
     fclose(f);
-    if (got != size) {
+    if (got != size) { /* cut while it was read */
         snprintf(err, errlen, "%s: truncated file (payload %zu of %llu bytes)", path, got, (unsigned long long)size);
-        tb_table_free(t);
-        return false;
-    }
-    if (extra != EOF) {
-        snprintf(err, errlen, "%s: trailing bytes after the payload (the file is corrupted)", path);
         tb_table_free(t);
         return false;
     }

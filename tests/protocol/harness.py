@@ -154,9 +154,10 @@ def uci(lines, timeout=60):
     return out
 
 
-def uci_search(lines, timeout=60):
+def uci_search(lines, timeout=60, stderr=None):
     """Sends the lines (the last one a `go`), waits for `bestmove`, then quits; returns stdout
-    lines.  (uci() would send `quit` at once, which ends a running search.)"""
+    lines (and appends what the engine wrote on stderr to the list `stderr`, when given).
+    (uci() would send `quit` at once, which ends a running search.)"""
     proc = subprocess.Popen([binary()], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE)
     try:
@@ -170,6 +171,8 @@ def uci_search(lines, timeout=60):
         proc.stdin.write(b"quit\n")
         proc.stdin.close()
         assert proc.wait(timeout) == 0, "UCI session exited with status %d" % proc.returncode
+        if stderr is not None:
+            stderr.append(proc.stderr.read().decode("utf-8", errors="replace"))
         return out
     finally:
         if proc.poll() is None:

@@ -103,8 +103,8 @@ def test_stats_writes_the_docs_section_and_the_data_image():
         shutil.rmtree(work, True)
 
 
-def engine(lines):
-    return uci_search(["setoption name UCI_Variant value starchess"] + lines)
+def engine(lines, stderr=None):
+    return uci_search(["setoption name UCI_Variant value starchess"] + lines, stderr=stderr)
 
 
 def test_engine_plays_the_tables_fastest_mate():
@@ -119,6 +119,29 @@ def test_engine_without_tables_searches():
     assert errors(out) == [], out
     assert not any(" score mate 6 " in line for line in out), "no tables, no exact mate in 6: %r" % out
     assert out[-1].startswith("bestmove "), out
+
+
+def test_engine_ignores_a_corrupted_or_truncated_table():
+    # The tables' mate in 6 is out of a depth-3 search's reach (see the test above): a score
+    # of mate 6 would come from the bad file.
+    with open(os.path.join(tables(), "KQvK.stb"), "rb") as f:
+        good = f.read()
+    flipped = bytearray(good)
+    flipped[5000] ^= 0x10
+    for name, data, why in (("flipped", bytes(flipped), "payload checksum mismatch"),
+                            ("truncated", good[:3000], "truncated file")):
+        folder = tempfile.mkdtemp(prefix="starfish-tb-bad-")
+        try:
+            with open(os.path.join(folder, "KQvK.stb"), "wb") as f:
+                f.write(data)
+            err = []
+            out = engine(["setoption name TablebasePath value " + folder, "position fen " + KQK, "go depth 3"],
+                         stderr=err)
+            assert errors(out) == [] and out[-1].startswith("bestmove "), (name, out)
+            assert not any(" score mate 6 " in line for line in out), (name, out)
+            assert err[0].count("tablebase: rejected") == 1 and why in err[0], (name, err)
+        finally:
+            shutil.rmtree(folder, True)
 
 
 def test_engine_in_a_won_ending_the_clock_will_draw_reports_no_mate():
