@@ -116,11 +116,6 @@ $(FUZZ)/%.o: %.S src/tablebase/derived_data.bin
 $(FUZZ)/fuzz-%: $(call LIB_OBJ,$(FUZZ)) $(FUZZ)/tests/fuzz/fuzz_%.o $(FUZZ_HELPERS)
 	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer $^ -o $@ $(filter-out -lmicrohttpd,$(LDLIBS))
 
-# libFuzzer target over the UCI loop (a byte stream of commands, searches started and stopped).
-build/fuzz/fuzz-uci: $(LIB_SRC) $(LIB_ASM) tests/fuzz/fuzz_uci.c src/tablebase/derived_data.bin
-	@mkdir -p build/fuzz
-	clang -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined $(filter-out %.bin,$^) -o $@ $(LDLIBS)
-
 asan: $(ASAN)/starfish $(ASAN)/unit-tests
 
 # A shim that makes memory or the disk fail on demand, for the server's tests.

@@ -4,7 +4,7 @@
  * the end of the input, every search stopped), never crash, and keep its memory bounded.
  *
  *   make build/fuzz/fuzz-uci
- *   build/fuzz/fuzz-uci -max_total_time=60 /tmp/corpus tests/fuzz/uci-seeds
+ *   build/fuzz/fuzz-uci -max_total_time=60 /tmp/corpus tests/fuzz/seeds/uci
  *
  * Two things are kept out of reach, because they are resources, not defects: option names
  * for the table size and the thread count are blunted ("Hash" -> "Hxsh"), so that inputs
