@@ -608,10 +608,15 @@ test('premove', async (t) => {
   let g = await boardMatchesServer(white, id);
   check(g.moves[2].uci === 'd2d4', `the premove was not played: ${g.moves.map((m) => m.uci).join(' ')}`);
   check(await white.locator('.hl.premove').count() === 0, 'the premove is still shown after it was played');
-  // Cancelled by a right-click: nothing is played after Black's reply.
+  // Cancelled by a click elsewhere, or by a right-click: nothing is played after Black's reply.
   await white.locator('[data-cell="g1"]').click();
   await white.locator('[data-cell="f3"]').click();
   check(await white.locator('.hl.premove').count() === 2, 'the second premove is not shown');
+  await white.locator('[data-cell="a6"]').click();
+  check(await white.locator('.hl.premove').count() === 0, 'a click elsewhere does not cancel the premove');
+  await white.locator('[data-cell="g1"]').click();
+  await white.locator('[data-cell="f3"]').click();
+  check(await white.locator('.hl.premove').count() === 2, 'the premove is not shown again');
   await white.locator('[data-cell="a6"]').click({ button: 'right' });
   check(await white.locator('.hl.premove').count() === 0, 'a right-click does not cancel the premove');
   await play(black, 'e5', 'd4');
@@ -637,7 +642,7 @@ test('premove', async (t) => {
   await waitPlies(b2, 2, 10000);
   check(await b2.locator('[data-piece-cell="21"][data-letter="K"]:not(.white)').count() === 1, 'the premoved placement was not played');
   await shot(b2, 'premove-starchess');
-});
+}, 90000);
 
 // Sounds: <audio> elements play on a move, a capture, a check, the start and the end of a game,
 // low time; muting silences them and is remembered.
