@@ -16,6 +16,7 @@
 
 /* Pruning margins, centipawns. */
 #define QS_DELTA_MARGIN 200
+#define MOVETIME_MARGIN 0.015 /* seconds */
 /* Quiescence's bounds: plies in all, and quiet check evasions once an escape is known. */
 #define QS_MAX_DEPTH 8
 #define QS_QUIET_EVASIONS 2
@@ -51,7 +52,7 @@
 #define MATE_PROOF_MARGIN 2
 /* How often (in nodes, a power of two) a thread looks at the clock and the stop flags: often,
  * since a Megastar node can take microseconds. */
-#define CHECK_EVERY 128
+#define CHECK_EVERY 32
 /* The main thread names each root move it starts once the search has run this long. */
 #define CURRMOVE_AFTER 1.0
 
@@ -737,7 +738,10 @@ static void plan_time(Shared *sh, int side)
     const SearchLimits *l = &sh->limits;
     sh->soft_limit = sh->hard_limit = 0;
     if (l->movetime > 0) {
-        sh->soft_limit = sh->hard_limit = l->movetime / 1000.0;
+        /* Stop early enough that the answer, not only the search, arrives within the time
+         * asked: a fifth of it, at most MOVETIME_MARGIN, is kept for the last report. */
+        double t = l->movetime / 1000.0;
+        sh->soft_limit = sh->hard_limit = t - (t / 5 < MOVETIME_MARGIN ? t / 5 : MOVETIME_MARGIN);
         return;
     }
     int left = l->time[side], inc = l->inc[side];
