@@ -1,4 +1,4 @@
-#include "game_service.h"
+#include "game_change.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -11,7 +11,6 @@
 #include "util.h"
 
 #define OBSERVERS_MAX 4
-#define DRAW_ASKS_MAX 3
 
 static Store *store;
 static GameObserver observers[OBSERVERS_MAX];
@@ -39,7 +38,7 @@ bool service_observe(const GameObserver *o)
 
 /* ---- Telling the observers (g's lock held) ------------------------------------------------ */
 
-static void tell_changed(LiveGame *g)
+void svc_tell_changed(LiveGame *g)
 {
     for (int i = 0; i < nobservers; i++)
         if (observers[i].changed)
@@ -55,9 +54,7 @@ static void want_engine_move(LiveGame *g)
             g->engine_queued = observers[i].engine_to_move(observers[i].ctx, g);
 }
 
-static GameStatus fail(GameCall *call, GameStatus status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static GameStatus fail(GameCall *call, GameStatus status, const char *fmt, ...)
+GameStatus svc_fail(GameCall *call, GameStatus status, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -66,12 +63,10 @@ static GameStatus fail(GameCall *call, GameStatus status, const char *fmt, ...)
     return status;
 }
 
-/* Lets the caller read the game (g's lock held): GAME_OK, or GAME_NO_MEMORY when the
- * reading ran out of memory. */
-static GameStatus done(LiveGame *g, GameCall *call, int you)
+GameStatus svc_done(LiveGame *g, GameCall *call, int you)
 {
     if (call->read && !call->read(call->ctx, g, you))
-        return fail(call, GAME_NO_MEMORY, "out of memory");
+        return svc_fail(call, GAME_NO_MEMORY, "out of memory");
     return GAME_OK;
 }
 
@@ -81,7 +76,9 @@ static GameStatus done(LiveGame *g, GameCall *call, int you)
  * another state than g? */
 static bool differs(const LiveGame *g, const GameRow *row, const MoveRow *moves, int n)
 {
-    if (n != g->game.n || strcmp(row->result, result_text(g->result)) != 0 || row->draw_offer != g->draw_offer)
+    if (n != g->game.n || strcmp(row->result, result_text(g->result)) != 0 || row->draw_offer != g->draw_offer ||
+        row->takeback_offer != g->takeback_offer || row->rematch_offer != g->rematch_offer ||
+        strcmp(row->rematch_id, g->rematch_id) != 0 || memcmp(row->joined, g->joined, sizeof row->joined) != 0)
         return true;
     for (int i = 0; i < n; i++)
         if (strcmp(moves[i].move, g->uci[i]) != 0)
@@ -105,7 +102,7 @@ static void refresh(LiveGame *g)
         if (fresh) {
             live_exchange(g, fresh);
             live_free(fresh);
-            tell_changed(g);
+            svc_tell_changed(g);
             want_engine_move(g);
         } else {
             fprintf(stderr, "starfish: game %s cannot be read again: %s\n", g->id, err);
@@ -114,8 +111,7 @@ static void refresh(LiveGame *g)
     free(moves);
 }
 
-/* Locks g for an action, up to date with the store. */
-static void lock_game(LiveGame *g)
+void svc_lock(LiveGame *g)
 {
     pthread_mutex_lock(&g->lock);
     refresh(g);
@@ -123,21 +119,15 @@ static void lock_game(LiveGame *g)
 
 /* ---- Changes (g's lock held) -------------------------------------------------------------- */
 
-/* What a change may touch, kept to undo it. */
-typedef struct Saved {
-    int n; /* moves played */
-    GameResult ended;
-    int64_t left[2], turn_start_ms, ended_ms;
-    ResultKind result;
-    char reason[STORE_REASON_MAX];
-    int draw_offer, takeback_offer;
-} Saved;
-
-static Saved save(const LiveGame *g)
+Saved svc_save(const LiveGame *g)
 {
-    Saved s = {g->game.n, g->game.ended, {g->left[WHITE], g->left[BLACK]}, g->turn_start_ms, g->ended_ms,
-               g->result, "", g->draw_offer, g->takeback_offer};
+    Saved s = {.n = g->game.n, .ended = g->game.ended, .left = {g->left[WHITE], g->left[BLACK]},
+               .turn_start_ms = g->turn_start_ms, .ended_ms = g->ended_ms, .result = g->result,
+               .draw_offer = g->draw_offer, .takeback_offer = g->takeback_offer, .rematch_offer = g->rematch_offer};
+    for (int i = 0; i < 2 && i < s.n; i++)
+        s.last[1 - i] = g->game.moves[s.n - 1 - i];
     memcpy(s.reason, g->reason, sizeof s.reason);
+    memcpy(s.joined, g->joined, sizeof s.joined);
     return s;
 }
 
@@ -145,6 +135,8 @@ static void restore(LiveGame *g, const Saved *s)
 {
     while (g->game.n > s->n)
         game_undo(&g->game);
+    while (g->game.n < s->n) /* taken back: played again (room for them is still there) */
+        game_play(&g->game, s->last[2 - (s->n - g->game.n)]);
     g->game.ended = s->ended;
     g->left[WHITE] = s->left[WHITE];
     g->left[BLACK] = s->left[BLACK];
@@ -154,13 +146,27 @@ static void restore(LiveGame *g, const Saved *s)
     memcpy(g->reason, s->reason, sizeof g->reason);
     g->draw_offer = s->draw_offer;
     g->takeback_offer = s->takeback_offer;
+    g->rematch_offer = s->rematch_offer;
+    memcpy(g->joined, s->joined, sizeof g->joined);
 }
 
 static GameState state_of(const LiveGame *g)
 {
     GameState s = {result_text(g->result), g->result != RESULT_NONE ? g->reason : NULL,
-                   g->result != RESULT_NONE ? g->ended_ms : 0, g->draw_offer};
+                   g->result != RESULT_NONE ? g->ended_ms : 0, g->draw_offer, g->takeback_offer, g->rematch_offer,
+                   {g->joined[WHITE], g->joined[BLACK]}};
     return s;
+}
+
+/* Stores a change made since `before`: a move, a takeback (fewer moves) or the state alone. */
+static StoreResult store_change(const LiveGame *g, const Saved *before, const MoveRow *move)
+{
+    GameState st = state_of(g);
+    if (move)
+        return store->ops->append_move(store, g->id, before->n, move, &st);
+    if (g->game.n < before->n)
+        return store->ops->take_back(store, g->id, before->n, g->game.n, &st);
+    return store->ops->set_state(store, g->id, before->n, &st);
 }
 
 /* The status of a change after the store's answer (when the change got that far). */
@@ -168,28 +174,22 @@ static GameStatus stored_status(GameStatus status, StoreResult stored, const Liv
                                 GameCall *call)
 {
     if (stored == STORE_FAILED)
-        return fail(call, GAME_STORE_FAILED, "the %s could not be stored", what);
+        return svc_fail(call, GAME_STORE_FAILED, "the %s could not be stored", what);
     if (stored == STORE_CONFLICT)
-        return fail(call, GAME_CONFLICT, "game %s changed meanwhile (through another server): the %s was not made",
+        return svc_fail(call, GAME_CONFLICT, "game %s changed meanwhile (through another server): the %s was not made",
                     g->id, what);
     return status;
 }
 
 /*
- * Completes a change made in memory since `before`: the caller reads the game after it (its
- * answer), then the store takes the change (`move`, the move played, with the state after
- * it, or the state alone); when either fails, the change is undone.  Then the observers are
- * told, and the engine is asked for its move when it is its turn.
+ * The caller reads the game after the change (its answer), then the store takes the change;
+ * when either fails, the change is undone.  Then the observers are told, and the engine is
+ * asked for its move when it is its turn.
  */
-static GameStatus settle(LiveGame *g, const Saved *before, const MoveRow *move, const char *what, GameCall *call,
-                         int you)
+GameStatus svc_settle(LiveGame *g, const Saved *before, const MoveRow *move, const char *what, GameCall *call, int you)
 {
-    GameStatus status = done(g, call, you);
-    GameState st = state_of(g);
-    StoreResult stored = STORE_OK;
-    if (status == GAME_OK)
-        stored = move ? store->ops->append_move(store, g->id, before->n, move, &st)
-                      : store->ops->set_state(store, g->id, before->n, &st);
+    GameStatus status = svc_done(g, call, you);
+    StoreResult stored = status == GAME_OK ? store_change(g, before, move) : STORE_OK;
     status = stored_status(status, stored, g, what, call);
     if (status != GAME_OK) {
         restore(g, before);
@@ -197,7 +197,7 @@ static GameStatus settle(LiveGame *g, const Saved *before, const MoveRow *move, 
             refresh(g);
         return status;
     }
-    tell_changed(g);
+    svc_tell_changed(g);
     want_engine_move(g);
     return GAME_OK;
 }
@@ -205,14 +205,14 @@ static GameStatus settle(LiveGame *g, const Saved *before, const MoveRow *move, 
 /* Plays a legal move for the side to move. */
 static GameStatus commit_move(LiveGame *g, Move m, int64_t now, GameCall *call, int you)
 {
-    Saved before = save(g);
+    Saved before = svc_save(g);
     int side = g->game.pos.side;
     MoveRow row;
     move_to_text(&g->game.pos, m, row.move);
     row.clock_ms = g->has_clock ? g->left[side] - (now - g->turn_start_ms) + g->inc_ms : -1;
     row.at_ms = now;
     if (!live_play(g, m))
-        return fail(call, GAME_NO_MEMORY, "out of memory");
+        return svc_fail(call, GAME_NO_MEMORY, "out of memory");
     if (g->has_clock)
         g->left[side] = row.clock_ms;
     g->turn_start_ms = now;
@@ -225,14 +225,12 @@ static GameStatus commit_move(LiveGame *g, Move m, int64_t now, GameCall *call, 
         g->ended_ms = now;
         g->draw_offer = -1;
     }
-    return settle(g, &before, &row, "move", call, you);
+    return svc_settle(g, &before, &row, "move", call, you);
 }
 
-/* Ends the game off the board through the rules core: `how` (resign, timeout) for `side`, or
- * by agreement when how is NULL. */
-static GameStatus finish_by(LiveGame *g, void (*how)(Game *, int), int side, int64_t ended, GameCall *call)
+GameStatus svc_finish(LiveGame *g, void (*how)(Game *, int), int side, int64_t ended, GameCall *call)
 {
-    Saved before = save(g);
+    Saved before = svc_save(g);
     if (how)
         how(&g->game, side);
     else
@@ -240,19 +238,11 @@ static GameStatus finish_by(LiveGame *g, void (*how)(Game *, int), int side, int
     live_set_result(g, game_status(&g->game));
     g->ended_ms = ended;
     g->draw_offer = g->takeback_offer = -1;
-    return settle(g, &before, NULL, "result", call, side);
+    return svc_settle(g, &before, NULL, "result", call, side);
 }
 
-/* Stands or withdraws (-1) a draw offer; `what` for the message. */
-static GameStatus set_draw_offer(LiveGame *g, int offer, const char *what, GameCall *call, int you)
-{
-    Saved before = save(g);
-    g->draw_offer = offer;
-    return settle(g, &before, NULL, what, call, you);
-}
-
-/* When the side to move's time has run out, ends the game (the flag fell when it ran out). */
-static bool flag_fell(LiveGame *g, int64_t now)
+/* The flag fell when the time ran out. */
+bool svc_flag_fell(LiveGame *g, int64_t now)
 {
     if (g->result != RESULT_NONE || !g->has_clock)
         return false;
@@ -260,7 +250,7 @@ static bool flag_fell(LiveGame *g, int64_t now)
     if (g->left[side] - (now - g->turn_start_ms) > 0)
         return false;
     GameCall call = {0};
-    GameStatus status = finish_by(g, game_timeout, side, g->turn_start_ms + g->left[side], &call);
+    GameStatus status = svc_finish(g, game_timeout, side, g->turn_start_ms + g->left[side], &call);
     if (status != GAME_OK && status != GAME_CONFLICT) /* a conflict: another process stored it */
         fprintf(stderr, "starfish: game %s: %s\n", g->id, call.message);
     /* The clock thread may end a game that nobody holds: its idle time starts at its end. */
@@ -287,16 +277,16 @@ static GameStatus load(const char *id, LiveGame **out, GameCall *call)
     MoveRow *moves;
     int n, found = store->ops->load(store, id, &row, &moves, &n);
     if (found <= 0)
-        return found == 0 ? fail(call, GAME_NOT_FOUND, "unknown game '%s'", id)
-                          : fail(call, GAME_STORE_FAILED, "game %s cannot be read from the store", id);
+        return found == 0 ? svc_fail(call, GAME_NOT_FOUND, "unknown game '%s'", id)
+                          : svc_fail(call, GAME_STORE_FAILED, "game %s cannot be read from the store", id);
     char err[256];
     LiveGame *g = live_from_row(&row, moves, n, err, sizeof err);
     free(moves);
     if (!g) {
         if (util_out_of_memory(err))
-            return fail(call, GAME_NO_MEMORY, "out of memory");
+            return svc_fail(call, GAME_NO_MEMORY, "out of memory");
         fprintf(stderr, "starfish: game %s cannot be loaded: %s\n", id, err);
-        return fail(call, GAME_BAD_RECORD, "game %s cannot be loaded: %s", id, err);
+        return svc_fail(call, GAME_BAD_RECORD, "game %s cannot be loaded: %s", id, err);
     }
     GameResult r = game_status(&g->game);
     if (g->result == RESULT_NONE && r.kind != RESULT_NONE) { /* the rules now end it: record that */
@@ -320,7 +310,7 @@ static LiveGame *adopt(LiveGame *loaded)
         return g;
     }
     pthread_mutex_lock(&g->lock);
-    flag_fell(g, util_now_ms()); /* it may have fallen while the game was out of memory */
+    svc_flag_fell(g, util_now_ms()); /* it may have fallen while the game was out of memory */
     want_engine_move(g);
     pthread_mutex_unlock(&g->lock);
     return g;
@@ -394,7 +384,7 @@ GameStatus service_find(const char *id, LiveGame **out, GameCall *call)
 {
     size_t len = strlen(id);
     if (len == 0 || len > STORE_ID_MAX || strspn(id, ID_ALPHABET) != len)
-        return fail(call, GAME_NOT_FOUND, "unknown game '%s'", id);
+        return svc_fail(call, GAME_NOT_FOUND, "unknown game '%s'", id);
     *out = table_find(id);
     if (*out)
         return GAME_OK;
@@ -441,7 +431,7 @@ static void look_at_clock(LiveGame *g, void *ctx)
 {
     const int64_t *now = ctx;
     pthread_mutex_lock(&g->lock);
-    flag_fell(g, *now);
+    svc_flag_fell(g, *now);
     want_engine_move(g);
     pthread_mutex_unlock(&g->lock);
 }
@@ -459,25 +449,28 @@ static GameStatus fresh_id(LiveGame *g, GameCall *call)
 {
     for (int attempt = 0; attempt < 16; attempt++) {
         if (!util_random_string(g->id, GAME_ID_LEN, ID_ALPHABET))
-            return fail(call, GAME_NO_RANDOM, "no random numbers");
+            return svc_fail(call, GAME_NO_RANDOM, "no random numbers");
         if (!store->ops->id_taken(store, g->id))
             return GAME_OK;
     }
-    return fail(call, GAME_STORE_FAILED, "no free game id");
+    return svc_fail(call, GAME_STORE_FAILED, "no free game id");
 }
 
 /* Gives g its id, lets the caller read it (as its creator), stores it and adds it to the
  * table, with a reference for the caller.  The store's key keeps the id unique should two
  * new games draw the same one. */
-static GameStatus store_new(LiveGame *g, const MoveRow *rows, int n, GameCall *call, int creator)
+static GameStatus store_new(LiveGame *g, const MoveRow *rows, int n, GameCall *call, const GameOptions *o)
 {
     GameStatus status = fresh_id(g, call);
     if (status == GAME_OK)
-        status = done(g, call, creator);
+        status = svc_done(g, call, o->creator);
     GameRow row;
     live_to_row(g, &row);
-    if (status == GAME_OK && !store->ops->insert_game(store, &row, rows, n))
-        status = fail(call, GAME_STORE_FAILED, "the game could not be stored");
+    StoreResult stored = status == GAME_OK ? store->ops->insert_game(store, &row, rows, n, o->rematch_of) : STORE_OK;
+    if (stored == STORE_CONFLICT)
+        status = svc_fail(call, GAME_CONFLICT, "game %s has a rematch already", o->rematch_of);
+    else if (stored == STORE_FAILED)
+        status = svc_fail(call, GAME_STORE_FAILED, "the game could not be stored");
     if (status == GAME_OK)
         table_add(g);
     return status;
@@ -490,15 +483,15 @@ GameStatus service_create(const GameOptions *o, Game *initial, GameCall *call)
     MoveRow *rows = calloc((size_t)n + 1, sizeof *rows);
     GameStatus status = g && rows && live_start(g, o, initial, rows, util_now_ms())
                             ? GAME_OK
-                            : fail(call, GAME_NO_MEMORY, "out of memory");
+                            : svc_fail(call, GAME_NO_MEMORY, "out of memory");
     for (int side = 0; side < 2 && status == GAME_OK; side++) {
         if (o->tokens[side])
             snprintf(g->token[side], sizeof g->token[side], "%s", o->tokens[side]);
         else if (!util_random_string(g->token[side], TOKEN_LEN, TOKEN_ALPHABET))
-            status = fail(call, GAME_NO_RANDOM, "no random numbers");
+            status = svc_fail(call, GAME_NO_RANDOM, "no random numbers");
     }
     if (status == GAME_OK)
-        status = store_new(g, rows, n, call, o->creator);
+        status = store_new(g, rows, n, call, o);
     free(rows);
     game_free(initial);
     if (status != GAME_OK) {
@@ -526,43 +519,42 @@ static int side_of_token(const LiveGame *g, const char *token)
     return -1;
 }
 
-/* The caller's side, or -1 with the status set: a player's token is needed (or, when
- * `optional`, a given token must be one). */
-static int player(LiveGame *g, GameCall *call, bool optional, GameStatus *status)
+int svc_player(LiveGame *g, GameCall *call, bool optional, GameStatus *status)
 {
     bool given = call->token && *call->token;
     int side = side_of_token(g, call->token);
     *status = GAME_OK;
     if (!given && !optional)
-        *status = fail(call, GAME_NOT_A_PLAYER, "missing token: only the players may do this");
+        *status = svc_fail(call, GAME_NOT_A_PLAYER, "missing token: only the players may do this");
     else if (given && side < 0)
-        *status = fail(call, GAME_NOT_A_PLAYER, "wrong token for game %s", g->id);
+        *status = svc_fail(call, GAME_NOT_A_PLAYER, "wrong token for game %s", g->id);
     return side;
 }
 
-/* The checks every action makes first: the game goes on and no flag has fallen. */
-static GameStatus still_going(LiveGame *g, int64_t now, GameCall *call)
+GameStatus svc_still_going(LiveGame *g, int64_t now, GameCall *call)
 {
-    flag_fell(g, now);
+    svc_flag_fell(g, now);
     if (g->result == RESULT_NONE)
         return GAME_OK;
-    return fail(call, GAME_OVER, "the game is over (%s, %s)", result_text(g->result), g->reason);
+    return svc_fail(call, GAME_OVER, "the game is over (%s, %s)", result_text(g->result), g->reason);
 }
 
 GameStatus service_read(LiveGame *g, GameCall *call)
 {
-    lock_game(g);
-    flag_fell(g, util_now_ms());
+    svc_lock(g);
+    svc_flag_fell(g, util_now_ms());
     GameStatus status;
-    int side = player(g, call, true, &status);
-    /* A player's first read: their opponent learns that they have come (the invite is done). */
-    bool first = status == GAME_OK && side >= 0 && !g->joined[side];
-    if (first)
+    int side = svc_player(g, call, true, &status);
+    /* A player's first read: their opponent learns that they have come (the invite is done).
+     * Should that not be stored, the next read tries again. */
+    if (status == GAME_OK && side >= 0 && !g->joined[side]) {
+        Saved before = svc_save(g);
+        GameCall arrival = {0};
         g->joined[side] = true;
+        svc_settle(g, &before, NULL, "arrival", &arrival, side);
+    }
     if (status == GAME_OK)
-        status = done(g, call, side);
-    if (first)
-        tell_changed(g);
+        status = svc_done(g, call, side);
     pthread_mutex_unlock(&g->lock);
     return status;
 }
@@ -571,21 +563,21 @@ static GameStatus move_locked(LiveGame *g, GameCall *call, const char *text)
 {
     int64_t now = util_now_ms();
     GameStatus status;
-    int side = player(g, call, false, &status);
-    if (status != GAME_OK || (status = still_going(g, now, call)) != GAME_OK)
+    int side = svc_player(g, call, false, &status);
+    if (status != GAME_OK || (status = svc_still_going(g, now, call)) != GAME_OK)
         return status;
     if (side != g->game.pos.side)
-        return fail(call, GAME_NOT_YOUR_TURN, "not your turn: %s is to move", side_name(g->game.pos.side));
+        return svc_fail(call, GAME_NOT_YOUR_TURN, "not your turn: %s is to move", side_name(g->game.pos.side));
     char why[160];
     Move m = parse_move(&g->game.pos, text, why, sizeof why);
     if (m == MOVE_NONE)
-        return fail(call, GAME_ILLEGAL_MOVE, "%s", why);
+        return svc_fail(call, GAME_ILLEGAL_MOVE, "%s", why);
     return commit_move(g, m, now, call, side);
 }
 
 GameStatus service_move(LiveGame *g, GameCall *call, const char *move_text)
 {
-    lock_game(g);
+    svc_lock(g);
     GameStatus status = move_locked(g, call, move_text);
     pthread_mutex_unlock(&g->lock);
     return status;
@@ -593,18 +585,17 @@ GameStatus service_move(LiveGame *g, GameCall *call, const char *move_text)
 
 GameStatus service_resign(LiveGame *g, GameCall *call)
 {
-    lock_game(g);
+    svc_lock(g);
     int64_t now = util_now_ms();
     GameStatus status;
-    int side = player(g, call, false, &status);
-    if (status == GAME_OK && (status = still_going(g, now, call)) == GAME_OK)
-        status = finish_by(g, game_resign, side, now, call);
+    int side = svc_player(g, call, false, &status);
+    if (status == GAME_OK && (status = svc_still_going(g, now, call)) == GAME_OK)
+        status = svc_finish(g, game_resign, side, now, call);
     pthread_mutex_unlock(&g->lock);
     return status;
 }
 
-/* Copies the game's start and moves (g's lock held). */
-static bool copy_game(const LiveGame *g, GameCopy *c)
+bool svc_copy_game(const LiveGame *g, GameCopy *c)
 {
     c->v = g->v;
     strcpy(c->start_fen, g->game.start_fen);
@@ -621,264 +612,13 @@ void game_copy_free(GameCopy *c)
     c->moves = NULL;
 }
 
-enum { OFFER, ACCEPT, DECLINE };
-
-/* "offer", "accept" or "decline" -> OFFER, ACCEPT, DECLINE; -1 for anything else. */
-static int offer_action(const char *action)
-{
-    static const char *const names[] = {"offer", "accept", "decline"};
-    for (int i = 0; i < 3; i++)
-        if (strcmp(action, names[i]) == 0)
-            return i;
-    return -1;
-}
-
-/* An offer to the engine: the question for it, about the game as it is now. */
-static GameStatus ask_engine(LiveGame *g, GameCall *call, int side, DrawQuestion *q)
-{
-    game_copy_free(&q->game);
-    if (!copy_game(g, &q->game))
-        return fail(call, GAME_NO_MEMORY, "out of memory");
-    q->engine_side = side ^ 1;
-    q->asked++;
-    return GAME_ENGINE_DECIDES;
-}
-
-static GameStatus draw_locked(LiveGame *g, GameCall *call, const char *action, DrawQuestion *q)
-{
-    GameStatus status;
-    int side = player(g, call, false, &status);
-    if (status != GAME_OK || (status = still_going(g, util_now_ms(), call)) != GAME_OK)
-        return status;
-    int other = side ^ 1, act = offer_action(action);
-    bool offer = act == OFFER, accept = act == ACCEPT;
-    if (act < 0)
-        return fail(call, GAME_BAD_ACTION, "action must be \"offer\", \"accept\" or \"decline\"");
-    if (!offer && g->draw_offer != other)
-        return fail(call, GAME_NO_DRAW_OFFER, "there is no draw offer from %s to %s", side_name(other),
-                    accept ? "accept" : "decline");
-    if (accept || (offer && g->draw_offer == other)) /* offering back is accepting */
-        return finish_by(g, NULL, side, util_now_ms(), call);
-    if (!offer)
-        return set_draw_offer(g, -1, "answer", call, side);
-    if (g->draw_offer == side) /* offered already */
-        return done(g, call, side);
-    if (g->engine[other])
-        return ask_engine(g, call, side, q);
-    return set_draw_offer(g, side, "offer", call, side);
-}
-
-GameStatus service_draw(LiveGame *g, GameCall *call, const char *action, DrawQuestion *q)
-{
-    lock_game(g);
-    q->asked = 0;
-    q->game.moves = NULL;
-    GameStatus status = draw_locked(g, call, action, q);
-    pthread_mutex_unlock(&g->lock);
-    return status;
-}
-
-static GameStatus draw_answer_locked(LiveGame *g, GameCall *call, DrawQuestion *q, bool accepted)
-{
-    GameStatus status;
-    int side = player(g, call, false, &status);
-    if (status != GAME_OK || (status = still_going(g, util_now_ms(), call)) != GAME_OK)
-        return status;
-    if (g->game.n != q->game.n) /* the engine moved meanwhile: think again about the new position */
-        return q->asked < DRAW_ASKS_MAX ? ask_engine(g, call, side, q) : done(g, call, side);
-    if (!accepted) /* declined: the offer never stood, nothing changes */
-        return done(g, call, side);
-    return finish_by(g, NULL, side, util_now_ms(), call);
-}
-
-GameStatus service_draw_answer(LiveGame *g, GameCall *call, DrawQuestion *q, bool accepted)
-{
-    lock_game(g);
-    GameStatus status = draw_answer_locked(g, call, q, accepted);
-    pthread_mutex_unlock(&g->lock);
-    return status;
-}
-
-/* ---- Takebacks and rematches -------------------------------------------------------------- */
-
-/* Stands or withdraws (-1) an offer that is not stored (a takeback's, a rematch's). */
-static GameStatus set_offer(LiveGame *g, int *offer, int value, GameCall *call, int you)
-{
-    int old = *offer;
-    *offer = value;
-    GameStatus status = done(g, call, you);
-    if (status != GAME_OK)
-        *offer = old;
-    else
-        tell_changed(g);
-    return status;
-}
-
-/* How many moves to take back so that `side`'s last move is gone: its move, and the
- * opponent's reply when there is one; 0 when it has none. */
-static int takeback_plies(const LiveGame *g, int side)
-{
-    int plies = g->game.pos.side == side ? 2 : 1;
-    return g->game.n >= plies ? plies : 0;
-}
-
-/* Takes back `plies` moves: undone in memory, read, stored as their removal (or redone when
- * either fails).  Time spent stays spent: the clock that ran is charged, then the side to move
- * starts its turn now. */
-static GameStatus take_back(LiveGame *g, int plies, GameCall *call, int you)
-{
-    Saved before = save(g);
-    Move undone[2];
-    int64_t now = util_now_ms();
-    if (g->has_clock)
-        g->left[g->game.pos.side] -= now - g->turn_start_ms;
-    for (int i = plies - 1; i >= 0; i--) {
-        undone[i] = g->game.moves[g->game.n - 1];
-        game_undo(&g->game);
-    }
-    g->turn_start_ms = now;
-    g->draw_offer = g->takeback_offer = -1;
-    GameStatus status = done(g, call, you);
-    GameState st = state_of(g);
-    StoreResult stored =
-        status == GAME_OK ? store->ops->take_back(store, g->id, before.n, g->game.n, &st) : STORE_OK;
-    status = stored_status(status, stored, g, "takeback", call);
-    if (status != GAME_OK) {
-        for (int i = 0; i < plies; i++)
-            game_play(&g->game, undone[i]); /* room for them is still there */
-        restore(g, &before);
-        if (stored == STORE_CONFLICT)
-            refresh(g);
-        return status;
-    }
-    tell_changed(g);
-    want_engine_move(g);
-    return GAME_OK;
-}
-
-static GameStatus takeback_locked(LiveGame *g, GameCall *call, const char *action)
-{
-    GameStatus status;
-    int side = player(g, call, false, &status);
-    if (status != GAME_OK || (status = still_going(g, util_now_ms(), call)) != GAME_OK)
-        return status;
-    int other = side ^ 1, act = offer_action(action);
-    if (act < 0)
-        return fail(call, GAME_BAD_ACTION, "action must be \"offer\", \"accept\" or \"decline\"");
-    if (act != OFFER && g->takeback_offer != other)
-        return fail(call, GAME_NO_OFFER, "there is no takeback offer from %s to answer", side_name(other));
-    if (act == DECLINE)
-        return set_offer(g, &g->takeback_offer, -1, call, side);
-    int asker = act == ACCEPT || g->takeback_offer == other ? other : side;
-    int plies = takeback_plies(g, asker);
-    if (!plies)
-        return fail(call, GAME_NO_TAKEBACK, "%s has no move to take back", side_name(asker));
-    if (asker == other) /* accepted, or asked for back at the same time */
-        return take_back(g, plies, call, side);
-    if (g->engine[other]) {
-        if (g->has_clock)
-            return fail(call, GAME_NO_TAKEBACK, "the engine takes back moves only in games without a clock");
-        return take_back(g, plies, call, side);
-    }
-    return g->takeback_offer == side ? done(g, call, side) : set_offer(g, &g->takeback_offer, side, call, side);
-}
-
-GameStatus service_takeback(LiveGame *g, GameCall *call, const char *action)
-{
-    pthread_mutex_lock(&g->lock);
-    GameStatus status = takeback_locked(g, call, action);
-    pthread_mutex_unlock(&g->lock);
-    return status;
-}
-
-/* Decides on a rematch (g's lock held); *make when the new game is to be made. */
-static GameStatus rematch_locked(LiveGame *g, GameCall *call, const char *action, int *side, bool *make)
-{
-    GameStatus status;
-    *side = player(g, call, false, &status);
-    if (status != GAME_OK)
-        return status;
-    flag_fell(g, util_now_ms());
-    if (g->result == RESULT_NONE)
-        return fail(call, GAME_NOT_OVER, "the game is not over: a rematch comes after it");
-    int other = *side ^ 1, act = offer_action(action);
-    if (act < 0)
-        return fail(call, GAME_BAD_ACTION, "action must be \"offer\", \"accept\" or \"decline\"");
-    if (g->rematch_id[0] || g->rematch_making) /* made, or being made */
-        return done(g, call, *side);
-    if (act != OFFER && g->rematch_offer != other)
-        return fail(call, GAME_NO_OFFER, "there is no rematch offer from %s to answer", side_name(other));
-    if (act == DECLINE)
-        return set_offer(g, &g->rematch_offer, -1, call, *side);
-    if (act == ACCEPT || g->rematch_offer == other || g->engine[other]) {
-        g->rematch_making = *make = true;
-        return GAME_OK;
-    }
-    return g->rematch_offer == *side ? done(g, call, *side) : set_offer(g, &g->rematch_offer, *side, call, *side);
-}
-
-/* The rematch's options: colours swapped, each player keeping its token (g's lock held). */
-static void rematch_options(const LiveGame *g, GameOptions *o, char tokens[2][TOKEN_LEN + 1], char *start_fen)
-{
-    int human = g->engine[WHITE] ? BLACK : WHITE; /* the side the creator played */
-    *o = (GameOptions){.v = g->v, .engine_opponent = g->engine[human ^ 1], .creator = human ^ 1, .skill = g->skill,
-                       .has_clock = g->has_clock, .base_ms = g->base_ms, .inc_ms = g->inc_ms};
-    for (int s = 0; s < 2; s++) {
-        memcpy(tokens[s ^ 1], g->token[s], sizeof tokens[0]);
-        o->tokens[s ^ 1] = tokens[s ^ 1];
-    }
-    strcpy(start_fen, g->game.start_fen);
-}
-
-/* A GameCall's read for the new game: its id. */
-static bool read_id(void *ctx, LiveGame *g, int you)
-{
-    (void)you;
-    memcpy(ctx, g->id, sizeof g->id);
-    return true;
-}
-
-GameStatus service_rematch(LiveGame *g, GameCall *call, const char *action)
-{
-    GameOptions o;
-    char tokens[2][TOKEN_LEN + 1], start_fen[FEN_MAX], why[200], id[GAME_ID_LEN + 1] = "";
-    bool make = false;
-    int side;
-    pthread_mutex_lock(&g->lock);
-    GameStatus status = rematch_locked(g, call, action, &side, &make);
-    if (make)
-        rematch_options(g, &o, tokens, start_fen);
-    pthread_mutex_unlock(&g->lock);
-    if (!make)
-        return status;
-    /* The new game is made without g's lock: the table's lock comes before a game's. */
-    Game initial = {0};
-    GameCall made = {.read = read_id, .ctx = id};
-    if (!game_init(&initial, o.v, start_fen, why, sizeof why)) {
-        game_free(&initial);
-        status = fail(call, GAME_NO_MEMORY, "out of memory");
-    } else if ((status = service_create(&o, &initial, &made)) != GAME_OK) {
-        snprintf(call->message, sizeof call->message, "%s", made.message);
-    }
-    pthread_mutex_lock(&g->lock);
-    g->rematch_making = false;
-    if (status == GAME_OK) {
-        memcpy(g->rematch_id, id, sizeof g->rematch_id);
-        g->rematch_offer = -1;
-        status = done(g, call, side);
-        tell_changed(g);
-    }
-    pthread_mutex_unlock(&g->lock);
-    return status;
-}
-
 char *service_pgn(LiveGame *g)
 {
     char event[64];
     snprintf(event, sizeof event, "starfish game %s", g->id);
     Text pgn = {0};
-    lock_game(g);
-    flag_fell(g, util_now_ms());
+    svc_lock(g);
+    svc_flag_fell(g, util_now_ms());
     if (!game_pgn(&g->game, &(PgnTags){.event = event}, &pgn))
         text_free(&pgn);
     pthread_mutex_unlock(&g->lock);
@@ -906,16 +646,16 @@ static int engine_movetime(const LiveGame *g, int64_t now)
 
 bool service_engine_task(LiveGame *g, EngineTask *t)
 {
-    lock_game(g);
+    svc_lock(g);
     int64_t now = util_now_ms();
-    bool todo = !flag_fell(g, now) && g->result == RESULT_NONE && g->engine[g->game.pos.side];
+    bool todo = !svc_flag_fell(g, now) && g->result == RESULT_NONE && g->engine[g->game.pos.side];
     t->claimed = false;
     if (todo && shared()) /* the process that claims the move searches it */
         todo = t->claimed = store->ops->claim(store, g->id, g->game.n);
     if (todo) {
         t->skill = g->skill;
         t->movetime_ms = engine_movetime(g, now);
-        todo = copy_game(g, &t->game);
+        todo = svc_copy_game(g, &t->game);
         if (!todo && t->claimed)
             store->ops->unclaim(store, g->id, g->game.n);
     }
@@ -927,11 +667,11 @@ bool service_engine_task(LiveGame *g, EngineTask *t)
 
 void service_engine_reply(LiveGame *g, const EngineTask *t, Move best)
 {
-    lock_game(g);
+    svc_lock(g);
     g->engine_queued = false;
     int64_t now = util_now_ms();
     bool same = g->game.n == t->game.n && !memcmp(g->game.moves, t->game.moves, sizeof *t->game.moves * (size_t)t->game.n);
-    if (best != MOVE_NONE && !flag_fell(g, now) && g->result == RESULT_NONE && same && g->engine[g->game.pos.side]) {
+    if (best != MOVE_NONE && !svc_flag_fell(g, now) && g->result == RESULT_NONE && same && g->engine[g->game.pos.side]) {
         /* The move is checked again against the rules core's legal moves before it is played. */
         Move legal[MAX_MOVES];
         int n = gen_legal(&g->game.pos, legal), i = 0;

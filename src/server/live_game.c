@@ -144,7 +144,8 @@ void live_to_row(const LiveGame *g, GameRow *row)
     row->inc_ms = g->inc_ms;
     snprintf(row->result, sizeof row->result, "%s", result_text(g->result));
     snprintf(row->reason, sizeof row->reason, "%s", g->reason);
-    row->draw_offer = -1;
+    row->draw_offer = row->takeback_offer = row->rematch_offer = -1;
+    memcpy(row->joined, g->joined, sizeof row->joined);
     row->created_ms = g->created_ms;
     row->ended_ms = g->result != RESULT_NONE ? g->ended_ms : 0;
 }
@@ -237,10 +238,15 @@ LiveGame *live_from_row(const GameRow *row, const MoveRow *moves, int n, char *e
         return NULL;
     }
     ResultKind stored = result_of_text(row->result);
-    if (stored != RESULT_NONE)
+    if (stored != RESULT_NONE) {
         redeclare_result(g, row, stored);
-    else
+        g->rematch_offer = row->rematch_offer;
+        copy_str(g->rematch_id, sizeof g->rematch_id, row->rematch_id);
+    } else {
         g->draw_offer = row->draw_offer;
+        g->takeback_offer = row->takeback_offer;
+    }
+    memcpy(g->joined, row->joined, sizeof g->joined);
     return g;
 }
 
@@ -276,5 +282,9 @@ void live_exchange(LiveGame *g, LiveGame *fresh)
     EXCHANGE(result);
     EXCHANGE(reason);
     EXCHANGE(draw_offer);
+    EXCHANGE(takeback_offer);
+    EXCHANGE(rematch_offer);
+    EXCHANGE(rematch_id);
+    EXCHANGE(joined);
 #undef EXCHANGE
 }

@@ -1,6 +1,6 @@
 /*
  * A live game: a game the server holds in memory, with what the rules core's Game does not
- * know (tokens, players, the clock, the draw offer) and its moves' notation cached as they
+ * know (tokens, players, the clock, the offers) and its moves' notation cached as they
  * are played.  The game service (game_service.c) owns every LiveGame and changes one only
  * under its lock; everyone else reads one through the service (a GameReader, called under
  * the lock).
@@ -46,7 +46,7 @@ typedef struct LiveGame {
     char rematch_id[GAME_ID_LEN + 1]; /* the rematch's id once it is made, or "" */
     bool rematch_making; /* an accepted rematch is being made (outside the lock) */
     bool engine_queued; /* an engine move is asked for and not yet answered by a worker */
-    bool joined[2];     /* has the player opened the game (in memory only: the invite's end) */
+    bool joined[2];     /* has the player opened the game (the invite's end) */
     atomic_int refs;         /* the holders of a pointer to the game (see game_service.h) */
     _Atomic int64_t used_ms; /* monotonic: when a holder last let go of it or it ended */
     struct LiveGame *next;   /* in the service's table */
@@ -56,6 +56,7 @@ typedef struct LiveGame {
 typedef struct GameOptions {
     const Variant *v;
     const char *tokens[2]; /* the players' secrets to keep (a rematch), NULL: new ones */
+    const char *rematch_of; /* the finished game this one is the rematch of, or NULL */
     bool engine_opponent;
     int creator; /* WHITE or BLACK */
     int skill;
@@ -77,7 +78,7 @@ int64_t live_time_left(const LiveGame *g, int side, int64_t now);
  * takes over (leaving *initial zeroed); rows[] gets the stored form of the initial moves
  * (initial->n of them).  False when memory runs out. */
 bool live_start(LiveGame *g, const GameOptions *o, Game *initial, MoveRow *rows, int64_t now);
-/* The game as a row of the store (its settings and its state, no draw offer). */
+/* The game as a row of the store (its settings and its state, no offers). */
 void live_to_row(const LiveGame *g, GameRow *row);
 /* The game as stored: its row and moves replayed through the rules core.  NULL with err set
  * on a record the rules refuse or when memory runs out. */

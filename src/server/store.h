@@ -39,6 +39,9 @@ typedef struct GameRow {
     char result[8]; /* "*" while the game goes on */
     char reason[STORE_REASON_MAX];
     int draw_offer; /* -1, WHITE or BLACK */
+    int takeback_offer, rematch_offer; /* -1, WHITE or BLACK */
+    char rematch_id[STORE_ID_MAX + 1]; /* "": none */
+    bool joined[2]; /* has each player opened the game */
     int64_t created_ms, ended_ms;
 } GameRow;
 
@@ -49,12 +52,14 @@ typedef struct MoveRow {
     int64_t at_ms;            /* when it was stored */
 } MoveRow;
 
-/* What changes on a game with a move or an event: result, reason, end time, draw offer. */
+/* What changes on a game with a move or an event: result, reason, end time, the players'
+ * offers (draw, takeback, rematch: -1, WHITE or BLACK) and their arrival. */
 typedef struct GameState {
     const char *result;
     const char *reason; /* NULL while the game goes on */
     int64_t ended_ms;   /* 0 while the game goes on */
-    int draw_offer;
+    int draw_offer, takeback_offer, rematch_offer;
+    bool joined[2];
 } GameState;
 
 /* A line of the recent-games list. */
@@ -83,12 +88,15 @@ typedef void (*StoreChanged)(void *ctx, const char *id);
 typedef struct StoreOps {
     /* Closes the store and frees it. */
     void (*close)(Store *s);
-    /* A new game with the moves it starts with (an imported game's history). */
-    bool (*insert_game)(Store *s, const GameRow *g, const MoveRow *moves, int n);
+    /* A new game with the moves it starts with (an imported game's history).  A rematch
+     * (rematch_of: the finished game's id, else NULL) becomes that game's rematch_id in the
+     * same transaction, its rematch offer gone: STORE_CONFLICT when it has one already. */
+    StoreResult (*insert_game)(Store *s, const GameRow *g, const MoveRow *moves, int n, const char *rematch_of);
     /* A move (ply counts from 0: the game has `ply` moves before it) and the state after it. */
     StoreResult (*append_move)(Store *s, const char *id, int ply, const MoveRow *m, const GameState *st);
     /* The game's state alone, the game having `plies` moves: a result off the board
-     * (resignation, agreement, flag fall) or a draw offer made or withdrawn. */
+     * (resignation, agreement, flag fall), an offer made or withdrawn, a player's arrival.
+     * On a finished game only a change that keeps its result (and end time) is made. */
     StoreResult (*set_state)(Store *s, const char *id, int plies, const GameState *st);
     /* A takeback, the game having `plies` moves: the moves from ply `from` on are removed, and
      * the game's state set. */

@@ -96,12 +96,17 @@ static bool begin(PgStore *q)
     return ok;
 }
 
+/* Tells the other processes of a change to game id (at commit). */
+static bool notify(PgStore *q, const char *id)
+{
+    return command(q, "SELECT pg_notify('" CHANNEL "', $1)", 1, &id, "notify");
+}
+
 /* Ends a change's transaction: on STORE_OK, tells the other processes (NOTIFY) and commits;
  * otherwise rolls back.  The change's result. */
 static StoreResult finish(PgStore *q, const char *id, StoreResult result)
 {
-    if (result == STORE_OK &&
-        !(command(q, "SELECT pg_notify('" CHANNEL "', $1)", 1, &id, "notify") && command(q, "COMMIT", 0, NULL, "commit")))
+    if (result == STORE_OK && !(notify(q, id) && command(q, "COMMIT", 0, NULL, "commit")))
         result = STORE_FAILED;
     if (result != STORE_OK && PQtransactionStatus(q->conn) != PQTRANS_IDLE)
         PQclear(PQexec(q->conn, "ROLLBACK"));
@@ -145,25 +150,42 @@ static bool insert_move(PgStore *q, const char *id, int ply, const MoveRow *m, b
     return ok;
 }
 
-/* Takes the row of a game still going (waiting for another process's change to it to end)
- * and sets its state, then checks that it has `plies` moves. */
+/* Runs an UPDATE of one game's row: STORE_CONFLICT when its condition leaves no row. */
+static StoreResult update_one(PgStore *q, const char *sql, int n, const char *const *params, const char *what)
+{
+    PGresult *r = run(q, sql, n, params, false);
+    StoreResult result = !succeeded(r) ? STORE_FAILED : atoi(PQcmdTuples(r)) == 1 ? STORE_OK : STORE_CONFLICT;
+    if (result == STORE_FAILED)
+        log_error(q, what, r);
+    PQclear(r);
+    return result;
+}
+
+/* Takes the row of a game still going, or finished with the result that the state keeps
+ * (waiting for another process's change to it to end), and sets its state, then checks that
+ * it has `plies` moves. */
 static StoreResult take_game(PgStore *q, const char *id, int plies, const GameState *s)
 {
     char ended[24];
-    const char *params[] = {id, s->result, s->reason, int_param(ended, s->ended_ms > 0, s->ended_ms),
-                            schema_side_text(s->draw_offer)};
-    PGresult *r = run(q,
-                      "UPDATE games SET result = $2, reason = $3, ended_ms = $4, draw_offer = $5 "
-                      "WHERE id = $1 AND result = '*'",
-                      5, params, false);
-    StoreResult result = !succeeded(r) ? STORE_FAILED : atoi(PQcmdTuples(r)) == 1 ? STORE_OK : STORE_CONFLICT;
-    if (result == STORE_FAILED)
-        log_error(q, "update game", r);
-    PQclear(r);
+    const char *params[] = {id,
+                            s->result,
+                            s->reason,
+                            int_param(ended, s->ended_ms > 0, s->ended_ms),
+                            schema_side_text(s->draw_offer),
+                            schema_side_text(s->takeback_offer),
+                            schema_side_text(s->rematch_offer),
+                            s->joined[WHITE] ? "1" : "0",
+                            s->joined[BLACK] ? "1" : "0"};
+    StoreResult result =
+        update_one(q,
+                   "UPDATE games SET result = $2, reason = $3, ended_ms = $4, draw_offer = $5, takeback_offer = $6, "
+                   "rematch_offer = $7, white_joined = $8, black_joined = $9 "
+                   "WHERE id = $1 AND (result = '*' OR (result = $2 AND ended_ms IS NOT DISTINCT FROM $4))",
+                   9, params, "update game");
     if (result != STORE_OK)
         return result;
     /* A statement of its own, so that it sees the moves committed while it waited for the row. */
-    r = run(q, "SELECT count(*) FROM moves WHERE game_id = $1", 1, params, false);
+    PGresult *r = run(q, "SELECT count(*) FROM moves WHERE game_id = $1", 1, params, false);
     result = !succeeded(r) ? STORE_FAILED : int_value(r, 0, 0) == plies ? STORE_OK : STORE_CONFLICT;
     if (result == STORE_FAILED)
         log_error(q, "count moves", r);
@@ -225,15 +247,27 @@ static bool insert_game_row(PgStore *q, const GameRow *g)
                             g->reason[0] ? g->reason : NULL,
                             schema_side_text(g->draw_offer),
                             int_param(created, true, g->created_ms),
-                            int_param(ended, g->ended_ms > 0, g->ended_ms)};
+                            int_param(ended, g->ended_ms > 0, g->ended_ms),
+                            g->joined[WHITE] ? "1" : "0",
+                            g->joined[BLACK] ? "1" : "0"};
     return command(q,
                    "INSERT INTO games (id, variant, start_fen, white_token, black_token, white, black, skill, base_ms, "
-                   "inc_ms, result, reason, draw_offer, created_ms, ended_ms) "
-                   "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
-                   15, params, "insert game");
+                   "inc_ms, result, reason, draw_offer, created_ms, ended_ms, white_joined, black_joined) "
+                   "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)",
+                   17, params, "insert game");
 }
 
-static bool pg_insert_game(Store *s, const GameRow *g, const MoveRow *moves, int n)
+/* Makes `id` the rematch of game `of` (told to the other processes), unless it has one. */
+static StoreResult set_rematch(PgStore *q, const char *of, const char *id)
+{
+    const char *params[] = {of, id};
+    StoreResult result = update_one(
+        q, "UPDATE games SET rematch_id = $2, rematch_offer = NULL WHERE id = $1 AND rematch_id IS NULL", 2, params,
+        "rematch");
+    return result == STORE_OK && !notify(q, of) ? STORE_FAILED : result;
+}
+
+static StoreResult pg_insert_game(Store *s, const GameRow *g, const MoveRow *moves, int n, const char *rematch_of)
 {
     PgStore *q = pg_of(s);
     pthread_mutex_lock(&q->lock);
@@ -242,9 +276,10 @@ static bool pg_insert_game(Store *s, const GameRow *g, const MoveRow *moves, int
         bool conflict; /* none possible: the game is new */
         ok = insert_move(q, g->id, i, &moves[i], &conflict);
     }
-    ok = finish(q, g->id, ok ? STORE_OK : STORE_FAILED) == STORE_OK;
+    StoreResult result = !ok ? STORE_FAILED : rematch_of ? set_rematch(q, rematch_of, g->id) : STORE_OK;
+    result = finish(q, g->id, result);
     pthread_mutex_unlock(&q->lock);
-    return ok;
+    return result;
 }
 
 /* ---- Reading ------------------------------------------------------------------------------ */
@@ -290,7 +325,14 @@ static void read_game_row(const PGresult *r, GameRow *g)
     g->draw_offer = PQgetisnull(r, 0, 12) ? -1 : schema_side_of(PQgetvalue(r, 0, 12));
     g->created_ms = int_value(r, 0, 13);
     g->ended_ms = int_value(r, 0, 14);
+    g->takeback_offer = PQgetisnull(r, 0, 15) ? -1 : schema_side_of(PQgetvalue(r, 0, 15));
+    g->rematch_offer = PQgetisnull(r, 0, 16) ? -1 : schema_side_of(PQgetvalue(r, 0, 16));
+    copy_value(g->rematch_id, sizeof g->rematch_id, r, 0, 17);
+    g->joined[WHITE] = int_value(r, 0, 18) != 0;
+    g->joined[BLACK] = int_value(r, 0, 19) != 0;
 }
+
+#define MOVE_COLUMN 20 /* where a move's columns begin in pg_load's rows */
 
 /* The game and its moves in one statement, so in one snapshot: a row per move (one with
  * NULL moves for a game without any). */
@@ -300,7 +342,8 @@ static int pg_load(Store *s, const char *id, GameRow *g, MoveRow **moves, int *n
     *n = 0;
     PGresult *r = query(pg_of(s),
                         "SELECT g.id, g.variant, g.start_fen, g.white_token, g.black_token, g.white, g.black, g.skill, "
-                        "g.base_ms, g.inc_ms, g.result, g.reason, g.draw_offer, g.created_ms, g.ended_ms, m.move, "
+                        "g.base_ms, g.inc_ms, g.result, g.reason, g.draw_offer, g.created_ms, g.ended_ms, "
+                        "g.takeback_offer, g.rematch_offer, g.rematch_id, g.white_joined, g.black_joined, m.move, "
                         "m.clock_ms, m.at_ms FROM games g LEFT JOIN moves m ON m.game_id = g.id WHERE g.id = $1 "
                         "ORDER BY m.ply",
                         1, &id, "load game");
@@ -309,14 +352,14 @@ static int pg_load(Store *s, const char *id, GameRow *g, MoveRow **moves, int *n
     int rows = PQntuples(r), found = rows > 0;
     if (found)
         read_game_row(r, g);
-    if (rows > 0 && !PQgetisnull(r, 0, 15)) {
+    if (rows > 0 && !PQgetisnull(r, 0, MOVE_COLUMN)) {
         *moves = calloc((size_t)rows, sizeof **moves);
         found = *moves ? 1 : -1;
         for (int i = 0; *moves && i < rows; i++) {
             MoveRow *m = &(*moves)[(*n)++];
-            copy_value(m->move, sizeof m->move, r, i, 15);
-            m->clock_ms = PQgetisnull(r, i, 16) ? -1 : int_value(r, i, 16);
-            m->at_ms = int_value(r, i, 17);
+            copy_value(m->move, sizeof m->move, r, i, MOVE_COLUMN);
+            m->clock_ms = PQgetisnull(r, i, MOVE_COLUMN + 1) ? -1 : int_value(r, i, MOVE_COLUMN + 1);
+            m->at_ms = int_value(r, i, MOVE_COLUMN + 2);
         }
     }
     PQclear(r);

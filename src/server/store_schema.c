@@ -38,14 +38,27 @@ static const char *const version_1[] = {
     NULL,
 };
 
+/* What a game's players have offered each other and whether each has come, stored so that
+ * every server process sharing the store knows it. */
+static const char *const version_2[] = {
+    "ALTER TABLE games ADD COLUMN takeback_offer TEXT CHECK (takeback_offer IN ('white', 'black'))",
+    "ALTER TABLE games ADD COLUMN rematch_offer TEXT CHECK (rematch_offer IN ('white', 'black'))",
+    "ALTER TABLE games ADD COLUMN rematch_id TEXT",
+    "ALTER TABLE games ADD COLUMN white_joined INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE games ADD COLUMN black_joined INTEGER NOT NULL DEFAULT 0",
+    NULL,
+};
+
 const Migration schema_migrations[SCHEMA_VERSION] = {
     {1, "games, moves and the schema version", version_1},
+    {2, "takeback and rematch offers, the players' arrival", version_2},
 };
 
 static const char *const games_columns[] = {"id",        "variant", "start_fen",  "white_token", "black_token",
                                             "white",     "black",   "skill",      "base_ms",     "inc_ms",
                                             "result",    "reason",  "draw_offer", "created_ms",  "ended_ms",
-                                            NULL};
+                                            "takeback_offer", "rematch_offer", "rematch_id", "white_joined",
+                                            "black_joined", NULL};
 static const char *const moves_columns[] = {"game_id", "ply", "move", "clock_ms", "at_ms", NULL};
 static const char *const version_columns[] = {"version", NULL};
 

@@ -13,9 +13,10 @@
  * transaction; the caller waits (on its own stack) until the batch is committed. */
 typedef struct Write {
     StoreResult (*apply)(sqlite3 *db, const struct Write *w);
-    const GameRow *game; /* insert: the game and the moves it starts with */
-    const MoveRow *moves;
+    const GameRow *game; /* insert: the game and the moves it starts with, the game it is a */
+    const MoveRow *moves; /* rematch of (or NULL) */
     int n;
+    const char *rematch_of;
     const char *id; /* a move (ply, move) and the state after it, the state alone, or a takeback
                      * (the moves from `from` on removed) */
     int from;
@@ -150,7 +151,9 @@ static bool delete_moves_from(sqlite3 *db, const char *id, int ply)
 static bool update_state(sqlite3 *db, const char *id, const GameState *s)
 {
     sqlite3_stmt *st =
-        prepare(db, "UPDATE games SET result = ?, reason = ?, ended_ms = ?, draw_offer = ? WHERE id = ?",
+        prepare(db,
+                "UPDATE games SET result = ?, reason = ?, ended_ms = ?, draw_offer = ?, takeback_offer = ?, "
+                "rematch_offer = ?, white_joined = ?, black_joined = ? WHERE id = ?",
                 "update game");
     if (!st)
         return false;
@@ -158,7 +161,11 @@ static bool update_state(sqlite3 *db, const char *id, const GameState *s)
     bind_text_or_null(st, 2, s->reason);
     bind_int64_or_null(st, 3, s->ended_ms > 0, s->ended_ms);
     bind_text_or_null(st, 4, schema_side_text(s->draw_offer));
-    sqlite3_bind_text(st, 5, id, -1, SQLITE_TRANSIENT);
+    bind_text_or_null(st, 5, schema_side_text(s->takeback_offer));
+    bind_text_or_null(st, 6, schema_side_text(s->rematch_offer));
+    sqlite3_bind_int(st, 7, s->joined[WHITE]);
+    sqlite3_bind_int(st, 8, s->joined[BLACK]);
+    sqlite3_bind_text(st, 9, id, -1, SQLITE_TRANSIENT);
     if (!run(db, st, "update game"))
         return false;
     if (sqlite3_changes(db) != 1) {
@@ -172,8 +179,9 @@ static bool insert_game_row(sqlite3 *db, const GameRow *g)
 {
     sqlite3_stmt *st = prepare(db,
                                "INSERT INTO games (id, variant, start_fen, white_token, black_token, white, black, "
-                               "skill, base_ms, inc_ms, result, reason, draw_offer, created_ms, ended_ms) "
-                               "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                               "skill, base_ms, inc_ms, result, reason, draw_offer, created_ms, ended_ms, "
+                               "white_joined, black_joined) "
+                               "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                                "insert game");
     if (!st)
         return false;
@@ -192,7 +200,23 @@ static bool insert_game_row(sqlite3 *db, const GameRow *g)
     bind_text_or_null(st, 13, schema_side_text(g->draw_offer));
     sqlite3_bind_int64(st, 14, g->created_ms);
     bind_int64_or_null(st, 15, g->ended_ms > 0, g->ended_ms);
+    sqlite3_bind_int(st, 16, g->joined[WHITE]);
+    sqlite3_bind_int(st, 17, g->joined[BLACK]);
     return run(db, st, "insert game");
+}
+
+/* Makes `id` the rematch of game `of`, unless it has one. */
+static StoreResult set_rematch(sqlite3 *db, const char *of, const char *id)
+{
+    sqlite3_stmt *st = prepare(
+        db, "UPDATE games SET rematch_id = ?, rematch_offer = NULL WHERE id = ? AND rematch_id IS NULL", "rematch");
+    if (!st)
+        return STORE_FAILED;
+    sqlite3_bind_text(st, 1, id, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 2, of, -1, SQLITE_TRANSIENT);
+    if (!run(db, st, "rematch"))
+        return STORE_FAILED;
+    return sqlite3_changes(db) == 1 ? STORE_OK : STORE_CONFLICT;
 }
 
 /* ---- Writing: group commit -------------------------------------------------------------- */
@@ -202,6 +226,8 @@ static StoreResult apply_insert(sqlite3 *db, const Write *w)
     bool ok = insert_game_row(db, w->game);
     for (int i = 0; ok && i < w->n; i++)
         ok = insert_move(db, w->game->id, i, &w->moves[i]);
+    if (ok && w->rematch_of)
+        return set_rematch(db, w->rematch_of, w->game->id);
     return ok ? STORE_OK : STORE_FAILED;
 }
 
@@ -280,9 +306,9 @@ static StoreResult write_change(Store *s, Write *w)
     return w->result;
 }
 
-static bool sqlite_insert_game(Store *s, const GameRow *g, const MoveRow *moves, int n)
+static StoreResult sqlite_insert_game(Store *s, const GameRow *g, const MoveRow *moves, int n, const char *rematch_of)
 {
-    return write_change(s, &(Write){.apply = apply_insert, .game = g, .moves = moves, .n = n}) == STORE_OK;
+    return write_change(s, &(Write){.apply = apply_insert, .game = g, .moves = moves, .n = n, .rematch_of = rematch_of});
 }
 
 static StoreResult sqlite_append_move(Store *s, const char *id, int ply, const MoveRow *m, const GameState *st)
@@ -336,6 +362,11 @@ static void read_game_row(sqlite3_stmt *st, GameRow *g)
     g->draw_offer = schema_side_of((const char *)sqlite3_column_text(st, 12));
     g->created_ms = sqlite3_column_int64(st, 13);
     g->ended_ms = sqlite3_column_int64(st, 14);
+    g->takeback_offer = schema_side_of((const char *)sqlite3_column_text(st, 15));
+    g->rematch_offer = schema_side_of((const char *)sqlite3_column_text(st, 16));
+    copy_text(g->rematch_id, sizeof g->rematch_id, sqlite3_column_text(st, 17));
+    g->joined[WHITE] = sqlite3_column_int(st, 18);
+    g->joined[BLACK] = sqlite3_column_int(st, 19);
 }
 
 /* The game's row: 1 found, 0 not found, -1 error. */
@@ -343,7 +374,8 @@ static int load_game_row(sqlite3 *db, const char *id, GameRow *g)
 {
     sqlite3_stmt *st = prepare(db,
                                "SELECT id, variant, start_fen, white_token, black_token, white, black, skill, base_ms, "
-                               "inc_ms, result, reason, draw_offer, created_ms, ended_ms FROM games WHERE id = ?",
+                               "inc_ms, result, reason, draw_offer, created_ms, ended_ms, takeback_offer, rematch_offer, "
+                               "rematch_id, white_joined, black_joined FROM games WHERE id = ?",
                                "load game");
     if (!st)
         return -1;

@@ -25,7 +25,7 @@ def test_the_friend_joins_by_reading_the_game():
 
 
 def test_everyone_has_joined_a_finished_game():
-    # An evicted game, read again from the store, must read the same: joined is not stored.
+    # A finished game reads as joined by both, whatever the store says.
     s = h.shared()
     r = s.create("chess", opponent="friend", color="white")
     gid = r["game"]["id"]

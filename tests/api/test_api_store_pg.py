@@ -19,7 +19,7 @@ def tables(pg, db):
 def test_new_database_gets_the_schema():
     s = h.Server()
     pg = h.postgres()
-    assert pg.sql("SELECT version FROM schema_version", s.db).split() == ["1"]
+    assert pg.sql("SELECT version FROM schema_version", s.db).split() == ["2"]
     tables = pg.sql("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'", s.db).split()
     assert sorted(tables) == ["games", "moves", "schema_version"], tables
     created = s.create("chess", opponent="friend")

@@ -123,3 +123,32 @@ def test_rematch_against_the_engine_starts_at_once():
     assert s.game(new, tok)["you"] == "black"
     g = s.wait_game(new, lambda x: len(x["moves"]) == 1, what="the engine's first move as White")
     assert g["players"] == {"white": "engine", "black": "human"}
+
+
+def test_offers_and_arrivals_are_stored():
+    """A standing takeback or rematch offer and a friend's arrival outlive the server: they are
+    in the store (so that every instance on a shared store knows them), not in one process."""
+    server = h.Server()
+    try:
+        gid, white, black = friend_game(server)
+        server.move(gid, white, "e2e4")
+        act(server, gid, "takeback", white, "offer")
+        server.restart()
+        g = server.game(gid)
+        assert (g["takeback_offer"], g["joined"]) == ("white", {"white": True, "black": False}), g["joined"]
+        assert server.game(gid, black)["joined"]["black"] is True  # the friend comes
+        g = act(server, gid, "takeback", black, "accept")
+        assert ucis(g) == [] and g["takeback_offer"] is None
+        server.restart()
+        g = server.game(gid)
+        assert (g["takeback_offer"], g["joined"]) == (None, {"white": True, "black": True}), g["joined"]
+        server.call("POST", "/api/games/%s/resign" % gid, {"token": black})
+        act(server, gid, "rematch", black, "offer")
+        server.restart()
+        assert server.game(gid)["rematch"] == {"offer": "black", "game": None}
+        new = act(server, gid, "rematch", white, "accept")["rematch"]["game"]
+        server.restart()
+        assert server.game(gid)["rematch"] == {"offer": None, "game": new}
+        assert server.game(new, black)["you"] == "white"
+    finally:
+        server.cleanup()

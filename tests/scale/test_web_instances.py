@@ -5,7 +5,8 @@ requests go to whichever instance nginx picks.
 
 Checked: moves through either instance, each seeing the other's at once; events of a move
 made on one instance reach spectators of the other (median and worst latency printed; the
-median must stay under 100 ms); of two moves sent at once to the two instances, exactly one is
+median must stay under 100 ms); takeback and rematch offers made on one instance and answered on
+the other (two accepts at once: one rematch); of two moves sent at once to the two instances, exactly one is
 made and the other answered 409; one search per engine move whatever the number of instances;
 a flag fall found by the instance that is left; kill -9 of an instance under load: nothing
 acknowledged is lost and the other instance continues its games (engine moves) within a few
@@ -190,6 +191,54 @@ def test_concurrent_moves_one_wins():
             winner = moves[[r.status for r in statuses].index(200)]
             for s in (a, b):
                 assert h.moves_of(s.game(gid)) == [winner], "trial %d: %r" % (trial, h.moves_of(s.game(gid)))
+    finally:
+        c.close()
+
+
+def act(server, gid, what, token, action, expect=200):
+    return server.call("POST", "/api/games/%s/%s" % (gid, what), {"token": token, "action": action}, expect=expect)
+
+
+def test_offers_cross_instances():
+    """Takeback and rematch offers made through A are answered through B, and the friend's
+    arrival through B reaches the creator's event stream on A; two accepts of one rematch
+    offer sent at once to both instances make one rematch."""
+    c = Cluster()
+    try:
+        a, b = c.servers
+        created = a.create("chess", opponent="friend")
+        gid, white, black = created["game"]["id"], created["token"], created["invite"]
+        stream = a.events(gid)
+        assert stream.next()[1]["joined"]["black"] is False
+        assert b.game(gid, black)["joined"]["black"] is True
+        assert stream.until(lambda g: g["joined"]["black"]), "the arrival through B did not reach A's stream"
+        stream.close()
+        a.move(gid, white, "e2e4")
+        act(a, gid, "takeback", white, "offer")
+        assert b.game(gid)["takeback_offer"] == "white"
+        g = act(b, gid, "takeback", black, "accept")
+        assert h.moves_of(g) == [] and h.moves_of(a.game(gid)) == []
+        for trial in range(4):
+            game = c.front.create("chess", opponent="friend")
+            gid, white, black = game["game"]["id"], game["token"], game["invite"]
+            a.call("POST", "/api/games/%s/resign" % gid, {"token": black})
+            act(a, gid, "rematch", white, "offer")
+            assert b.game(gid)["rematch"]["offer"] == "white"
+            barrier, answers = threading.Barrier(2), [None, None]
+
+            def accept(k, server):
+                barrier.wait()
+                answers[k] = act(server, gid, "rematch", black, "accept")["rematch"]["game"]
+
+            threads = [threading.Thread(target=accept, args=(k, s)) for k, s in enumerate((a, b))]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+            assert answers[0] and answers[0] == answers[1], "trial %d: two rematches: %r" % (trial, answers)
+            for s in (a, b):
+                assert s.game(gid)["rematch"] == {"offer": None, "game": answers[0]}
+            assert b.game(answers[0], black)["you"] == "white"
     finally:
         c.close()
 

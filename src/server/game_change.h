@@ -1,0 +1,56 @@
+/*
+ * The game service's inner workings, shared by its two files: game_service.c (the table of
+ * games, the store's news, creating, moves, resignations, clocks, the engine's moves) and
+ * game_offers.c (draw, takeback and rematch offers).  Nothing else includes this.
+ *
+ * Every function here but svc_lock is called with the game's lock held.  A change is made in
+ * memory after svc_save, then svc_settle lets the caller read the game, stores the change
+ * (one transaction) and tells the observers, or undoes it when either fails.
+ */
+#ifndef STARFISH_SERVER_GAME_CHANGE_H
+#define STARFISH_SERVER_GAME_CHANGE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "game_service.h"
+
+/* What a change may touch, kept to undo it (moves taken back, up to two, are kept too). */
+typedef struct Saved {
+    int n; /* moves played */
+    Move last[2]; /* the last two moves (a takeback's to play again) */
+    GameResult ended;
+    int64_t left[2], turn_start_ms, ended_ms;
+    ResultKind result;
+    char reason[STORE_REASON_MAX];
+    int draw_offer, takeback_offer, rematch_offer;
+    bool joined[2];
+} Saved;
+
+/* Sets call->message and returns status. */
+GameStatus svc_fail(GameCall *call, GameStatus status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Lets the caller read the game: GAME_OK, or GAME_NO_MEMORY when the reading ran out of memory. */
+GameStatus svc_done(LiveGame *g, GameCall *call, int you);
+/* Locks g for an action, up to date with the store. */
+void svc_lock(LiveGame *g);
+/* The caller's side, or -1 with the status set: a player's token is needed (or, when
+ * `optional`, a given token must be one). */
+int svc_player(LiveGame *g, GameCall *call, bool optional, GameStatus *status);
+/* The checks every action makes first: the game goes on and no flag has fallen. */
+GameStatus svc_still_going(LiveGame *g, int64_t now, GameCall *call);
+/* When the side to move's time has run out, ends the game; true when it did. */
+bool svc_flag_fell(LiveGame *g, int64_t now);
+
+Saved svc_save(const LiveGame *g);
+/* Completes a change made in memory since `before` (a move: `move` with the state after it;
+ * fewer moves than before: a takeback; else the state alone); `what` names it in messages. */
+GameStatus svc_settle(LiveGame *g, const Saved *before, const MoveRow *move, const char *what, GameCall *call, int you);
+/* Ends the game off the board through the rules core: `how` (resign, timeout) for `side`, or
+ * by agreement when how is NULL. */
+GameStatus svc_finish(LiveGame *g, void (*how)(Game *, int), int side, int64_t ended, GameCall *call);
+/* Tells the observers that g changed. */
+void svc_tell_changed(LiveGame *g);
+/* Copies the game's start and moves; false when memory runs out. */
+bool svc_copy_game(const LiveGame *g, GameCopy *c);
+
+#endif
