@@ -95,6 +95,27 @@ const EvalWeights eval_weights[] = {
          .pawn_contact_mg = 0,
          .pawn_contact_eg = 0,
      }},
+    /* variant: chess */
+    {"chess",
+     {
+         .piece_mg = {[1] = 100 /* P */, [2] = 320 /* N */, [3] = 330 /* B */, [4] = 500 /* R */, [5] = 900 /* Q */},
+         .piece_eg = {[1] = 100 /* P */, [2] = 320 /* N */, [3] = 330 /* B */, [4] = 500 /* R */, [5] = 900 /* Q */},
+         .centre_mg = 125,
+         .centre_eg = 83,
+         .pawn_advance_mg = 4,
+         .pawn_advance_eg = 10,
+         .pawn_near_promotion = 40,
+         .royal_shelter_mg = 12,
+         .royal_activity_eg = 25,
+         .tempo = 10,
+         .bonus_weight = 100,
+         .mobility_mg = 54,
+         .mobility_eg = 34,
+         .royal_zone_mg = 207,
+         .pawn_shield_mg = 29,
+         .pawn_contact_mg = 0,
+         .pawn_contact_eg = 0,
+     }},
     /* end of table */
     {NULL, {.tempo = 0}},
 };
