@@ -40,6 +40,89 @@ static void pawn_distance(const Variant *v, int code, int *dist)
     }
 }
 
+static int16_t clamp16(double x)
+{
+    return (int16_t)(x > 30000 ? 30000 : x < -30000 ? -30000 : x);
+}
+
+/* A pawn's pushes from c: c and every cell it steps through to its zone. */
+static CellSet pawn_path(const Variant *v, int code, Cell c)
+{
+    CellSet path = {{0}};
+    for (Cell x = c; x != NO_CELL && !cellset_has(&path, x); x = variant_push(v, code, x, false)) {
+        cellset_flip(&path, x);
+        if (v->promotion_zone[PIECE_COLOUR(code)][x])
+            break;
+    }
+    return path;
+}
+
+static bool sets_meet(const CellSet *a, const CellSet *b)
+{
+    CellSet both = cellset_and(a, b);
+    return cellset_next(&both, 0) != NO_CELL;
+}
+
+/*
+ * Where an enemy pawn stops a pawn of `code` on c from running to its zone: the cells of its
+ * path, the cells from which an enemy pawn takes on the path (c included), and, closing the
+ * set, the cells from which an enemy pawn's pushes lead into it.  A pawn with no enemy pawn
+ * on these cells is passed.  From the variant's pawn moves only, so it holds on every board.
+ */
+static CellSet pawn_stoppers(const Variant *v, int code, Cell c)
+{
+    const Geometry *g = v->geo;
+    int enemy = MAKE_PIECE(PIECE_COLOUR(code) ^ 1, PIECE_TYPE(code));
+    CellSet path = pawn_path(v, code, c), stop = path;
+    cellset_flip(&stop, c);
+    for (Cell e = 0; e < g->ncells; e++) {
+        CellSet takes = variant_targets(v, enemy, e);
+        for (int twice = 0; twice < 2; twice++) {
+            Cell push = variant_push(v, enemy, e, twice);
+            if (push != NO_CELL && cellset_has(&takes, push))
+                cellset_flip(&takes, push);
+        }
+        if (!cellset_has(&stop, e) && sets_meet(&takes, &path))
+            cellset_flip(&stop, e);
+    }
+    for (bool grew = true; grew;) {
+        grew = false;
+        for (Cell e = 0; e < g->ncells; e++)
+            for (int twice = 0; twice < 2 && !cellset_has(&stop, e); twice++) {
+                Cell push = variant_push(v, enemy, e, twice);
+                if (push != NO_CELL && cellset_has(&stop, push)) {
+                    cellset_flip(&stop, e);
+                    grew = true;
+                }
+            }
+    }
+    return stop;
+}
+
+/* The passed-pawn tables of both colours: stoppers per cell, and the bonus growing with the
+ * square of the pawn's advance (full one push from the zone). */
+static void build_passers(EvalTables *t, const Variant *v, const EvalParams *p)
+{
+    t->passers = v->pawn_type && (p->passed_mg || p->passed_eg);
+    if (!t->passers)
+        return;
+    for (int colour = 0; colour < 2; colour++) {
+        int code = MAKE_PIECE(colour, v->pawn_type), dist[MAX_CELLS], maxdist = 0;
+        pawn_distance(v, code, dist);
+        for (Cell c = 0; c < v->geo->ncells; c++)
+            if (dist[c] > maxdist)
+                maxdist = dist[c];
+        for (Cell c = 0; c < v->geo->ncells; c++) {
+            if (dist[c] < 1 || maxdist < 2)
+                continue;
+            t->stoppers[colour][c] = pawn_stoppers(v, code, c);
+            double share = (double)(maxdist - dist[c]) / (maxdist - 1);
+            t->passer_mg[colour][c] = clamp16(p->passed_mg * share * share);
+            t->passer_eg[colour][c] = clamp16(p->passed_eg * share * share);
+        }
+    }
+}
+
 void eval_default_params(const Variant *v, EvalParams *p)
 {
     memset(p, 0, sizeof *p);
@@ -58,11 +141,6 @@ const EvalParams *eval_tuned_params(const Variant *v)
         if (strcmp(w->variant, v->def->name) == 0)
             return &w->params;
     return NULL;
-}
-
-static int16_t clamp16(double x)
-{
-    return (int16_t)(x > 30000 ? 30000 : x < -30000 ? -30000 : x);
 }
 
 void eval_build(EvalTables *t, const Variant *v, const EvalParams *p)
@@ -120,6 +198,7 @@ void eval_build(EvalTables *t, const Variant *v, const EvalParams *p)
     }
     t->walk = p->mobility_mg || p->mobility_eg || p->royal_zone_mg;
     t->contact = p->pawn_shield_mg || p->pawn_contact_mg || p->pawn_contact_eg;
+    build_passers(t, v, p);
     /* Game phase: non-pawn material on the board and in hand at the start. */
     Position start;
     char err[160];
@@ -204,6 +283,21 @@ static void dynamic_terms(const Position *pos, const EvalTables *t, int *mg16, i
     *eg16 = eg;
 }
 
+/* Passed pawns, White minus Black: no enemy pawn on any cell that could stop them. */
+static void passer_terms(const Position *pos, const EvalTables *t, int *mg, int *eg)
+{
+    const CellSet *pawns = &pos->by_type[pos->v->pawn_type];
+    for (int side = 0; side < 2; side++) {
+        int sign = side == WHITE ? 1 : -1;
+        CellSet mine = cellset_and(&pos->by_side[side], pawns), theirs = cellset_and(&pos->by_side[side ^ 1], pawns);
+        CELLSET_EACH(c, &mine)
+            if (!sets_meet(&t->stoppers[side][c], &theirs)) {
+                *mg += sign * t->passer_mg[side][c];
+                *eg += sign * t->passer_eg[side][c];
+            }
+    }
+}
+
 int evaluate(const Position *pos, const EvalTables *t)
 {
     const Variant *v = pos->v;
@@ -227,6 +321,8 @@ int evaluate(const Position *pos, const EvalTables *t)
         mgd += mg16 / 16;
         egd += eg16 / 16;
     }
+    if (t->passers)
+        passer_terms(pos, t, &mgd, &egd);
     int white = (mgd * phase + egd * (t->phase_total - phase)) / t->phase_total;
     if (v->def->eval_bonus)
         white += v->def->eval_bonus(pos) * t->p.bonus_weight / 100;

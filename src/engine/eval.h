@@ -6,7 +6,8 @@
  * endgame, a tempo bonus, and the variant's own term (eval_bonus).  Optional terms, computed
  * only when their weight is not zero: mobility (pseudo-legal moves of the pieces), attacks on
  * the cells around the enemy royal, pawns sheltering the royal, and pieces standing next to a
- * pawn (Starvation's lifeline).
+ * pawn (Starvation's lifeline), and passed pawns (no enemy pawn can stop them: pawn_stoppers
+ * in eval.c, from the variant's pawn moves, so hex boards and limping pawns need no case).
  *
  * Every weight is a field of EvalParams.  The defaults are the hand-made formula (piece values
  * from the variant's PieceDefs); src/engine/weights.c holds values fitted per variant by
@@ -39,7 +40,9 @@
     X(royal_zone_mg, 0, 8, -200, 800, "1/16 cp per move into the cells around the enemy royal, middlegame") \
     X(pawn_shield_mg, 0, 4, -100, 200, "per own pawn next to the royal, middlegame")             \
     X(pawn_contact_mg, 0, 4, -100, 200, "per piece next to a pawn of either side, middlegame")   \
-    X(pawn_contact_eg, 0, 4, -100, 200, "per piece next to a pawn of either side, endgame")
+    X(pawn_contact_eg, 0, 4, -100, 200, "per piece next to a pawn of either side, endgame")     \
+    X(passed_mg, 0, 8, -100, 400, "a passed pawn one push from its zone (less by the square of its distance), middlegame") \
+    X(passed_eg, 0, 8, -100, 600, "a passed pawn one push from its zone (less by the square of its distance), endgame")
 
 typedef struct EvalParams {
     /* Piece values by type (1..ntypes; [0] and the royal type unused), middlegame/endgame. */
@@ -69,6 +72,11 @@ typedef struct EvalTables {
     int phase_total; /* non-pawn, non-royal material of the start position, both sides */
     bool walk;       /* mobility or royal-zone weights: walk each piece's moves */
     bool contact;    /* pawn-shield or pawn-contact weights */
+    bool passers;    /* passed-pawn weights (and a pawn type) */
+    /* Per pawn colour and cell: where an enemy pawn stops that pawn from running to its zone
+     * (pawn_stoppers), and the bonus when none stands there, middlegame and endgame. */
+    CellSet stoppers[2][MAX_CELLS];
+    int16_t passer_mg[2][MAX_CELLS], passer_eg[2][MAX_CELLS];
     /* The royal's zone: its cell and the cells next to it, per royal cell. */
     CellSet zone[MAX_CELLS];
 } EvalTables;

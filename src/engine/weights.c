@@ -115,6 +115,8 @@ const EvalWeights eval_weights[] = {
          .pawn_shield_mg = 29,
          .pawn_contact_mg = 0,
          .pawn_contact_eg = 0,
+         .passed_mg = 100,
+         .passed_eg = 150,
      }},
     /* end of table */
     {NULL, {.tempo = 0}},

@@ -5,6 +5,8 @@
  * counts the pieces in hand during Starchess's setup; the tuner picks the quiet positions of
  * a game and lowers its error on a small synthetic set.
  */
+#include <stdlib.h>
+
 #include "../../src/engine/eval.h"
 #include "../../src/engine/tune.h"
 #include "helpers.h"
@@ -87,6 +89,8 @@ static void all_terms(const Variant *v, EvalParams *p)
     p->pawn_shield_mg = 7;
     p->pawn_contact_mg = 5;
     p->pawn_contact_eg = -3;
+    p->passed_mg = 60;
+    p->passed_eg = 90;
 }
 
 TEST(eval_symmetric_under_mirror)
@@ -134,6 +138,51 @@ TEST(eval_symmetric_under_mirror)
     }
     /* Every board has its mirror: all seven variants are checked. */
     CHECK_EQ_INT(mirrored, variant_count());
+}
+
+/* In chess the cells where an enemy pawn stops a pawn, found from the pawn moves alone, are
+ * the files beside and its own ahead of it (a pawn on e4: d5-f8), and a passed pawn's bonus
+ * grows as it advances. */
+TEST(eval_passed_pawn_stoppers_in_chess)
+{
+    static EvalTables t;
+    const Variant *v = variant_by_name("chess");
+    const Geometry *g = v->geo;
+    EvalParams p;
+    all_terms(v, &p);
+    eval_build(&t, v, &p);
+    CHECK(t.passers);
+    int checked = 0;
+    for (int colour = 0; colour < 2; colour++)
+        for (Cell c = 0; c < g->ncells; c++) {
+            if (g->r[c] == 0 || g->r[c] == 7)
+                continue;
+            for (Cell x = 0; x < g->ncells; x++) {
+                int ahead = colour == WHITE ? g->r[x] - g->r[c] : g->r[c] - g->r[x];
+                bool expected = abs(g->q[x] - g->q[c]) <= 1 && ahead > 0;
+                if (cellset_has(&t.stoppers[colour][c], x) != expected) {
+                    test_fail(__FILE__, __LINE__, "colour %d, pawn on cell %d: cell %d %s", colour, c, x,
+                              expected ? "missing" : "not expected");
+                    return;
+                }
+                checked++;
+            }
+        }
+    CHECK_EQ_INT(checked, 2 * 48 * 64);
+    Cell e4 = geo_cell_at(g, 4, 3, 0), e6 = geo_cell_at(g, 4, 5, 0), e7 = geo_cell_at(g, 4, 6, 0);
+    CHECK(t.passer_eg[WHITE][e4] < t.passer_eg[WHITE][e6]);
+    CHECK_EQ_INT(t.passer_eg[WHITE][e7], p.passed_eg);
+    /* With only kings and pawns (the endgame weights alone), the bonus is the whole
+     * difference a passed pawn makes, and a stopped pawn gets none. */
+    static EvalTables off;
+    p.passed_mg = p.passed_eg = 0;
+    eval_build(&off, v, &p);
+    Position free_pawn, stopped_pawn;
+    if (!setup(&free_pawn, "chess", "4k3/8/4P3/8/8/8/8/4K3 w - - 0 1") ||
+        !setup(&stopped_pawn, "chess", "4k3/3p4/4P3/8/8/8/8/4K3 w - - 0 1"))
+        return;
+    CHECK_EQ_INT(evaluate(&free_pawn, &t) - evaluate(&free_pawn, &off), t.passer_eg[WHITE][e6]);
+    CHECK_EQ_INT(evaluate(&stopped_pawn, &t) - evaluate(&stopped_pawn, &off), 0);
 }
 
 TEST(eval_counts_pieces_in_hand_during_setup)
