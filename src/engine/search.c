@@ -53,6 +53,22 @@
 /* How often (in nodes, a power of two) a thread looks at the clock and the stop flags: often,
  * since a Megastar node can take microseconds. */
 #define CHECK_EVERY 32
+/* Time under a clock (plan_time): the optimum is the usable clock over TIME_MOVES_TO_GO
+ * moves (or the moves to go given) plus TIME_INC_SHARE of the increment; a search may run to
+ * TIME_MAX_FACTOR times the optimum, never past TIME_MAX_SHARE of the usable clock (or the
+ * share of one move, when fewer than 1 / TIME_MAX_SHARE moves are to go). */
+#define TIME_MOVES_TO_GO 25
+#define TIME_INC_SHARE 0.75
+#define TIME_MAX_FACTOR 3.0
+#define TIME_MAX_SHARE 0.25
+/* At an iteration's end the search stops once it has used this share of the optimum, times
+ * TIME_UNSETTLED when the best move changed in that iteration or the score fell by
+ * TIME_SCORE_DROP, times TIME_SETTLED when the best move stood for TIME_SETTLED_ITERATIONS. */
+#define TIME_SOFT_SHARE 0.6
+#define TIME_UNSETTLED 1.6
+#define TIME_SCORE_DROP 30
+#define TIME_SETTLED 0.75
+#define TIME_SETTLED_ITERATIONS 4
 /* The main thread names each root move it starts once the search has run this long. */
 #define CURRMOVE_AFTER 1.0
 
@@ -85,6 +101,10 @@ typedef struct Worker {
     int nexcluded;
     int completed_depth;
     SearchInfo info; /* the last completed iteration's lines */
+    /* How settled the root is: iterations the best move has stood, and whether the last
+     * iteration changed it or dropped the score (the main thread's time, under a clock). */
+    int settled_iterations;
+    bool unsettled;
     Move killers[MAX_PLY + 1][2];
     /* The move made at each ply of the path and the piece code it moved (for counter moves). */
     Move path_move[MAX_PLY + 1];
@@ -728,10 +748,12 @@ static int negamax(Worker *w, int alpha, int beta, int depth, int ply, bool allo
 /* ---- Time and the root ------------------------------------------------------------------- */
 
 /*
- * Time for this move: a share of the clock above a reserve, plus most of the increment, never
- * more than half of what is usable.  The reserve (up to 0.3 s, a third of the clock) and the
- * allowance for process and pipe latency keep the clock from sinking so low that a stall of
- * the machine flags it: with an increment the clock settles well above the reserve.
+ * Time for this move under a clock: an optimum (a share of the clock above a reserve, plus
+ * most of the increment) and a maximum the search may run to when the root is unsettled.
+ * The reserve (up to 0.3 s, a third of the clock) and the allowance for process and pipe
+ * latency keep the clock from sinking so low that a stall of the machine flags it: with an
+ * increment the clock settles well above the reserve.  The optimum is scaled at each
+ * iteration's end by how settled the root is (iteration_ends_search).
  */
 static void plan_time(Shared *sh, int side)
 {
@@ -752,16 +774,18 @@ static void plan_time(Shared *sh, int side)
     double usable = t - reserve - 2 * latency;
     if (usable < 0)
         usable = 0;
-    int togo = l->movestogo > 0 ? l->movestogo : 30;
-    double budget = usable / togo + 0.6 * i;
-    if (budget > usable / 2 + 0.6 * i)
-        budget = usable / 2 + 0.6 * i;
-    if (budget > t / 2)
-        budget = t / 2;
-    if (budget < 0.002)
-        budget = 0.002;
-    sh->soft_limit = budget * 0.6;
-    sh->hard_limit = budget;
+    int togo = l->movestogo > 0 ? l->movestogo : TIME_MOVES_TO_GO;
+    double optimum = usable / togo + TIME_INC_SHARE * i;
+    /* With a few moves to go the clock is soon refilled: up to a move's whole share. */
+    double share = 1.0 / togo > TIME_MAX_SHARE ? 1.0 / togo : TIME_MAX_SHARE;
+    double most = usable * share + TIME_INC_SHARE * i;
+    if (most > t / 2)
+        most = t / 2;
+    if (optimum > most)
+        optimum = most;
+    double maximum = optimum * TIME_MAX_FACTOR < most ? optimum * TIME_MAX_FACTOR : most;
+    sh->soft_limit = optimum < 0.002 ? 0.002 : optimum;
+    sh->hard_limit = maximum < 0.002 ? 0.002 : maximum;
 }
 
 /* Weaker play: every root move scored at a shallow depth, then a noisy choice. */
@@ -917,6 +941,16 @@ static void report(Worker *w)
     sh->observer->iteration(sh->observer->ctx, &w->pos, &w->info);
 }
 
+/* The share of the optimum time an iteration may end at, by how settled the root is. */
+static double soft_share(const Worker *w)
+{
+    if (w->unsettled)
+        return TIME_SOFT_SHARE * TIME_UNSETTLED;
+    if (w->settled_iterations >= TIME_SETTLED_ITERATIONS)
+        return TIME_SOFT_SHARE * TIME_SETTLED;
+    return TIME_SOFT_SHARE;
+}
+
 /* Has the main thread's last iteration said enough to stop under a clock? */
 static bool iteration_ends_search(const Worker *w, int nlegal)
 {
@@ -929,7 +963,23 @@ static bool iteration_ends_search(const Worker *w, int nlegal)
     /* One legal move, or a mate proven to be the shortest: no need to look further. */
     if (nlegal == 1 || (abs(score) >= SCORE_MATE_BOUND && w->completed_depth >= SCORE_MATE - abs(score) + MATE_PROOF_MARGIN))
         return true;
-    return clock_seconds() - sh->start >= sh->soft_limit;
+    double limit = sh->limits.movetime > 0 ? sh->soft_limit : sh->soft_limit * soft_share(w);
+    return clock_seconds() - sh->start >= limit;
+}
+
+/* Before an iteration's lines replace the last ones: did the best move stand, did the score
+ * hold? */
+static void note_root_change(Worker *w, const SearchLine *best)
+{
+    const SearchLine *last = &w->info.lines[0];
+    if (w->completed_depth == 0 || last->length == 0 || best->length == 0) {
+        w->settled_iterations = 0;
+        w->unsettled = false;
+        return;
+    }
+    bool same = best->moves[0] == last->moves[0];
+    w->settled_iterations = same ? w->settled_iterations + 1 : 0;
+    w->unsettled = !same || best->score <= last->score - TIME_SCORE_DROP;
 }
 
 /* Orders MultiPV lines best first (a later line can score above an earlier one: each is a
@@ -969,6 +1019,7 @@ static void iterate(Worker *w, int nlegal)
         bool complete = w->nexcluded == lines;
         if (complete) {
             sort_lines(found, lines);
+            note_root_change(w, &found[0]);
             memcpy(w->info.lines, found, sizeof found[0] * (size_t)lines);
             w->info.nlines = lines;
         } else if (w->completed_depth == 0 && w->pv_len[0] > 0) {

@@ -136,3 +136,39 @@ def test_hostile_command_orders_end_cleanly():
     assert time.monotonic() - start < 10 * time_scale(), "quit must end a running search at once"
     assert [l.split()[0] for l in out if l.startswith("bestmove")] == ["bestmove"] * 4, out[-4:]
     assert errors(out) == [], errors(out)
+
+
+def clock_search(s, go, low_ms, high_ms):
+    """One `go wtime` search of MIDDLEGAME: what went wrong (or None), and its wall time."""
+    s.send("ucinewgame")
+    s.send("position fen " + MIDDLEGAME)
+    s.send("isready")
+    s.lines_until("readyok")
+    sent = time.monotonic()
+    s.send(go)
+    lines = s.read_until("bestmove")
+    wall = lines[-1][0] - sent
+    if lines[-1][1].split()[1] == "0000":
+        return "no move", wall
+    if wall * 1000 < low_ms:
+        return "too soon: bestmove after %.0f ms, before %d ms" % (wall * 1000, low_ms), wall
+    if wall * 1000 > high_ms:
+        return "bestmove after %.0f ms, after %d ms" % (wall * 1000, high_ms), wall
+    return None, wall
+
+
+def test_clock_time_spent_within_the_plan():
+    # With 2 s left and no increment: 0.3 s kept in reserve, 0.1 s for latency, an optimum of
+    # 1.6 s / 25 = 64 ms, of which an iteration may end after 0.45 of it (a settled root) and a
+    # maximum of three times the optimum, 192 ms.  With 0.1 s left the clock is all reserve:
+    # the engine answers at once.  With 1 s and one move to go, the optimum is the whole usable
+    # 0.6 s, capped at half the clock: 0.5 s, of which at least 0.45.  A case starved of the CPU is tried again (Session.timed), but
+    # an answer too soon is never the machine's fault.
+    scale = time_scale()
+    with Session() as s:
+        for go, low_ms, high_ms in (("go wtime 2000 btime 2000", 28, 192 + 30 * scale),
+                                    ("go wtime 100 btime 100", 0, 2 + 30 * scale),
+                                    ("go wtime 1000 btime 1000 movestogo 1", 225, 500 + 30 * scale)):
+            problems, starved = s.timed(lambda s: clock_search(s, go, low_ms, high_ms))
+            assert not [p for p in problems if p and p.startswith("too soon")], problems
+            assert problems[-1] is None or starved, problems
