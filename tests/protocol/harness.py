@@ -102,6 +102,17 @@ class Session:
                 return problems, False
         return problems, True
 
+    def search(self, setup, go, timeout=60):
+        """Sends the setup lines, waits until the engine is ready, then sends `go`: the lines
+        up to bestmove with their arrival times, and the time `go` was sent."""
+        for line in setup:
+            self.send(line)
+        self.send("isready")
+        self.lines_until("readyok")
+        sent = time.monotonic()
+        self.send(go)
+        return self.read_until("bestmove", timeout), sent
+
     def lines_until(self, prefix, timeout=60):
         return [line for _, line in self.read_until(prefix, timeout)]
 

@@ -41,14 +41,10 @@ def test_suite_covers_every_variant():
 
 def timed_mate_search(s, fen, n, moves):
     """One search of MOVETIME_MS: what went wrong (or None), and the wall time it took."""
-    s.send("ucinewgame")
-    s.send("position fen " + fen)
-    s.send("isready")
-    s.lines_until("readyok")
-    sent = time.monotonic()
-    s.send("go movetime %d" % (MOVETIME_MS * time_scale()))
-    lines = s.lines_until("bestmove", timeout=30 * time_scale())
+    timed, sent = s.search(["ucinewgame", "position fen " + fen], "go movetime %d" % (MOVETIME_MS * time_scale()),
+                           timeout=30 * time_scale())
     wall = time.monotonic() - sent
+    lines = [line for _, line in timed]
     scores = [info_field(l, "mate") for l in lines if l.startswith("info depth")]
     best = lines[-1].split()[1]
     if not scores or scores[-1] != str(n) or best not in moves:

@@ -140,13 +140,7 @@ def test_hostile_command_orders_end_cleanly():
 
 def clock_search(s, go, low_ms, high_ms):
     """One `go wtime` search of MIDDLEGAME: what went wrong (or None), and its wall time."""
-    s.send("ucinewgame")
-    s.send("position fen " + MIDDLEGAME)
-    s.send("isready")
-    s.lines_until("readyok")
-    sent = time.monotonic()
-    s.send(go)
-    lines = s.read_until("bestmove")
+    lines, sent = s.search(["ucinewgame", "position fen " + MIDDLEGAME], go)
     wall = lines[-1][0] - sent
     if lines[-1][1].split()[1] == "0000":
         return "no move", wall
