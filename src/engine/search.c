@@ -11,12 +11,12 @@
 #include "../util/rng.h"
 #include "eval.h"
 #include "see.h"
+#include "timeman.h"
 
 #define MAX_HISTORY_KEYS 8192
 
 /* Pruning margins, centipawns. */
 #define QS_DELTA_MARGIN 200
-#define MOVETIME_MARGIN 0.015 /* seconds */
 /* Quiescence's bounds: plies in all, and quiet check evasions once an escape is known. */
 #define QS_MAX_DEPTH 8
 #define QS_QUIET_EVASIONS 2
@@ -53,22 +53,6 @@
 /* How often (in nodes, a power of two) a thread looks at the clock and the stop flags: often,
  * since a Megastar node can take microseconds. */
 #define CHECK_EVERY 32
-/* Time under a clock (plan_time): the optimum is the usable clock over TIME_MOVES_TO_GO
- * moves (or the moves to go given) plus TIME_INC_SHARE of the increment; a search may run to
- * TIME_MAX_FACTOR times the optimum, never past TIME_MAX_SHARE of the usable clock (or the
- * share of one move, when fewer than 1 / TIME_MAX_SHARE moves are to go). */
-#define TIME_MOVES_TO_GO 25
-#define TIME_INC_SHARE 0.75
-#define TIME_MAX_FACTOR 3.0
-#define TIME_MAX_SHARE 0.25
-/* At an iteration's end the search stops once it has used this share of the optimum, times
- * TIME_UNSETTLED when the best move changed in that iteration or the score fell by
- * TIME_SCORE_DROP, times TIME_SETTLED when the best move stood for TIME_SETTLED_ITERATIONS. */
-#define TIME_SOFT_SHARE 0.6
-#define TIME_UNSETTLED 1.6
-#define TIME_SCORE_DROP 30
-#define TIME_SETTLED 0.75
-#define TIME_SETTLED_ITERATIONS 4
 /* The main thread names each root move it starts once the search has run this long. */
 #define CURRMOVE_AFTER 1.0
 
@@ -78,7 +62,8 @@ typedef struct Shared {
     const EvalTables *eval;
     SearchLimits limits;
     const SearchObserver *observer;
-    double start, soft_limit, hard_limit; /* seconds; 0 = none */
+    double start;  /* seconds */
+    TimePlan time; /* from the start */
     int max_depth;
     int nthreads;
     atomic_bool abort; /* the main thread has finished: helpers stop */
@@ -101,10 +86,7 @@ typedef struct Worker {
     int nexcluded;
     int completed_depth;
     SearchInfo info; /* the last completed iteration's lines */
-    /* How settled the root is: iterations the best move has stood, and whether the last
-     * iteration changed it or dropped the score (the main thread's time, under a clock). */
-    int settled_iterations;
-    bool unsettled;
+    RootTrend trend; /* how settled the root is (the main thread's time) */
     Move killers[MAX_PLY + 1][2];
     /* The move made at each ply of the path and the piece code it moved (for counter moves). */
     Move path_move[MAX_PLY + 1];
@@ -259,8 +241,8 @@ static bool out_of_time(Worker *w)
         w->stopped = true;
     else if (w->id == 0 && sh->limits.nodes && total_nodes(sh) >= sh->limits.nodes)
         w->stopped = true;
-    else if (w->id == 0 && sh->hard_limit > 0 && !atomic_load(&sh->engine->pondering) &&
-             clock_seconds() - sh->start >= sh->hard_limit)
+    else if (w->id == 0 && sh->time.maximum > 0 && !atomic_load(&sh->engine->pondering) &&
+             clock_seconds() - sh->start >= sh->time.maximum)
         w->stopped = true;
     return w->stopped;
 }
@@ -747,47 +729,6 @@ static int negamax(Worker *w, int alpha, int beta, int depth, int ply, bool allo
 
 /* ---- Time and the root ------------------------------------------------------------------- */
 
-/*
- * Time for this move under a clock: an optimum (a share of the clock above a reserve, plus
- * most of the increment) and a maximum the search may run to when the root is unsettled.
- * The reserve (up to 0.3 s, a third of the clock) and the allowance for process and pipe
- * latency keep the clock from sinking so low that a stall of the machine flags it: with an
- * increment the clock settles well above the reserve.  The optimum is scaled at each
- * iteration's end by how settled the root is (iteration_ends_search).
- */
-static void plan_time(Shared *sh, int side)
-{
-    const SearchLimits *l = &sh->limits;
-    sh->soft_limit = sh->hard_limit = 0;
-    if (l->movetime > 0) {
-        /* Stop early enough that the answer, not only the search, arrives within the time
-         * asked: a fifth of it, at most MOVETIME_MARGIN, is kept for the last report. */
-        double t = l->movetime / 1000.0;
-        sh->soft_limit = sh->hard_limit = t - (t / 5 < MOVETIME_MARGIN ? t / 5 : MOVETIME_MARGIN);
-        return;
-    }
-    int left = l->time[side], inc = l->inc[side];
-    if (l->infinite || left <= 0)
-        return;
-    double latency = 0.05, t = left / 1000.0, i = inc / 1000.0;
-    double reserve = t / 3 < 0.3 ? t / 3 : 0.3;
-    double usable = t - reserve - 2 * latency;
-    if (usable < 0)
-        usable = 0;
-    int togo = l->movestogo > 0 ? l->movestogo : TIME_MOVES_TO_GO;
-    double optimum = usable / togo + TIME_INC_SHARE * i;
-    /* With a few moves to go the clock is soon refilled: up to a move's whole share. */
-    double share = 1.0 / togo > TIME_MAX_SHARE ? 1.0 / togo : TIME_MAX_SHARE;
-    double most = usable * share + TIME_INC_SHARE * i;
-    if (most > t / 2)
-        most = t / 2;
-    if (optimum > most)
-        optimum = most;
-    double maximum = optimum * TIME_MAX_FACTOR < most ? optimum * TIME_MAX_FACTOR : most;
-    sh->soft_limit = optimum < 0.002 ? 0.002 : optimum;
-    sh->hard_limit = maximum < 0.002 ? 0.002 : maximum;
-}
-
 /* Weaker play: every root move scored at a shallow depth, then a noisy choice. */
 static Move weakened_choice(Worker *w, Move *moves, int n, int depth)
 {
@@ -941,16 +882,6 @@ static void report(Worker *w)
     sh->observer->iteration(sh->observer->ctx, &w->pos, &w->info);
 }
 
-/* The share of the optimum time an iteration may end at, by how settled the root is. */
-static double soft_share(const Worker *w)
-{
-    if (w->unsettled)
-        return TIME_SOFT_SHARE * TIME_UNSETTLED;
-    if (w->settled_iterations >= TIME_SETTLED_ITERATIONS)
-        return TIME_SOFT_SHARE * TIME_SETTLED;
-    return TIME_SOFT_SHARE;
-}
-
 /* Has the main thread's last iteration said enough to stop under a clock? */
 static bool iteration_ends_search(const Worker *w, int nlegal)
 {
@@ -958,28 +889,12 @@ static bool iteration_ends_search(const Worker *w, int nlegal)
     int score = w->info.lines[0].score;
     if (sh->limits.mate > 0 && score >= SCORE_MATE_BOUND && score_mate_moves(score) <= sh->limits.mate)
         return true;
-    if (sh->limits.infinite || atomic_load(&sh->engine->pondering) || sh->soft_limit <= 0)
+    if (sh->limits.infinite || atomic_load(&sh->engine->pondering) || sh->time.optimum <= 0)
         return false;
     /* One legal move, or a mate proven to be the shortest: no need to look further. */
     if (nlegal == 1 || (abs(score) >= SCORE_MATE_BOUND && w->completed_depth >= SCORE_MATE - abs(score) + MATE_PROOF_MARGIN))
         return true;
-    double limit = sh->limits.movetime > 0 ? sh->soft_limit : sh->soft_limit * soft_share(w);
-    return clock_seconds() - sh->start >= limit;
-}
-
-/* Before an iteration's lines replace the last ones: did the best move stand, did the score
- * hold? */
-static void note_root_change(Worker *w, const SearchLine *best)
-{
-    const SearchLine *last = &w->info.lines[0];
-    if (w->completed_depth == 0 || last->length == 0 || best->length == 0) {
-        w->settled_iterations = 0;
-        w->unsettled = false;
-        return;
-    }
-    bool same = best->moves[0] == last->moves[0];
-    w->settled_iterations = same ? w->settled_iterations + 1 : 0;
-    w->unsettled = !same || best->score <= last->score - TIME_SCORE_DROP;
+    return clock_seconds() - sh->start >= time_iteration_limit(&sh->time, &w->trend);
 }
 
 /* Orders MultiPV lines best first (a later line can score above an earlier one: each is a
@@ -1019,7 +934,9 @@ static void iterate(Worker *w, int nlegal)
         bool complete = w->nexcluded == lines;
         if (complete) {
             sort_lines(found, lines);
-            note_root_change(w, &found[0]);
+            const SearchLine *last = &w->info.lines[0];
+            time_note_iteration(&w->trend, w->completed_depth == 0 || last->length == 0 || found[0].length == 0,
+                                found[0].moves[0] == last->moves[0], found[0].score, last->score);
             memcpy(w->info.lines, found, sizeof found[0] * (size_t)lines);
             w->info.nlines = lines;
         } else if (w->completed_depth == 0 && w->pv_len[0] > 0) {
@@ -1092,7 +1009,8 @@ SearchResult search_run(Engine *e, Game *game, const SearchLimits *limits, const
     sh.nthreads = e->threads;
     atomic_init(&sh.abort, false);
     tt_new_search(&e->tt);
-    plan_time(&sh, game->pos.side);
+    int side = game->pos.side;
+    sh.time = time_plan(limits->movetime, limits->time[side], limits->inc[side], limits->movestogo, limits->infinite);
     for (int i = 0; i < e->threads; i++)
         worker_start(e->workers[i], &sh, game);
     Worker *w = e->workers[0];
