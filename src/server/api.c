@@ -17,6 +17,7 @@
 #include "events.h"
 #include "game_json.h"
 #include "game_service.h"
+#include "http.h"
 #include "limits.h"
 #include "piece_terms.h"
 #include "puzzle_service.h"
@@ -134,9 +135,9 @@ static bool read_created(void *ctx, LiveGame *g, int you)
 
 static enum MHD_Result create_from(struct MHD_Connection *c, const GameOptions *opt, Game *initial)
 {
-    const union MHD_ConnectionInfo *info = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    struct sockaddr_storage client;
     int retry_s;
-    if (!limits_new_game(info ? info->client_addr : NULL, &retry_s)) {
+    if (!limits_new_game(http_client(c, &client) ? (struct sockaddr *)&client : NULL, &retry_s)) {
         game_free(initial);
         return http_too_many(c, retry_s, "too many new games from this address (at most %d a minute)",
                              limits_new_games());

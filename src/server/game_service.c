@@ -169,12 +169,32 @@ static StoreResult store_change(const LiveGame *g, const Saved *before, const Mo
     return store->ops->set_state(store, g->id, before->n, &st);
 }
 
+/* After a commit whose answer was lost: does the store hold g as it is now (the change made)?
+ * STORE_OK when it does, STORE_FAILED when it holds something else, STORE_UNKNOWN when it
+ * cannot be read (after a few tries: memory may be short). */
+static StoreResult stored_or_not(const LiveGame *g)
+{
+    for (int attempt = 0; attempt < 5; attempt++) {
+        GameRow row;
+        MoveRow *moves;
+        int n, found = store->ops->load(store, g->id, &row, &moves, &n);
+        bool same = found == 1 && !differs(g, &row, moves, n);
+        free(moves);
+        if (found >= 0)
+            return same ? STORE_OK : STORE_FAILED;
+    }
+    return STORE_UNKNOWN;
+}
+
 /* The status of a change after the store's answer (when the change got that far). */
 static GameStatus stored_status(GameStatus status, StoreResult stored, const LiveGame *g, const char *what,
                                 GameCall *call)
 {
     if (stored == STORE_FAILED)
         return svc_fail(call, GAME_STORE_FAILED, "the %s could not be stored", what);
+    if (stored == STORE_UNKNOWN)
+        return svc_fail(call, GAME_STORE_FAILED, "the %s may or may not have been stored (the database's answer "
+                        "was lost): read the game again", what);
     if (stored == STORE_CONFLICT)
         return svc_fail(call, GAME_CONFLICT, "game %s changed meanwhile (through another server): the %s was not made",
                     g->id, what);
@@ -190,10 +210,12 @@ GameStatus svc_settle(LiveGame *g, const Saved *before, const MoveRow *move, con
 {
     GameStatus status = svc_done(g, call, you);
     StoreResult stored = status == GAME_OK ? store_change(g, before, move) : STORE_OK;
+    if (stored == STORE_UNKNOWN)
+        stored = stored_or_not(g);
     status = stored_status(status, stored, g, what, call);
     if (status != GAME_OK) {
         restore(g, before);
-        if (stored == STORE_CONFLICT)
+        if (stored == STORE_CONFLICT || stored == STORE_UNKNOWN)
             refresh(g);
         return status;
     }
@@ -467,10 +489,12 @@ static GameStatus store_new(LiveGame *g, const MoveRow *rows, int n, GameCall *c
     GameRow row;
     live_to_row(g, &row);
     StoreResult stored = status == GAME_OK ? store->ops->insert_game(store, &row, rows, n, o->rematch_of) : STORE_OK;
+    if (stored == STORE_UNKNOWN)
+        stored = stored_or_not(g);
     if (stored == STORE_CONFLICT)
         status = svc_fail(call, GAME_CONFLICT, "game %s has a rematch already", o->rematch_of);
-    else if (stored == STORE_FAILED)
-        status = svc_fail(call, GAME_STORE_FAILED, "the game could not be stored");
+    else if (stored != STORE_OK)
+        status = stored_status(status, stored, g, "game", call);
     if (status == GAME_OK)
         table_add(g);
     return status;

@@ -31,6 +31,8 @@ typedef struct Request {
     size_t len, received;
     bool too_large, out_of_memory;
     void *api_state; /* what api.c keeps while the request waits (for the engine) */
+    bool counted;    /* through a trusted proxy: counted as one of its client's connections */
+    struct sockaddr_storage client;
 } Request;
 
 static int hexval(char c)
@@ -145,10 +147,11 @@ static size_t unescape(void *cls, struct MHD_Connection *c, char *s)
 }
 
 /* A connection's own state, from its start to its end: whether its address is over the
- * connection limit (then its requests get 429). */
+ * connection limit (then its requests get 429).  A trusted proxy's connection is not
+ * counted: each of its requests is, for its client (see limits.h). */
 typedef struct Peer {
     struct sockaddr_storage addr;
-    bool over_limit;
+    bool over_limit, proxy;
 } Peer;
 
 static void on_connection(void *cls, struct MHD_Connection *c, void **socket_context,
@@ -157,7 +160,7 @@ static void on_connection(void *cls, struct MHD_Connection *c, void **socket_con
     (void)cls;
     Peer *peer = *socket_context;
     if (code == MHD_CONNECTION_NOTIFY_CLOSED) {
-        if (peer)
+        if (peer && !peer->proxy)
             limits_disconnect((struct sockaddr *)&peer->addr);
         free(peer);
         *socket_context = NULL;
@@ -168,17 +171,41 @@ static void on_connection(void *cls, struct MHD_Connection *c, void **socket_con
     if (peer) {
         memcpy(&peer->addr, info->client_addr,
                info->client_addr->sa_family == AF_INET6 ? sizeof(struct sockaddr_in6) : sizeof(struct sockaddr_in));
-        peer->over_limit = !limits_connect((struct sockaddr *)&peer->addr);
+        peer->proxy = limits_trusted((struct sockaddr *)&peer->addr);
+        peer->over_limit = !peer->proxy && !limits_connect((struct sockaddr *)&peer->addr);
     }
     *socket_context = peer;
 }
 
-/* Is the connection's address over the connection limit? */
-static bool over_limit(struct MHD_Connection *c)
+static const Peer *peer_of(struct MHD_Connection *c)
 {
     const union MHD_ConnectionInfo *info = MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
-    const Peer *peer = info ? info->socket_context : NULL;
-    return peer && peer->over_limit;
+    return info ? info->socket_context : NULL;
+}
+
+bool http_client(struct MHD_Connection *c, struct sockaddr_storage *client)
+{
+    const Peer *peer = peer_of(c);
+    if (!peer)
+        return false;
+    if (peer->proxy)
+        limits_forwarded((const struct sockaddr *)&peer->addr,
+                         MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-Forwarded-For"), client);
+    else
+        *client = peer->addr;
+    return true;
+}
+
+/* Is the request's client over the connection limit?  Through a trusted proxy, the request
+ * is counted now as one of its client's connections, until it completes. */
+static bool over_limit(struct MHD_Connection *c, Request *rq)
+{
+    const Peer *peer = peer_of(c);
+    if (!peer || !peer->proxy)
+        return peer && peer->over_limit;
+    http_client(c, &rq->client);
+    rq->counted = true;
+    return !limits_connect((struct sockaddr *)&rq->client);
 }
 
 /* ---- Requests --------------------------------------------------------------------------- */
@@ -195,7 +222,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         rq->started = true;
         rq->line.method = method;
         rq->line.version = version;
-        if (over_limit(c))
+        if (over_limit(c, rq))
             return http_refuse(c, 429, "too many connections from this address (at most %d)", limits_connections());
         char why[120];
         unsigned bad = framing_check(c, &rq->line, why, sizeof why);
@@ -253,6 +280,8 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls, en
     (void)cls, (void)c, (void)code;
     Request *rq = *con_cls;
     if (rq) {
+        if (rq->counted)
+            limits_disconnect((struct sockaddr *)&rq->client);
         api_request_done(rq->api_state);
         free(rq->body);
         free(rq);

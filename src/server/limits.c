@@ -1,13 +1,16 @@
 #include "limits.h"
 
+#include <arpa/inet.h>
 #include <netinet/in.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "util.h"
 
 #define BUCKETS 1024
+#define TRUSTED_MAX 32
 
 /* What one address holds: its open connections, and its game-creation allowance (tokens,
  * refilled at new_games_per_minute a minute up to that many). */
@@ -22,6 +25,8 @@ typedef struct Client {
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static Client *buckets[BUCKETS];
 static int max_connections, max_new_games;
+static unsigned char trusted[TRUSTED_MAX][16]; /* the trusted proxies' keys (see key_of) */
+static int ntrusted;
 
 void limits_set(int connections_per_ip, int new_games_per_minute)
 {
@@ -39,14 +44,112 @@ int limits_new_games(void)
     return max_new_games;
 }
 
-/* The address's bytes (16, IPv4 zero-padded). */
+/* An IPv4 address as IPv6 sees it (::ffff:a.b.c.d): the 16 bytes of a key. */
+static void key_of_ipv4(const struct in_addr *a, unsigned char key[16])
+{
+    memset(key, 0, 16);
+    key[10] = key[11] = 0xff;
+    memcpy(key + 12, a, 4);
+}
+
+/* The address's 16 bytes (IPv4 mapped into IPv6). */
 static void key_of(const struct sockaddr *sa, unsigned char key[16])
 {
     memset(key, 0, 16);
     if (sa && sa->sa_family == AF_INET)
-        memcpy(key, &((const struct sockaddr_in *)sa)->sin_addr, 4);
+        key_of_ipv4(&((const struct sockaddr_in *)sa)->sin_addr, key);
     else if (sa && sa->sa_family == AF_INET6)
         memcpy(key, &((const struct sockaddr_in6 *)sa)->sin6_addr, 16);
+}
+
+/* The key of an address written as text (surrounding blanks ignored); false when it is none. */
+static bool key_of_text(const char *text, size_t len, unsigned char key[16])
+{
+    char buf[INET6_ADDRSTRLEN];
+    while (len && (*text == ' ' || *text == '\t'))
+        text++, len--;
+    while (len && (text[len - 1] == ' ' || text[len - 1] == '\t'))
+        len--;
+    if (len == 0 || len >= sizeof buf)
+        return false;
+    memcpy(buf, text, len);
+    buf[len] = 0;
+    struct in_addr v4;
+    if (inet_pton(AF_INET, buf, &v4) == 1) {
+        key_of_ipv4(&v4, key);
+        return true;
+    }
+    return inet_pton(AF_INET6, buf, key) == 1;
+}
+
+static bool key_trusted(const unsigned char key[16])
+{
+    for (int i = 0; i < ntrusted; i++)
+        if (memcmp(trusted[i], key, 16) == 0)
+            return true;
+    return false;
+}
+
+bool limits_trust(const char *list, char *err, size_t errlen)
+{
+    for (const char *p = list;; p++) {
+        size_t len = strcspn(p, ",");
+        if (ntrusted == TRUSTED_MAX) {
+            snprintf(err, errlen, "more than %d trusted proxies", TRUSTED_MAX);
+            return false;
+        }
+        if (!key_of_text(p, len, trusted[ntrusted])) {
+            snprintf(err, errlen, "'%.*s' is not an IPv4 or IPv6 address", (int)(len > 60 ? 60 : len), p);
+            return false;
+        }
+        ntrusted++;
+        p += len;
+        if (!*p)
+            return true;
+    }
+}
+
+bool limits_trusted(const struct sockaddr *addr)
+{
+    unsigned char key[16];
+    key_of(addr, key);
+    return addr && key_trusted(key);
+}
+
+/* A key as a socket address (IPv6, or IPv4 when it is a mapped one). */
+static void address_of_key(const unsigned char key[16], struct sockaddr_storage *out)
+{
+    static const unsigned char mapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
+    memset(out, 0, sizeof *out);
+    if (memcmp(key, mapped, 12) == 0) {
+        struct sockaddr_in *in = (struct sockaddr_in *)out;
+        in->sin_family = AF_INET;
+        memcpy(&in->sin_addr, key + 12, 4);
+    } else {
+        struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)out;
+        in6->sin6_family = AF_INET6;
+        memcpy(&in6->sin6_addr, key, 16);
+    }
+}
+
+void limits_forwarded(const struct sockaddr *peer, const char *forwarded_for, struct sockaddr_storage *client)
+{
+    unsigned char key[16], found[16];
+    key_of(peer, found);
+    /* From the right: the addresses the trusted proxies appended, up to the first that is not
+     * a trusted proxy's (those left of it are the client's to write, so not believed). */
+    for (size_t end = forwarded_for ? strlen(forwarded_for) : 0; end > 0;) {
+        size_t start = end;
+        while (start > 0 && forwarded_for[start - 1] != ',')
+            start--;
+        if (!key_of_text(forwarded_for + start, end - start, key))
+            break;
+        memcpy(found, key, 16);
+        if (!key_trusted(key))
+            break;
+        end = start ? start - 1 : 0;
+    }
+    address_of_key(found, client);
 }
 
 static Client **slot_of(const unsigned char key[16])

@@ -34,6 +34,9 @@
 #define EVICT_AFTER_MAX_S (365 * 24 * 3600)
 #define EVICT_EVERY_MS 2000
 #define TIMEOUT_DEFAULT_S 30
+/* Connections to a PostgreSQL store for the requests: about one for each thread that uses it
+ * at once (the HTTP threads, the engine workers, the clock). */
+#define DB_POOL_DEFAULT 4
 #define FILES_KEPT 64 /* files that are not connections: the database, the engines' epolls, ... */
 
 static pthread_mutex_t clock_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -70,10 +73,18 @@ static void *clock_thread(void *arg)
     return NULL;
 }
 
+/* --trusted-proxy's values. */
+static bool trust_proxies(void *target, char **values, char *err, size_t errlen)
+{
+    (void)target;
+    return limits_trust(values[0], err, errlen);
+}
+
 static struct {
-    int port, evict_after, timeout, connections_per_ip, new_games_per_minute;
+    int port, evict_after, timeout, connections_per_ip, new_games_per_minute, db_pool;
     const char *db, *web, *host, *puzzles;
-} serve = {8080, EVICT_AFTER_DEFAULT_S, TIMEOUT_DEFAULT_S, 0, 0, "starfish.db", "web", "127.0.0.1", "data/puzzles"};
+} serve = {8080, EVICT_AFTER_DEFAULT_S, TIMEOUT_DEFAULT_S, 0, 0, DB_POOL_DEFAULT, "starfish.db", "web", "127.0.0.1",
+           "data/puzzles"};
 
 static const Option serve_options[] = {
     OPTION_INT("port", "N", "the port (default 8080; 0 picks a free one)", &serve.port, 0, 65535),
@@ -82,6 +93,8 @@ static const Option serve_options[] = {
                   "the game store: an SQLite file (default starfish.db), or a PostgreSQL database that several "
                   "servers may share (postgresql://USER@HOST:PORT/DB or a libpq connection string)",
                   &serve.db),
+    OPTION_INT("db-pool", "N", "connections to a PostgreSQL database for the requests (default 4)", &serve.db_pool, 1,
+               64),
     OPTION_STRING("web", "DIR", "the web client's files (default web)", &serve.web),
     OPTION_STRING("puzzles", "DIR", "the puzzle sets, VARIANT.epd (default data/puzzles)", &serve.puzzles),
     OPTION_INT("evict-after", "SECONDS", "a finished game unused this long leaves memory (default 600)",
@@ -92,6 +105,10 @@ static const Option serve_options[] = {
                &serve.connections_per_ip, 0, 1000000),
     OPTION_INT("max-new-games-per-minute", "N", "games one address may create a minute; 429 beyond (default 0: any)",
                &serve.new_games_per_minute, 0, 1000000),
+    OPTION_CALL("trusted-proxy", "ADDR[,ADDR...]",
+                "a proxy (nginx) whose X-Forwarded-For names the client that the limits count (repeatable; "
+                "default: none, the header is not believed)",
+                NULL, 0, trust_proxies),
     OPTIONS_END,
 };
 
@@ -129,7 +146,8 @@ static void free_services(Store *store)
 static Store *start_services(const char *db)
 {
     char err[512];
-    Store *store = store_pg_wanted(db) ? store_pg_open(db, err, sizeof err) : store_sqlite_open(db, err, sizeof err);
+    Store *store = store_pg_wanted(db) ? store_pg_open(db, serve.db_pool, err, sizeof err)
+                                       : store_sqlite_open(db, err, sizeof err);
     if (!store) {
         fprintf(stderr, "starfish: %s\n", err);
         return NULL;

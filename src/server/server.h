@@ -1,11 +1,12 @@
-/* The web app: `starfish serve` (HTTP + Server-Sent Events, JSON API, SQLite store). */
+/* The web app: `starfish serve` (HTTP + Server-Sent Events, JSON API, SQLite or PostgreSQL store). */
 #ifndef STARFISH_SERVER_H
 #define STARFISH_SERVER_H
 
 #include "../util/options.h"
 
 /* `starfish serve [--port N] [--db FILE] [--web DIR] [--host ADDR] [--evict-after SECONDS]
- * [--timeout SECONDS] [--max-connections-per-ip N] [--max-new-games-per-minute N]`: its
+ * [--timeout SECONDS] [--max-connections-per-ip N] [--max-new-games-per-minute N]
+ * [--trusted-proxy ADDR] [--db-pool N]`: its
  * options, and what runs it (argv[0] is "serve"); returns the exit status. */
 extern const Command serve_command;
 int server_main(int argc, char **argv);

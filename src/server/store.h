@@ -5,7 +5,8 @@
  * of server processes).
  *
  * Every change is one transaction, committed before the operation returns; a return other
- * than STORE_OK means nothing was changed.  A change to a game names the number of moves the
+ * than STORE_OK (or STORE_UNKNOWN: the caller reads the game again to know) means nothing
+ * was changed.  A change to a game names the number of moves the
  * caller knows it to have: a store that processes share makes it only on a game still going
  * with exactly those moves (else STORE_CONFLICT: another process changed the game first), so
  * the database, not a process's lock, decides between concurrent changes.  (SQLite, owned by
@@ -80,6 +81,8 @@ typedef enum StoreResult {
     STORE_OK,
     STORE_CONFLICT, /* the game is over or has other moves than the caller knew of */
     STORE_FAILED,   /* the database failed (a full disk, a lost connection) */
+    STORE_UNKNOWN,  /* the answer to the commit was lost (memory ran out in the client library,
+                     * the connection broke): the change may or may not be stored */
 } StoreResult;
 
 /* Told (on a thread of the store's) that another process changed or created game `id`. */

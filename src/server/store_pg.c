@@ -19,21 +19,32 @@
 #define RECONNECT_MS 500
 
 /*
- * One connection for the requests (serialised by `lock`) and, once watch is called, one for
- * LISTEN on a thread of its own.  Every change to a game is a transaction that first takes
+ * A pool of connections for the requests (each used by one thread at a time), one for the
+ * claims (session locks: taken and let go of on one connection) and, once watch is called,
+ * one for LISTEN on a thread of its own.  Every change to a game is a transaction that first takes
  * the game's row (UPDATE ... WHERE result = '*'), then checks its number of moves, so that of
  * two processes changing one game the second waits for the first and then finds the game
  * changed (STORE_CONFLICT); it ends with NOTIFY, which PostgreSQL delivers at commit.  A claim
  * is a session advisory lock on (the game, the ply), released by unclaim or when the
  * process's connection ends (a process killed with -9 loses its claims at once).
  */
+typedef struct PgConn {
+    PGconn *conn;
+    atomic_int pid; /* its server process: notifications it sent are this process's own */
+    struct PgConn *next_free;
+} PgConn;
+
 typedef struct PgStore {
     Store base;
     char *conninfo;
     char name[160]; /* the database as messages name it (no password) */
-    PGconn *conn;
-    pthread_mutex_t lock;
-    atomic_int pid; /* the server process of conn: its own notifications are not news */
+    PgConn *pool;
+    int npool;
+    PgConn *free_conns; /* the pool's connections not in use */
+    pthread_mutex_t pool_lock;
+    pthread_cond_t pool_freed;
+    PgConn claimer; /* the claims' connection (and, at start, the migrations') */
+    pthread_mutex_t claim_lock;
     PGconn *listen_conn;
     StoreChanged changed;
     void *ctx;
@@ -47,24 +58,45 @@ static PgStore *pg_of(Store *s)
     return (PgStore *)s;
 }
 
-static void log_error(PgStore *q, const char *what, const PGresult *r)
+static void log_error(PgConn *c, const char *what, const PGresult *r)
 {
     const char *msg = r ? PQresultErrorMessage(r) : "";
-    fprintf(stderr, "starfish: database: %s: %s", what, *msg ? msg : PQerrorMessage(q->conn));
-    if (!*msg && !*PQerrorMessage(q->conn))
+    fprintf(stderr, "starfish: database: %s: %s", what, *msg ? msg : PQerrorMessage(c->conn));
+    if (!*msg && !*PQerrorMessage(c->conn))
         fputc('\n', stderr);
 }
 
-/* Runs a statement with text parameters on the requests' connection (its lock held); after a
- * lost connection it connects again once and retries when `retry` (outside a transaction). */
-static PGresult *run(PgStore *q, const char *sql, int n, const char *const *params, bool retry)
+/* A connection of the pool, for this thread alone until release (waiting for one to be free). */
+static PgConn *acquire(PgStore *q)
 {
-    PGresult *r = PQexecParams(q->conn, sql, n, NULL, params, NULL, NULL, 0);
-    if (retry && PQstatus(q->conn) == CONNECTION_BAD) {
+    pthread_mutex_lock(&q->pool_lock);
+    while (!q->free_conns)
+        pthread_cond_wait(&q->pool_freed, &q->pool_lock);
+    PgConn *c = q->free_conns;
+    q->free_conns = c->next_free;
+    pthread_mutex_unlock(&q->pool_lock);
+    return c;
+}
+
+static void release(PgStore *q, PgConn *c)
+{
+    pthread_mutex_lock(&q->pool_lock);
+    c->next_free = q->free_conns;
+    q->free_conns = c;
+    pthread_cond_signal(&q->pool_freed);
+    pthread_mutex_unlock(&q->pool_lock);
+}
+
+/* Runs a statement with text parameters on a connection that the thread holds; after a lost
+ * connection it connects again once and retries when `retry` (outside a transaction). */
+static PGresult *run(PgConn *c, const char *sql, int n, const char *const *params, bool retry)
+{
+    PGresult *r = PQexecParams(c->conn, sql, n, NULL, params, NULL, NULL, 0);
+    if (retry && PQstatus(c->conn) == CONNECTION_BAD) {
         PQclear(r);
-        PQreset(q->conn);
-        atomic_store(&q->pid, PQbackendPID(q->conn));
-        r = PQexecParams(q->conn, sql, n, NULL, params, NULL, NULL, 0);
+        PQreset(c->conn);
+        atomic_store(&c->pid, PQbackendPID(c->conn));
+        r = PQexecParams(c->conn, sql, n, NULL, params, NULL, NULL, 0);
     }
     return r;
 }
@@ -76,40 +108,52 @@ static bool succeeded(const PGresult *r)
 }
 
 /* Runs a statement that returns nothing of interest; false after a logged error. */
-static bool command(PgStore *q, const char *sql, int n, const char *const *params, const char *what)
+static bool command(PgConn *c, const char *sql, int n, const char *const *params, const char *what)
 {
-    PGresult *r = run(q, sql, n, params, false);
+    PGresult *r = run(c, sql, n, params, false);
     bool ok = succeeded(r);
     if (!ok)
-        log_error(q, what, r);
+        log_error(c, what, r);
     PQclear(r);
     return ok;
 }
 
-static bool begin(PgStore *q)
+static bool begin(PgConn *c)
 {
-    PGresult *r = run(q, "BEGIN", 0, NULL, true);
+    PGresult *r = run(c, "BEGIN", 0, NULL, true);
     bool ok = succeeded(r);
     if (!ok)
-        log_error(q, "begin", r);
+        log_error(c, "begin", r);
     PQclear(r);
     return ok;
 }
 
 /* Tells the other processes of a change to game id (at commit). */
-static bool notify(PgStore *q, const char *id)
+static bool notify(PgConn *c, const char *id)
 {
-    return command(q, "SELECT pg_notify('" CHANNEL "', $1)", 1, &id, "notify");
+    return command(c, "SELECT pg_notify('" CHANNEL "', $1)", 1, &id, "notify");
+}
+
+/* Commits: STORE_FAILED when the database refused (its error has an SQLSTATE), STORE_UNKNOWN
+ * when its answer was lost (libpq ran out of memory reading it, the connection broke). */
+static StoreResult commit(PgConn *c)
+{
+    PGresult *r = run(c, "COMMIT", 0, NULL, false);
+    StoreResult result = succeeded(r) ? STORE_OK : PQresultErrorField(r, PG_DIAG_SQLSTATE) ? STORE_FAILED : STORE_UNKNOWN;
+    if (result != STORE_OK)
+        log_error(c, "commit", r);
+    PQclear(r);
+    return result;
 }
 
 /* Ends a change's transaction: on STORE_OK, tells the other processes (NOTIFY) and commits;
  * otherwise rolls back.  The change's result. */
-static StoreResult finish(PgStore *q, const char *id, StoreResult result)
+static StoreResult finish(PgConn *c, const char *id, StoreResult result)
 {
-    if (result == STORE_OK && !(notify(q, id) && command(q, "COMMIT", 0, NULL, "commit")))
-        result = STORE_FAILED;
-    if (result != STORE_OK && PQtransactionStatus(q->conn) != PQTRANS_IDLE)
-        PQclear(PQexec(q->conn, "ROLLBACK"));
+    if (result == STORE_OK)
+        result = notify(c, id) ? commit(c) : STORE_FAILED;
+    if (result != STORE_OK && PQtransactionStatus(c->conn) != PQTRANS_IDLE)
+        PQclear(PQexec(c->conn, "ROLLBACK"));
     return result;
 }
 
@@ -134,29 +178,29 @@ static void copy_value(char *out, size_t len, const PGresult *r, int row, int co
 
 /* ---- Changes ------------------------------------------------------------------------------ */
 
-static bool insert_move(PgStore *q, const char *id, int ply, const MoveRow *m, bool *conflict)
+static bool insert_move(PgConn *c, const char *id, int ply, const MoveRow *m, bool *conflict)
 {
     char ply_text[24], clock[24], at[24];
     const char *params[] = {id, int_param(ply_text, true, ply), m->move, int_param(clock, m->clock_ms >= 0, m->clock_ms),
                             int_param(at, true, m->at_ms)};
-    PGresult *r = run(q, "INSERT INTO moves (game_id, ply, move, clock_ms, at_ms) VALUES ($1, $2, $3, $4, $5)", 5,
+    PGresult *r = run(c, "INSERT INTO moves (game_id, ply, move, clock_ms, at_ms) VALUES ($1, $2, $3, $4, $5)", 5,
                       params, false);
     bool ok = succeeded(r);
     const char *state = PQresultErrorField(r, PG_DIAG_SQLSTATE);
     *conflict = !ok && state && strcmp(state, UNIQUE_VIOLATION) == 0;
     if (!ok && !*conflict)
-        log_error(q, "insert move", r);
+        log_error(c, "insert move", r);
     PQclear(r);
     return ok;
 }
 
 /* Runs an UPDATE of one game's row: STORE_CONFLICT when its condition leaves no row. */
-static StoreResult update_one(PgStore *q, const char *sql, int n, const char *const *params, const char *what)
+static StoreResult update_one(PgConn *c, const char *sql, int n, const char *const *params, const char *what)
 {
-    PGresult *r = run(q, sql, n, params, false);
+    PGresult *r = run(c, sql, n, params, false);
     StoreResult result = !succeeded(r) ? STORE_FAILED : atoi(PQcmdTuples(r)) == 1 ? STORE_OK : STORE_CONFLICT;
     if (result == STORE_FAILED)
-        log_error(q, what, r);
+        log_error(c, what, r);
     PQclear(r);
     return result;
 }
@@ -164,7 +208,7 @@ static StoreResult update_one(PgStore *q, const char *sql, int n, const char *co
 /* Takes the row of a game still going, or finished with the result that the state keeps
  * (waiting for another process's change to it to end), and sets its state, then checks that
  * it has `plies` moves. */
-static StoreResult take_game(PgStore *q, const char *id, int plies, const GameState *s)
+static StoreResult take_game(PgConn *c, const char *id, int plies, const GameState *s)
 {
     char ended[24];
     const char *params[] = {id,
@@ -177,7 +221,7 @@ static StoreResult take_game(PgStore *q, const char *id, int plies, const GameSt
                             s->joined[WHITE] ? "1" : "0",
                             s->joined[BLACK] ? "1" : "0"};
     StoreResult result =
-        update_one(q,
+        update_one(c,
                    "UPDATE games SET result = $2, reason = $3, ended_ms = $4, draw_offer = $5, takeback_offer = $6, "
                    "rematch_offer = $7, white_joined = $8, black_joined = $9 "
                    "WHERE id = $1 AND (result = '*' OR (result = $2 AND ended_ms IS NOT DISTINCT FROM $4))",
@@ -185,10 +229,10 @@ static StoreResult take_game(PgStore *q, const char *id, int plies, const GameSt
     if (result != STORE_OK)
         return result;
     /* A statement of its own, so that it sees the moves committed while it waited for the row. */
-    PGresult *r = run(q, "SELECT count(*) FROM moves WHERE game_id = $1", 1, params, false);
+    PGresult *r = run(c, "SELECT count(*) FROM moves WHERE game_id = $1", 1, params, false);
     result = !succeeded(r) ? STORE_FAILED : int_value(r, 0, 0) == plies ? STORE_OK : STORE_CONFLICT;
     if (result == STORE_FAILED)
-        log_error(q, "count moves", r);
+        log_error(c, "count moves", r);
     PQclear(r);
     return result;
 }
@@ -196,22 +240,22 @@ static StoreResult take_game(PgStore *q, const char *id, int plies, const GameSt
 static StoreResult pg_append_move(Store *s, const char *id, int ply, const MoveRow *m, const GameState *st)
 {
     PgStore *q = pg_of(s);
-    pthread_mutex_lock(&q->lock);
-    StoreResult result = begin(q) ? take_game(q, id, ply, st) : STORE_FAILED;
+    PgConn *c = acquire(q);
+    StoreResult result = begin(c) ? take_game(c, id, ply, st) : STORE_FAILED;
     bool conflict = false;
-    if (result == STORE_OK && !insert_move(q, id, ply, m, &conflict))
+    if (result == STORE_OK && !insert_move(c, id, ply, m, &conflict))
         result = conflict ? STORE_CONFLICT : STORE_FAILED;
-    result = finish(q, id, result);
-    pthread_mutex_unlock(&q->lock);
+    result = finish(c, id, result);
+    release(q, c);
     return result;
 }
 
 static StoreResult pg_set_state(Store *s, const char *id, int plies, const GameState *st)
 {
     PgStore *q = pg_of(s);
-    pthread_mutex_lock(&q->lock);
-    StoreResult result = finish(q, id, begin(q) ? take_game(q, id, plies, st) : STORE_FAILED);
-    pthread_mutex_unlock(&q->lock);
+    PgConn *c = acquire(q);
+    StoreResult result = finish(c, id, begin(c) ? take_game(c, id, plies, st) : STORE_FAILED);
+    release(q, c);
     return result;
 }
 
@@ -220,17 +264,17 @@ static StoreResult pg_take_back(Store *s, const char *id, int plies, int from, c
     PgStore *q = pg_of(s);
     char from_text[24];
     const char *params[] = {id, int_param(from_text, true, from)};
-    pthread_mutex_lock(&q->lock);
-    StoreResult result = begin(q) ? take_game(q, id, plies, st) : STORE_FAILED;
+    PgConn *c = acquire(q);
+    StoreResult result = begin(c) ? take_game(c, id, plies, st) : STORE_FAILED;
     if (result == STORE_OK &&
-        !command(q, "DELETE FROM moves WHERE game_id = $1 AND ply >= $2", 2, params, "take back moves"))
+        !command(c, "DELETE FROM moves WHERE game_id = $1 AND ply >= $2", 2, params, "take back moves"))
         result = STORE_FAILED;
-    result = finish(q, id, result);
-    pthread_mutex_unlock(&q->lock);
+    result = finish(c, id, result);
+    release(q, c);
     return result;
 }
 
-static bool insert_game_row(PgStore *q, const GameRow *g)
+static bool insert_game_row(PgConn *c, const GameRow *g)
 {
     char skill[24], base[24], inc[24], created[24], ended[24];
     const char *params[] = {g->id,
@@ -250,7 +294,7 @@ static bool insert_game_row(PgStore *q, const GameRow *g)
                             int_param(ended, g->ended_ms > 0, g->ended_ms),
                             g->joined[WHITE] ? "1" : "0",
                             g->joined[BLACK] ? "1" : "0"};
-    return command(q,
+    return command(c,
                    "INSERT INTO games (id, variant, start_fen, white_token, black_token, white, black, skill, base_ms, "
                    "inc_ms, result, reason, draw_offer, created_ms, ended_ms, white_joined, black_joined) "
                    "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)",
@@ -258,43 +302,59 @@ static bool insert_game_row(PgStore *q, const GameRow *g)
 }
 
 /* Makes `id` the rematch of game `of` (told to the other processes), unless it has one. */
-static StoreResult set_rematch(PgStore *q, const char *of, const char *id)
+static StoreResult set_rematch(PgConn *c, const char *of, const char *id)
 {
     const char *params[] = {of, id};
     StoreResult result = update_one(
-        q, "UPDATE games SET rematch_id = $2, rematch_offer = NULL WHERE id = $1 AND rematch_id IS NULL", 2, params,
+        c, "UPDATE games SET rematch_id = $2, rematch_offer = NULL WHERE id = $1 AND rematch_id IS NULL", 2, params,
         "rematch");
-    return result == STORE_OK && !notify(q, of) ? STORE_FAILED : result;
+    return result == STORE_OK && !notify(c, of) ? STORE_FAILED : result;
 }
 
 static StoreResult pg_insert_game(Store *s, const GameRow *g, const MoveRow *moves, int n, const char *rematch_of)
 {
     PgStore *q = pg_of(s);
-    pthread_mutex_lock(&q->lock);
-    bool ok = begin(q) && insert_game_row(q, g);
+    PgConn *c = acquire(q);
+    bool ok = begin(c) && insert_game_row(c, g);
     for (int i = 0; ok && i < n; i++) {
         bool conflict; /* none possible: the game is new */
-        ok = insert_move(q, g->id, i, &moves[i], &conflict);
+        ok = insert_move(c, g->id, i, &moves[i], &conflict);
     }
-    StoreResult result = !ok ? STORE_FAILED : rematch_of ? set_rematch(q, rematch_of, g->id) : STORE_OK;
-    result = finish(q, g->id, result);
-    pthread_mutex_unlock(&q->lock);
+    StoreResult result = !ok ? STORE_FAILED : rematch_of ? set_rematch(c, rematch_of, g->id) : STORE_OK;
+    result = finish(c, g->id, result);
+    release(q, c);
     return result;
 }
 
 /* ---- Reading ------------------------------------------------------------------------------ */
 
-/* Runs a query (the lock taken here); NULL after a logged error. */
-static PGresult *query(PgStore *q, const char *sql, int n, const char *const *params, const char *what)
+/* Runs a query on connection c, which the thread holds; NULL after a logged error. */
+static PGresult *query_on(PgConn *c, const char *sql, int n, const char *const *params, const char *what)
 {
-    pthread_mutex_lock(&q->lock);
-    PGresult *r = run(q, sql, n, params, true);
+    PGresult *r = run(c, sql, n, params, true);
     if (PQresultStatus(r) != PGRES_TUPLES_OK) {
-        log_error(q, what, r);
+        log_error(c, what, r);
         PQclear(r);
         r = NULL;
     }
-    pthread_mutex_unlock(&q->lock);
+    return r;
+}
+
+/* Runs a query on a connection of the pool. */
+static PGresult *query(PgStore *q, const char *sql, int n, const char *const *params, const char *what)
+{
+    PgConn *c = acquire(q);
+    PGresult *r = query_on(c, sql, n, params, what);
+    release(q, c);
+    return r;
+}
+
+/* Runs a query on the claims' connection. */
+static PGresult *claim_query(PgStore *q, const char *sql, int n, const char *const *params, const char *what)
+{
+    pthread_mutex_lock(&q->claim_lock);
+    PGresult *r = query_on(&q->claimer, sql, n, params, what);
+    pthread_mutex_unlock(&q->claim_lock);
     return r;
 }
 
@@ -420,7 +480,8 @@ static bool pg_claim(Store *s, const char *id, int ply)
     char ply_text[24];
     const char *params[] = {id, int_param(ply_text, true, ply)};
     PgStore *q = pg_of(s);
-    PGresult *r = query(q, "SELECT pg_try_advisory_lock(hashtext($1), $2::int)", 2, params, "claim an engine move");
+    PGresult *r =
+        claim_query(q, "SELECT pg_try_advisory_lock(hashtext($1), $2::int)", 2, params, "claim an engine move");
     bool claimed = r && strcmp(PQgetvalue(r, 0, 0), "t") == 0;
     PQclear(r);
     if (!claimed)
@@ -440,7 +501,7 @@ static void pg_unclaim(Store *s, const char *id, int ply)
 {
     char ply_text[24];
     const char *params[] = {id, int_param(ply_text, true, ply)};
-    PQclear(query(pg_of(s), "SELECT pg_advisory_unlock(hashtext($1), $2::int)", 2, params, "end a claim"));
+    PQclear(claim_query(pg_of(s), "SELECT pg_advisory_unlock(hashtext($1), $2::int)", 2, params, "end a claim"));
 }
 
 /* Connects the listening connection and listens; false after a message. */
@@ -467,6 +528,15 @@ static bool wait_for_news(PgStore *q, bool connected)
     return !(fds[0].revents & POLLIN);
 }
 
+/* Did this process's connections send the notification from server process pid? */
+static bool own_notice(PgStore *q, int pid)
+{
+    for (int i = 0; i < q->npool; i++)
+        if (atomic_load(&q->pool[i].pid) == pid)
+            return true;
+    return false;
+}
+
 /* The listening thread: tells of every notification but this process's own.  After a lost
  * connection it connects again and tells of every game (NULL), some news may be lost. */
 static void *listener(void *arg)
@@ -484,7 +554,7 @@ static void *listener(void *arg)
             continue;
         }
         for (PGnotify *n; (n = PQnotifies(q->listen_conn)); PQfreemem(n))
-            if (n->be_pid != atomic_load(&q->pid))
+            if (!own_notice(q, n->be_pid))
                 q->changed(q->ctx, n->extra);
     }
     return NULL;
@@ -504,6 +574,20 @@ static bool pg_watch(Store *s, StoreChanged changed, void *ctx)
     return false;
 }
 
+/* Closes the connections and frees q. */
+static void free_store(PgStore *q)
+{
+    for (int i = 0; i < q->npool; i++)
+        PQfinish(q->pool[i].conn);
+    PQfinish(q->claimer.conn);
+    pthread_mutex_destroy(&q->pool_lock);
+    pthread_cond_destroy(&q->pool_freed);
+    pthread_mutex_destroy(&q->claim_lock);
+    free(q->pool);
+    free(q->conninfo);
+    free(q);
+}
+
 static void pg_close(Store *s)
 {
     PgStore *q = pg_of(s);
@@ -516,10 +600,7 @@ static void pg_close(Store *s)
     }
     if (q->listen_conn)
         PQfinish(q->listen_conn);
-    PQfinish(q->conn);
-    pthread_mutex_destroy(&q->lock);
-    free(q->conninfo);
-    free(q);
+    free_store(q);
 }
 
 static const StoreOps pg_ops = {
@@ -567,32 +648,33 @@ static const char *schema_error(void *db)
  * together take turns (a transaction advisory lock). */
 static bool migrate(PgStore *q, char *err, size_t errlen)
 {
+    PGconn *conn = q->claimer.conn;
     SchemaAccess access = {
-        q->conn, q->name, schema_exec, schema_query_int, schema_error,
+        conn, q->name, schema_exec, schema_query_int, schema_error,
         "SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = $1",
         "SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema()",
         "SELECT count(*) FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1 "
         "AND column_name = $2",
     };
-    bool ok = schema_exec(q->conn, "BEGIN") && schema_exec(q->conn, "SELECT pg_advisory_xact_lock(hashtext('starfish "
+    bool ok = schema_exec(conn, "BEGIN") && schema_exec(conn, "SELECT pg_advisory_xact_lock(hashtext('starfish "
                                                                     "schema'))");
     if (!ok)
-        snprintf(err, errlen, "cannot use %s: %s", q->name, PQerrorMessage(q->conn));
+        snprintf(err, errlen, "cannot use %s: %s", q->name, PQerrorMessage(conn));
     ok = ok && schema_migrate(&access, err, errlen);
-    if (ok && schema_exec(q->conn, "COMMIT"))
+    if (ok && schema_exec(conn, "COMMIT"))
         return true;
     if (ok)
-        snprintf(err, errlen, "cannot write %s: %s", q->name, PQerrorMessage(q->conn));
-    schema_exec(q->conn, "ROLLBACK");
+        snprintf(err, errlen, "cannot write %s: %s", q->name, PQerrorMessage(conn));
+    schema_exec(conn, "ROLLBACK");
     return false;
 }
 
 /* How messages name the database: user@host:port/dbname, never the password. */
-static void name_database(PgStore *q)
+static void name_database(PgStore *q, PGconn *conn)
 {
-    const char *host = PQhost(q->conn);
-    snprintf(q->name, sizeof q->name, "postgresql://%s@%s:%s/%s", PQuser(q->conn), host && *host ? host : "localhost",
-             PQport(q->conn), PQdb(q->conn));
+    const char *host = PQhost(conn);
+    snprintf(q->name, sizeof q->name, "postgresql://%s@%s:%s/%s", PQuser(conn), host && *host ? host : "localhost",
+             PQport(conn), PQdb(conn));
 }
 
 bool store_pg_wanted(const char *db)
@@ -600,32 +682,54 @@ bool store_pg_wanted(const char *db)
     return strncmp(db, "postgresql:", 11) == 0 || strncmp(db, "postgres:", 9) == 0 || strchr(db, '=') != NULL;
 }
 
-Store *store_pg_open(const char *conninfo, char *err, size_t errlen)
+/* Connects c; false with err set (libpq's message on one line). */
+static bool connect_one(PgStore *q, PgConn *c, char *err, size_t errlen)
+{
+    c->conn = PQconnectdb(q->conninfo);
+    if (PQstatus(c->conn) == CONNECTION_OK) {
+        atomic_store(&c->pid, PQbackendPID(c->conn));
+        return true;
+    }
+    snprintf(err, errlen, "cannot connect to the database: %s", PQerrorMessage(c->conn));
+    err[strcspn(err, "\n")] = '\0'; /* libpq's messages end with a newline */
+    return false;
+}
+
+/* The pool's connections, all free. */
+static bool connect_pool(PgStore *q, char *err, size_t errlen)
+{
+    for (int i = 0; i < q->npool; i++) {
+        if (!connect_one(q, &q->pool[i], err, errlen))
+            return false;
+        q->pool[i].next_free = q->free_conns;
+        q->free_conns = &q->pool[i];
+    }
+    return true;
+}
+
+Store *store_pg_open(const char *conninfo, int pool, char *err, size_t errlen)
 {
     PgStore *q = calloc(1, sizeof *q);
-    if (!q || !(q->conninfo = strdup(conninfo))) {
+    if (!q || !(q->conninfo = strdup(conninfo)) || !(q->pool = calloc((size_t)pool, sizeof *q->pool))) {
+        if (q)
+            free(q->conninfo);
         free(q);
         snprintf(err, errlen, "cannot open the database: out of memory");
         return NULL;
     }
-    q->conn = PQconnectdb(conninfo);
-    if (PQstatus(q->conn) != CONNECTION_OK) {
-        snprintf(err, errlen, "cannot connect to the database: %s", PQerrorMessage(q->conn));
-        /* libpq's messages end with a newline */
-        err[strcspn(err, "\n")] = '\0';
-    } else {
-        name_database(q);
-        if (migrate(q, err, errlen)) {
+    q->npool = pool;
+    pthread_mutex_init(&q->pool_lock, NULL);
+    pthread_cond_init(&q->pool_freed, NULL);
+    pthread_mutex_init(&q->claim_lock, NULL);
+    if (connect_one(q, &q->claimer, err, errlen)) {
+        name_database(q, q->claimer.conn);
+        if (migrate(q, err, errlen) && connect_pool(q, err, errlen)) {
             q->base.ops = &pg_ops;
             q->base.name = q->name;
-            atomic_store(&q->pid, PQbackendPID(q->conn));
-            pthread_mutex_init(&q->lock, NULL);
             return &q->base;
         }
         err[strcspn(err, "\n")] = '\0';
     }
-    PQfinish(q->conn);
-    free(q->conninfo);
-    free(q);
+    free_store(q);
     return NULL;
 }

@@ -14,8 +14,9 @@
 /* Does --db name a PostgreSQL database (a postgresql:// or postgres:// URI, or a libpq
  * connection string of key=value words) rather than an SQLite file? */
 bool store_pg_wanted(const char *db);
-/* Connects with the libpq connection string or URI, brings the database to the current
- * schema; NULL with err set when it cannot be used. */
-Store *store_pg_open(const char *conninfo, char *err, size_t errlen);
+/* Connects with the libpq connection string or URI (`pool` connections for the requests, one
+ * for the claims), brings the database to the current schema; NULL with err set when it
+ * cannot be used. */
+Store *store_pg_open(const char *conninfo, int pool, char *err, size_t errlen);
 
 #endif

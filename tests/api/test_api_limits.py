@@ -1,13 +1,16 @@
 """Bounded resources: a fixed number of server threads whatever the number of connections
 (event streams, stalled half-requests, analyses waiting for the engine), stalled clients cut
 off after --timeout, and the per-address limits --max-connections-per-ip and
---max-new-games-per-minute answered with 429 and {"error"}.
+--max-new-games-per-minute answered with 429 and {"error"}, behind a trusted proxy for the
+client that X-Forwarded-For names.
 
 Plain test_* functions with plain asserts; tests/run.py imports the module and calls them.
 """
+import http.client
 import json
 import os
 import socket
+import subprocess
 import threading
 import time
 
@@ -141,3 +144,60 @@ def test_new_games_per_address():
         assert s.stop() == 0
     finally:
         s.cleanup()
+
+
+def from_address(server, source, method, path, body=None, forwarded=None, conn=None):
+    """A request from the loopback address `source` (127.0.0.N), with X-Forwarded-For when
+    given, on a new connection or `conn`: (status, the connection, left open for an event
+    stream)."""
+    conn = conn or http.client.HTTPConnection("127.0.0.1", server.port, timeout=10, source_address=(source, 0))
+    headers = {"Content-Type": "application/json"} if body is not None else {}
+    if forwarded:
+        headers["X-Forwarded-For"] = forwarded
+    conn.request(method, path, body=json.dumps(body) if body is not None else None, headers=headers)
+    r = conn.getresponse()
+    if "event-stream" not in r.getheader("Content-Type", ""):
+        r.read()
+    return r.status, conn
+
+
+def test_trusted_proxy_limits_each_forwarded_client():
+    """--trusted-proxy: requests from the proxy's address count for the client X-Forwarded-For
+    names (its last address), its open requests as its connections; the header from any other
+    address is ignored; a value that is not an address is refused at start."""
+    s = h.Server(extra_args=["--trusted-proxy", "127.0.0.9,::1", "--max-new-games-per-minute", "2",
+                             "--max-connections-per-ip", "2"])
+    try:
+        new = {"variant": "chess", "opponent": "friend"}
+
+        def create(source, forwarded=None):
+            status, conn = from_address(s, source, "POST", "/api/games", new, forwarded)
+            conn.close()
+            return status
+
+        made = [create("127.0.0.9", "10.1.1.1") for _ in range(3)]
+        assert made == [201, 201, 429], made
+        assert create("127.0.0.9", "10.1.1.2") == 201, "another client behind the proxy"
+        assert create("127.0.0.9", "10.1.1.7, 10.1.1.1") == 429, "an address the client wrote before its own believed"
+        conn = None  # one connection: the limit on connections applies to it
+        statuses = []
+        for i in range(3):
+            status, conn = from_address(s, "127.0.0.8", "POST", "/api/games", new, "10.1.1.%d" % i, conn)
+            statuses.append(status)
+        conn.close()
+        assert statuses == [201, 201, 429], "X-Forwarded-For believed from an address that is not a trusted proxy"
+        gid = s.create("chess", opponent="friend")["game"]["id"]
+        held = []
+        for forwarded, expect in (("10.2.2.1", 200), ("10.2.2.1", 200), ("10.2.2.1", 429), ("10.2.2.2", 200)):
+            status, conn = from_address(s, "127.0.0.9", "GET", "/api/games/%s/events" % gid, forwarded=forwarded)
+            held.append(conn)
+            assert status == expect, "%s's stream: %d, expected %d" % (forwarded, status, expect)
+        for conn in held:
+            conn.close()
+    finally:
+        s.cleanup()
+    for bad in ("nonsense", "127.0.0.1,", "300.1.2.3"):
+        proc = subprocess.run([h.binary(), "serve", "--port", "0", "--trusted-proxy", bad], capture_output=True,
+                              text=True, timeout=30, stdin=subprocess.DEVNULL)
+        assert proc.returncode == 2 and "is not an IPv4 or IPv6 address" in proc.stderr, (bad, proc.returncode,
+                                                                                             proc.stderr)
