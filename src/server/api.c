@@ -17,7 +17,6 @@
 #include "events.h"
 #include "game_json.h"
 #include "game_service.h"
-#include "http.h"
 #include "limits.h"
 #include "piece_terms.h"
 #include "puzzle_service.h"
@@ -133,11 +132,11 @@ static bool read_created(void *ctx, LiveGame *g, int you)
     return *r != NULL;
 }
 
-static enum MHD_Result create_from(struct MHD_Connection *c, const GameOptions *opt, Game *initial)
+static enum MHD_Result create_from(struct MHD_Connection *c, const struct sockaddr *client, const GameOptions *opt,
+                                   Game *initial)
 {
-    struct sockaddr_storage client;
     int retry_s;
-    if (!limits_new_game(http_client(c, &client) ? (struct sockaddr *)&client : NULL, &retry_s)) {
+    if (!limits_new_game(client, &retry_s)) {
         game_free(initial);
         return http_too_many(c, retry_s, "too many new games from this address (at most %d a minute)",
                              limits_new_games());
@@ -155,7 +154,8 @@ static int init_failure_status(const char *why)
 
 /* POST /api/games (a position, the variant's start by default) and POST /api/import (a
  * position or a PGN, whose [Variant] may name the variant). */
-static enum MHD_Result post_new_game(struct MHD_Connection *c, const char *body, size_t len, bool import)
+static enum MHD_Result post_new_game(struct MHD_Connection *c, const struct sockaddr *client, const char *body,
+                                     size_t len, bool import)
 {
     char err[ERR_MAX];
     json_t *o;
@@ -190,7 +190,7 @@ static enum MHD_Result post_new_game(struct MHD_Connection *c, const char *body,
         return http_error(c, 400, "the PGN is a game of %s, not %s", named, opt.v->def->name);
     }
     opt.v = g.v;
-    return create_from(c, &opt, &g);
+    return create_from(c, client, &opt, &g);
 }
 
 static enum MHD_Result list_games(struct MHD_Connection *c)
@@ -820,8 +820,8 @@ static enum MHD_Result game_endpoint(struct MHD_Connection *c, bool get, bool po
     return ret;
 }
 
-enum MHD_Result api_handle(struct MHD_Connection *c, const char *method, const char *url, const char *body,
-                           size_t len, void **state)
+enum MHD_Result api_handle(struct MHD_Connection *c, const struct sockaddr *client, const char *method,
+                           const char *url, const char *body, size_t len, void **state)
 {
     if (*state) { /* resumed: the engine has answered */
         Waiting *w = *state;
@@ -833,10 +833,10 @@ enum MHD_Result api_handle(struct MHD_Connection *c, const char *method, const c
         return get ? get_variants(c) : http_method_not_allowed(c, "GET, HEAD");
     if (strcmp(path, "/games") == 0)
         return get    ? list_games(c)
-               : post ? post_new_game(c, body, len, false)
+               : post ? post_new_game(c, client, body, len, false)
                       : http_method_not_allowed(c, "GET, HEAD, POST");
     if (strcmp(path, "/import") == 0)
-        return post ? post_new_game(c, body, len, true) : http_method_not_allowed(c, "POST");
+        return post ? post_new_game(c, client, body, len, true) : http_method_not_allowed(c, "POST");
     if (strcmp(path, "/analysis") == 0)
         return post ? post_analysis(c, body, len, state) : http_method_not_allowed(c, "POST");
     if (strcmp(path, "/analysis/stream") == 0)

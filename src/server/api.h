@@ -5,6 +5,7 @@
 #include <microhttpd.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/socket.h>
 
 /* Prepares what never changes (the variants' descriptions); false when memory runs out. */
 bool api_start(void);
@@ -12,10 +13,12 @@ bool api_start(void);
  * Answers a request under /api/ (the body is NUL-terminated, len bytes).  *state belongs to
  * the request (NULL at first): an endpoint that waits for the engine keeps its state there
  * and suspends the connection; libmicrohttpd calls again once the engine's answer resumes
- * it.  api_request_done frees the state when the request is over.
+ * it.  api_request_done frees the state when the request is over.  `client` is the client's
+ * address (behind a trusted proxy, the one the proxy names; NULL when not known), for the
+ * per-address limits.
  */
-enum MHD_Result api_handle(struct MHD_Connection *c, const char *method, const char *url, const char *body,
-                           size_t len, void **state);
+enum MHD_Result api_handle(struct MHD_Connection *c, const struct sockaddr *client, const char *method,
+                           const char *url, const char *body, size_t len, void **state);
 void api_request_done(void *state);
 
 #endif

@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "game_service.h"
+#include "game_call.h"
 
 /* What a change may touch, kept to undo it (moves taken back, up to two, are kept too). */
 typedef struct Saved {

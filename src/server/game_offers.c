@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "game_change.h"
+#include "game_service.h"
 #include "util.h"
 
 #define DRAW_ASKS_MAX 3

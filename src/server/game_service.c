@@ -1,4 +1,4 @@
-#include "game_change.h"
+#include "game_service.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -7,6 +7,7 @@
 
 #include "../core/movegen.h"
 #include "../core/pgn.h"
+#include "game_change.h"
 #include "game_table.h"
 #include "util.h"
 

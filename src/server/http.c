@@ -183,7 +183,9 @@ static const Peer *peer_of(struct MHD_Connection *c)
     return info ? info->socket_context : NULL;
 }
 
-bool http_client(struct MHD_Connection *c, struct sockaddr_storage *client)
+/* The address of the connection's client (behind a trusted proxy, the one the proxy names)
+ * in *client; false when it is not known. */
+static bool http_client(struct MHD_Connection *c, struct sockaddr_storage *client)
 {
     const Peer *peer = peer_of(c);
     if (!peer)
@@ -259,8 +261,12 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         return http_error(c, 413, "request body over %d KiB", HTTP_BODY_MAX / 1024);
     if (rq->out_of_memory)
         return http_send(c, 503, NULL);
-    if (strncmp(url, "/api/", 5) == 0 || strcmp(url, "/api") == 0)
-        return api_handle(c, method, url, rq->body ? rq->body : "", rq->len, &rq->api_state);
+    if (strncmp(url, "/api/", 5) == 0 || strcmp(url, "/api") == 0) {
+        struct sockaddr_storage client;
+        bool known = http_client(c, &client);
+        return api_handle(c, known ? (struct sockaddr *)&client : NULL, method, url, rq->body ? rq->body : "", rq->len,
+                          &rq->api_state);
+    }
     return serve_static(c, method, url);
 }
 

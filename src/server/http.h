@@ -12,7 +12,6 @@
 #include <microhttpd.h>
 #include <stdbool.h>
 #include <stddef.h>
-#include <sys/socket.h>
 
 #define HTTP_BODY_MAX (64 * 1024)
 #define HTTP_THREADS 4
@@ -28,9 +27,6 @@ typedef struct HttpOptions {
     int max_connections; /* open at once, from all addresses */
 } HttpOptions;
 
-/* The address of the connection's client (behind a trusted proxy, the one the proxy names)
- * in *client; false when it is not known. */
-bool http_client(struct MHD_Connection *c, struct sockaddr_storage *client);
 /* Starts listening (the port bound written to *bound_port). */
 bool http_start(const HttpOptions *o, int *bound_port, char *err, size_t errlen);
 /* Stops the daemon and waits for every connection thread. */

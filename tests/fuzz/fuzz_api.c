@@ -201,9 +201,9 @@ static void handle(const char *request)
         return; /* http.c sends every other path to the static files */
     struct MHD_Connection *c = fake_request(query, FUZZER_IP);
     void *state = NULL;
-    api_handle(c, method, url, body, strlen(body), &state);
+    api_handle(c, NULL, method, url, body, strlen(body), &state);
     while (!fake_status(c) && fake_take_resumed(c))
-        api_handle(c, method, url, body, strlen(body), &state);
+        api_handle(c, NULL, method, url, body, strlen(body), &state);
     if (fake_waiting(c) || !fake_status(c))
         fuzz_fail(fake_waiting(c) ? "a request waits with nobody to answer it" : "a request left unanswered",
                   NULL, request, NULL);
