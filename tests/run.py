@@ -195,9 +195,7 @@ def run_fuzz(results, seconds, corpus_root=None, names=None):
     """Each target: its regression inputs (every crash found, once each), then `seconds` of
     fuzzing from its seeds (tests/fuzz/seeds/NAME) and, with corpus_root, the corpus grown by
     earlier runs (corpus_root/NAME, where the new inputs go, and any crash)."""
-    # The UCI target's searches can outlast the per-input timeout on a loaded machine (a
-    # 60 s timeout seen once in make test): make fuzz-long runs it, make test leaves it out.
-    for name in names or [t for t in fuzz_targets() if t != "uci"]:
+    for name in names or fuzz_targets():
         fuzzer = os.path.join(ROOT, "build", "fuzz", "fuzz-" + name)
         if not os.path.exists(fuzzer):
             results.record(f"fuzz {name}", False, f"{fuzzer} is not built (make build/fuzz/fuzz-{name})")

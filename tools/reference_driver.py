@@ -81,19 +81,35 @@ def print_divide(counts):
 # The engine, over UCI: the position given as a root text and the moves played from it, so
 # that what a position text does not carry (an en-passant right in `starchess`) is kept.
 
-def engine(variant, root, moves, command):
-    script = "setoption name UCI_Variant value %s\nposition fen %s%s\n%s\nquit\n" % (
+def engine(variant, root, moves, command, last):
+    """The engine's output for command, up to its line starting with `last` (a perft runs on
+    the engine's search thread and would be ended by `quit`, so the session waits for it)."""
+    script = "setoption name UCI_Variant value %s\nposition fen %s%s\n%s\n" % (
         variant, root, " moves " + " ".join(moves) if moves else "", command)
-    out = subprocess.run([STARFISH], input=script, capture_output=True, text=True, timeout=3600).stdout
-    errors = [line for line in out.splitlines() if line.startswith("info string error")]
+    proc = subprocess.Popen([STARFISH], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        proc.stdin.write(script)
+        proc.stdin.flush()
+        out = []
+        for line in proc.stdout:
+            out.append(line.rstrip("\n"))
+            if out[-1].startswith(("info string error", last)):
+                break
+        proc.stdin.write("quit\n")
+        proc.stdin.close()
+        proc.wait(60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    errors = [line for line in out if line.startswith("info string error")]
     if errors:
         raise RuntimeError("%s after %s %s: %s" % (variant, root, " ".join(moves), errors[0]))
-    return out.splitlines()
+    return out
 
 
 def engine_divide(variant, depth, root, moves=()):
     counts, total = {}, None
-    for line in engine(variant, root, moves, "go perft %d" % depth):
+    for line in engine(variant, root, moves, "go perft %d" % depth, "Nodes searched"):
         if line.startswith("Nodes searched:"):
             total = int(line.split(":")[1])
         elif ": " in line and not line.startswith("info"):
@@ -106,7 +122,7 @@ def engine_divide(variant, depth, root, moves=()):
 
 
 def engine_fen(variant, root, moves=()):
-    for line in engine(variant, root, moves, "d"):
+    for line in engine(variant, root, moves, "d", "Fen: "):
         if line.startswith("Fen: "):
             return line[len("Fen: "):]
     raise RuntimeError("no Fen line from the engine (%s %s)" % (variant, root))

@@ -2,6 +2,8 @@
 #ifndef STARFISH_PERFT_H
 #define STARFISH_PERFT_H
 
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "position.h"
@@ -11,8 +13,10 @@
 uint64_t perft(Position *pos, int depth);
 
 /* The divide, as `go perft` and `starfish perft` print it: a line "MOVE: COUNT" for each legal
- * move (its leaves at depth - 1 after it), a blank line, "Nodes searched: TOTAL".  Returns the
- * total. */
-uint64_t perft_divide(Position *pos, int depth, FILE *out);
+ * move (its leaves at depth - 1 after it), a blank line, "Nodes searched: TOTAL"; *total is
+ * set to the sum.  With stop non-NULL, the count is given up as soon as *stop is set (it is
+ * looked at before each subtree): the lines of the moves counted so far are printed, no total,
+ * and false is returned. */
+bool perft_divide(Position *pos, int depth, FILE *out, const atomic_bool *stop, uint64_t *total);
 
 #endif

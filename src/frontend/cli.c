@@ -56,7 +56,8 @@ static int cmd_perft(int argc, char **argv)
     if (!pos_set_fen(&pos, v, nargs == 3 ? args[2] : v->def->start_fen, err, sizeof err))
         return options_fail(&perft_command, "bad position: %s", err);
     double start = clock_seconds();
-    uint64_t total = perft_divide(&pos, depth, stdout);
+    uint64_t total;
+    perft_divide(&pos, depth, stdout, NULL, &total);
     double secs = clock_seconds() - start;
     printf("Time: %.3f s\nNodes per second: %.0f\n", secs, secs > 0 ? (double)total / secs : 0.0);
     return 0;

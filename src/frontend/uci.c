@@ -9,7 +9,10 @@
  * wtime/btime/winc/binc/movestogo, infinite, ponder; `go perft N`), stop, ponderhit, quit,
  * and the extensions d (the board) and pgn (the game so far).  The search runs on its own
  * thread, so `stop`, `ponderhit` and `isready` are answered at once; the search thread prints
- * `info` lines and `bestmove`, each line written whole so that lines never interleave.
+ * `info` lines and `bestmove`, each line written whole so that lines never interleave.  `go
+ * perft` runs on that thread too and ends as a search does (on `stop`, `quit`, any other
+ * command but `isready` and `ponderhit`, or the end of the input): a perft given up prints
+ * the moves counted so far and `info string perft stopped`, without a total.
  */
 #include "uci.h"
 
@@ -50,6 +53,7 @@ typedef struct {
     pthread_t thread;
     bool searching;
     SearchLimits limits;
+    int perft_depth; /* of the running `go perft` */
 } Session;
 
 /* Writes one whole line (printf-style, the newline added). */
@@ -84,6 +88,17 @@ static void stop_search(Session *s)
     atomic_store(&s->engine.stop, true);
     pthread_join(s->thread, NULL);
     s->searching = false;
+}
+
+/* Runs `run` (the search or perft) on the search thread; stop_search ends it. */
+static void start_thread(Session *s, void *(*run)(void *))
+{
+    atomic_store(&s->engine.stop, false);
+    if (pthread_create(&s->thread, NULL, run, s) != 0) {
+        error(s, "cannot start the search thread");
+        return;
+    }
+    s->searching = true;
 }
 
 static void reset_game(Session *s)
@@ -435,23 +450,27 @@ static void start_search(Session *s, char **tok, int n)
         }
     }
     s->limits = l;
-    atomic_store(&s->engine.stop, false);
     atomic_store(&s->engine.pondering, ponder);
-    if (pthread_create(&s->thread, NULL, search_thread, s) != 0) {
-        error(s, "cannot start the search thread");
-        return;
-    }
-    s->searching = true;
+    start_thread(s, search_thread);
+}
+
+static void *perft_thread(void *arg)
+{
+    Session *s = arg;
+    uint64_t total;
+    if (!perft_divide(&s->game.pos, s->perft_depth, s->out, &s->engine.stop, &total))
+        say(s, "info string perft %d stopped: only the moves above were counted", s->perft_depth);
+    fflush(s->out);
+    return NULL;
 }
 
 static void cmd_go(Session *s, char **tok, int n)
 {
     if (n >= 3 && strcmp(tok[1], "perft") == 0) {
-        int depth;
-        if (!parse_int(tok[2], 1, 64, &depth))
+        if (!parse_int(tok[2], 1, 64, &s->perft_depth))
             error(s, "bad perft depth '%s'", tok[2]);
         else
-            perft_divide(&s->game.pos, depth, s->out);
+            start_thread(s, perft_thread);
         return;
     }
     start_search(s, tok, n);

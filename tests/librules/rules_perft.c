@@ -32,6 +32,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "rules-perft: bad position: %s\n", why);
         return 2;
     }
-    perft_divide(&start, (int)depth, stdout);
+    uint64_t total;
+    perft_divide(&start, (int)depth, stdout, NULL, &total);
     return 0;
 }

@@ -169,6 +169,19 @@ def uci_search(lines, timeout=60, stderr=None):
     """Sends the lines (the last one a `go`), waits for `bestmove`, then quits; returns stdout
     lines (and appends what the engine wrote on stderr to the list `stderr`, when given).
     (uci() would send `quit` at once, which ends a running search.)"""
+    return uci_until(lines, "bestmove", timeout, stderr)
+
+
+def uci_perft(lines, timeout=60):
+    """Sends the lines (the last one a `go perft`), waits for its total, then quits; returns
+    stdout lines.  (uci() would send `quit` at once, which ends a running perft too.)"""
+    return uci_until(lines, "Nodes searched", timeout)
+
+
+def uci_until(lines, prefix, timeout=60, stderr=None):
+    """Sends the lines, reads stdout up to the first line starting with prefix, then quits;
+    returns the lines read (and appends what the engine wrote on stderr to the list `stderr`,
+    when given)."""
     proc = subprocess.Popen([binary()], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE)
     try:
@@ -177,7 +190,7 @@ def uci_search(lines, timeout=60, stderr=None):
         out = []
         for raw in proc.stdout:
             out.append(raw.decode("utf-8", errors="replace").rstrip("\r\n"))
-            if out[-1].startswith("bestmove"):
+            if out[-1].startswith(prefix):
                 break
         proc.stdin.write(b"quit\n")
         proc.stdin.close()

@@ -2,7 +2,9 @@
 
 Plain test_* functions with plain asserts; tests/run.py imports the module and calls them.
 """
-from harness import errors, field, parse_divide, uci, uci_raw
+import time
+
+from harness import Session, errors, field, parse_divide, uci, uci_perft, uci_raw
 
 START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 AFTER_E4_FEN = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"
@@ -71,7 +73,7 @@ def test_end_of_input_ends_the_session():
 # --- perft ---------------------------------------------------------------------------------
 
 def test_go_perft_startpos_depth_1():
-    moves, total = divide(uci(["position startpos", "go perft 1"]))
+    moves, total = divide(uci_perft(["position startpos", "go perft 1"]))
     assert total == 20, "perft 1 from the start: expected 20, got %d" % total
     assert set(moves) == START_MOVES, "start moves differ: missing %r, extra %r" % (
         sorted(START_MOVES - set(moves)), sorted(set(moves) - START_MOVES))
@@ -79,14 +81,14 @@ def test_go_perft_startpos_depth_1():
 
 
 def test_go_perft_startpos_depth_2():
-    moves, total = divide(uci(["position startpos", "go perft 2"]))
+    moves, total = divide(uci_perft(["position startpos", "go perft 2"]))
     assert total == 400, "perft 2 from the start: expected 400, got %d" % total
     assert set(moves) == START_MOVES and all(c == 20 for c in moves.values()), \
         "each start move has 20 replies: %r" % (moves,)
 
 
 def test_go_perft_startpos_depth_3():
-    moves, total = divide(uci(["position startpos", "go perft 3"]))
+    moves, total = divide(uci_perft(["position startpos", "go perft 3"]))
     assert total == 8902, "perft 3 from the start: expected 8902, got %d" % total
     assert len(moves) == 20, "expected 20 moves in the divide, got %d" % len(moves)
     assert moves["e2e4"] == 600 and moves["g1f3"] == 440 and moves["a2a3"] == 380, \
@@ -94,7 +96,7 @@ def test_go_perft_startpos_depth_3():
 
 
 def test_go_perft_exact_divide_format():
-    out = uci(["go perft 1"])
+    out = uci_perft(["go perft 1"])
     assert len(out) == 22, "expected 20 move lines, a blank line and the total, got %r" % (out,)
     for line in out[:20]:
         move, sep, count = line.partition(": ")
@@ -104,23 +106,23 @@ def test_go_perft_exact_divide_format():
 
 
 def test_go_perft_without_position_uses_the_start():
-    _, total = divide(uci(["go perft 2"]))
+    _, total = divide(uci_perft(["go perft 2"]))
     assert total == 400, "a fresh session must start from the start position, perft 2 gave %d" % total
 
 
 def test_go_perft_from_fen_kiwipete():
-    _, total = divide(uci(["position fen " + KIWIPETE, "go perft 1"]))
+    _, total = divide(uci_perft(["position fen " + KIWIPETE, "go perft 1"]))
     assert total == 48, "kiwipete perft 1: expected 48, got %d" % total
-    moves, total = divide(uci(["position fen " + KIWIPETE, "go perft 2"]))
+    moves, total = divide(uci_perft(["position fen " + KIWIPETE, "go perft 2"]))
     assert total == 2039, "kiwipete perft 2: expected 2039, got %d" % total
     assert "e1g1" in moves and "e1c1" in moves, "castling moves missing from the divide: %r" % (sorted(moves),)
 
 
 def test_position_fen_with_moves_then_perft():
     # The divide count of a move equals perft one ply shallower after playing it.
-    parent, _ = divide(uci(["position fen " + KIWIPETE, "go perft 3"]))
+    parent, _ = divide(uci_perft(["position fen " + KIWIPETE, "go perft 3"]))
     for move in ("e1g1", "e5f7", "d5e6", "a2a4"):
-        _, total = divide(uci(["position fen %s moves %s" % (KIWIPETE, move), "go perft 2"]))
+        _, total = divide(uci_perft(["position fen %s moves %s" % (KIWIPETE, move), "go perft 2"]))
         assert total == parent[move], "after %s: perft 2 gave %d, the divide said %d" % (
             move, total, parent[move])
     out = uci(["position fen %s moves e1g1" % KIWIPETE, "d"])
@@ -130,11 +132,41 @@ def test_position_fen_with_moves_then_perft():
 
 
 def test_position_startpos_with_moves_then_perft():
-    parent, _ = divide(uci(["position startpos", "go perft 3"]))
-    _, total = divide(uci(["position startpos moves e2e4", "go perft 2"]))
+    parent, _ = divide(uci_perft(["position startpos", "go perft 3"]))
+    _, total = divide(uci_perft(["position startpos moves e2e4", "go perft 2"]))
     assert total == parent["e2e4"] == 600, "after e2e4: perft 2 gave %d, divide %d" % (total, parent["e2e4"])
-    _, total = divide(uci(["position startpos moves e2e4 e7e5", "go perft 1"]))
+    _, total = divide(uci_perft(["position startpos moves e2e4 e7e5", "go perft 1"]))
     assert total == 29, "after e2e4 e7e5 White has 29 moves, got %d" % total
+
+
+def test_go_perft_is_stopped_like_a_search():
+    # A perft far too deep to end: `isready` is answered while it runs, `stop` ends it at once
+    # (no total: only the moves counted in full are listed), and the session goes on.
+    with Session("megastar") as s:
+        s.send("go perft 9")
+        time.sleep(0.3)
+        s.send("isready")
+        assert s.lines_until("readyok", timeout=5)[-1] == "readyok"
+        start = time.monotonic()
+        s.send("stop")
+        out = s.lines_until("info string perft", timeout=10)
+        assert time.monotonic() - start < 5, "stop took %.1f s to end the perft" % (time.monotonic() - start)
+        assert out[-1] == "info string perft 9 stopped: only the moves above were counted", out[-1]
+        assert not any(line.startswith("Nodes searched") for line in out), "a stopped perft printed a total: %r" % out
+        s.send("position startpos")
+        s.send("go perft 1")
+        assert s.lines_until("Nodes searched", timeout=10)[-1] == "Nodes searched: 89"
+
+
+def test_go_perft_ends_on_quit_and_on_other_commands():
+    # `position` (any command but isready and ponderhit) ends a running perft first; `quit`
+    # ends it and the session, as the end of the input does.
+    for ending in (b"position startpos\nd\n", b"quit\n", b""):
+        start = time.monotonic()
+        code, out, _ = uci_raw(b"go perft 9\n" + ending, timeout=30)
+        assert code == 0 and time.monotonic() - start < 10, "%r after go perft 9: status %d, %.1f s" % (
+            ending, code, time.monotonic() - start)
+        assert out[0] == "info string perft 9 stopped: only the moves above were counted", (ending, out)
 
 
 def test_position_fen_without_counters_and_empty_move_list():
@@ -148,7 +180,7 @@ def test_setoption_starvation_then_perft():
     assert errors(out) == [], "switching to starvation failed: %r" % (errors(out),)
     assert field(out, "Variant") == "starvation", "d must show the variant: %r" % field(out, "Variant")
     assert field(out, "Fen") == START_FEN, "starvation starts from the orthodox setup: %r" % field(out, "Fen")
-    _, total = divide(uci(["setoption name UCI_Variant value starvation", "go perft 3"]))
+    _, total = divide(uci_perft(["setoption name UCI_Variant value starvation", "go perft 3"]))
     assert total == 8902, "starvation perft 3 from the start: expected 8902, got %d" % total
 
 
@@ -156,8 +188,8 @@ def test_starvation_rules_differ_from_chess():
     # A king away from every pawn would be removed by its own move: in starvation it cannot
     # move at all.  The knight may move, and dies doing so.
     fen = "4k3/8/8/8/8/8/8/N3K3 w - - 0 1"
-    chess_moves, chess_total = divide(uci(["position fen " + fen, "go perft 1"]))
-    starv_moves, starv_total = divide(uci(["setoption name UCI_Variant value starvation",
+    chess_moves, chess_total = divide(uci_perft(["position fen " + fen, "go perft 1"]))
+    starv_moves, starv_total = divide(uci_perft(["setoption name UCI_Variant value starvation",
                                            "position fen " + fen, "go perft 1"]))
     assert chess_total == 7, "chess: K 5 moves + N 2 moves, got %d %r" % (chess_total, chess_moves)
     assert starv_total == 2 and set(starv_moves) == {"a1b3", "a1c2"}, \
@@ -205,7 +237,7 @@ def test_d_shows_checkmate_after_fools_mate():
         "Fen after fool's mate: %r" % field(out, "Fen")
     assert field(out, "Status") == "0-1 checkmate", "expected 'Status: 0-1 checkmate', got %r" % field(out, "Status")
     assert field(out, "In check") == "yes"
-    moves, total = divide(uci(["position startpos moves f2f3 e7e5 g2g4 d8h4", "go perft 1"]))
+    moves, total = divide(uci_perft(["position startpos moves f2f3 e7e5 g2g4 d8h4", "go perft 1"]))
     assert total == 0 and moves == {}, "a mated side has no moves: %r" % (moves,)
 
 
@@ -225,7 +257,7 @@ def test_d_shows_stalemate():
 
 def test_promotion_moves_accepted():
     fen = "4k3/P7/8/8/8/8/8/4K3 w - - 0 1"
-    moves, _ = divide(uci(["position fen " + fen, "go perft 1"]))
+    moves, _ = divide(uci_perft(["position fen " + fen, "go perft 1"]))
     for m in ("a7a8q", "a7a8r", "a7a8b", "a7a8n"):
         assert m in moves, "promotion %s missing from the divide %r" % (m, sorted(moves))
     for text, piece in (("a7a8q", "Q"), ("a7a8n", "N"), ("a7a8Q", "Q"), ("a8=R", "R")):
@@ -280,7 +312,7 @@ def assert_one_error_and_intact(bad, expect=None, setup=(SETUP,), variant="chess
     assert field(before, "Fen") == fen and field(before, "Variant") == variant, \
         "setup gave %r / %r" % (field(before, "Variant"), field(before, "Fen"))
     bad_lines = bad if isinstance(bad, list) else [bad]
-    out = uci(list(setup) + bad_lines + ["isready", "d", "go perft 1"])
+    out = uci_perft(list(setup) + bad_lines + ["isready", "d", "go perft 1"])
     out = out[len(uci(list(setup))):]  # what the setup itself printed
     errs = errors(out)
     assert len(errs) == 1, "%r: expected exactly one error line, got %r" % (bad_lines[0][:80], errs)
@@ -493,7 +525,7 @@ def test_error_go_perft_bad_depth():
 def test_many_errors_in_one_session():
     bad = ["foo", "position startpos moves e2e5", "setoption name UCI_Variant value nope",
            "position fen 8/8/8/8/8/8/8/8 w - - 0 1", "go perft 0", "x" * 70000, "setoption name NoSuchOption value 1"]
-    out = uci([SETUP] + bad + ["d", "go perft 2"])
+    out = uci_perft([SETUP] + bad + ["d", "go perft 2"])
     assert len(errors(out)) == len(bad), "expected %d error lines, got %r" % (len(bad), errors(out))
     assert field(out, "Fen") == AFTER_E4_FEN, "the errors changed the position: %r" % field(out, "Fen")
     start = out.index("Status: ongoing")

@@ -182,13 +182,31 @@ TEST(util_perft_divide_prints_each_move_and_the_total)
     char *out = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&out, &len);
-    uint64_t total = perft_divide(&pos, 2, f);
+    uint64_t total;
+    atomic_bool stop = false;
+    CHECK(perft_divide(&pos, 2, f, &stop, &total));
     fclose(f);
     CHECK_EQ_INT(total, perft(&pos, 2));
     CHECK(strstr(out, "e1c1: ") != NULL && strstr(out, "a1a8: 3\n") != NULL);
     char tail[64];
     snprintf(tail, sizeof tail, "\n\nNodes searched: %llu\n", (unsigned long long)total);
     CHECK(len > strlen(tail) && strcmp(out + len - strlen(tail), tail) == 0);
+    free(out);
+}
+
+TEST(util_perft_divide_stopped_prints_no_total)
+{
+    Position pos;
+    if (!setup(&pos, "chess", NULL))
+        return;
+    char *out = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&out, &len);
+    uint64_t total;
+    atomic_bool stop = true;
+    CHECK(!perft_divide(&pos, 3, f, &stop, &total));
+    fclose(f);
+    CHECK(len == 0 && strstr(out, "Nodes searched") == NULL);
     free(out);
 }
 
