@@ -196,7 +196,7 @@ void eval_build(EvalTables *t, const Variant *v, const EvalParams *p)
             if (g->step[c][d] != NO_CELL && !cellset_has(&t->zone[c], g->step[c][d]))
                 cellset_flip(&t->zone[c], g->step[c][d]);
     }
-    t->walk = p->mobility_mg || p->mobility_eg || p->royal_zone_mg;
+    t->walk = p->mobility_mg || p->mobility_eg || p->royal_zone_mg || p->royal_zone_sq_mg;
     t->contact = p->pawn_shield_mg || p->pawn_contact_mg || p->pawn_contact_eg;
     build_passers(t, v, p);
     /* Game phase: non-pawn material on the board and in hand at the start. */
@@ -263,7 +263,7 @@ static void dynamic_terms(const Position *pos, const EvalTables *t, int *mg16, i
     for (int side = 0; side < 2; side++) {
         int sign = side == WHITE ? 1 : -1;
         Cell enemy_royal = pos->royal[side ^ 1];
-        const CellSet *zone = enemy_royal != NO_CELL && p->royal_zone_mg ? &t->zone[enemy_royal] : NULL;
+        const CellSet *zone = enemy_royal != NO_CELL && (p->royal_zone_mg || p->royal_zone_sq_mg) ? &t->zone[enemy_royal] : NULL;
         /* The pieces: neither pawns nor the royal piece. */
         CellSet pieces = cellset_minus(&pos->by_side[side], &pos->by_type[v->pawn_type]);
         pieces = cellset_minus(&pieces, &pos->by_type[v->royal_type]);
@@ -275,7 +275,7 @@ static void dynamic_terms(const Position *pos, const EvalTables *t, int *mg16, i
             contact = cellset_count(&touching);
         }
         int shield = t->contact && pos->royal[side] != NO_CELL ? own_pawns_next_to(pos, pos->royal[side], side) : 0;
-        mg += sign * (p->mobility_mg * moves + p->royal_zone_mg * hits +
+        mg += sign * (p->mobility_mg * moves + p->royal_zone_mg * hits + p->royal_zone_sq_mg * hits * hits +
                       16 * (p->pawn_shield_mg * shield + p->pawn_contact_mg * contact));
         eg += sign * (p->mobility_eg * moves + 16 * p->pawn_contact_eg * contact);
     }

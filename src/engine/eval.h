@@ -38,6 +38,7 @@
     X(mobility_mg, 0, 8, -200, 400, "1/16 cp per pseudo-legal move of a piece, middlegame")      \
     X(mobility_eg, 0, 8, -200, 400, "1/16 cp per pseudo-legal move of a piece, endgame")         \
     X(royal_zone_mg, 0, 8, -200, 800, "1/16 cp per move into the cells around the enemy royal, middlegame") \
+    X(royal_zone_sq_mg, 0, 2, -50, 200, "1/16 cp per square of the moves into the cells around the enemy royal, middlegame") \
     X(pawn_shield_mg, 0, 4, -100, 200, "per own pawn next to the royal, middlegame")             \
     X(pawn_contact_mg, 0, 4, -100, 200, "per piece next to a pawn of either side, middlegame")   \
     X(pawn_contact_eg, 0, 4, -100, 200, "per piece next to a pawn of either side, endgame")     \

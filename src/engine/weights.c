@@ -112,6 +112,7 @@ const EvalWeights eval_weights[] = {
          .mobility_mg = 54,
          .mobility_eg = 34,
          .royal_zone_mg = 207,
+         .royal_zone_sq_mg = 12,
          .pawn_shield_mg = 29,
          .pawn_contact_mg = 0,
          .pawn_contact_eg = 0,

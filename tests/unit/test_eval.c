@@ -86,6 +86,7 @@ static void all_terms(const Variant *v, EvalParams *p)
     p->mobility_mg = 24;
     p->mobility_eg = 40;
     p->royal_zone_mg = 50;
+    p->royal_zone_sq_mg = 3;
     p->pawn_shield_mg = 7;
     p->pawn_contact_mg = 5;
     p->pawn_contact_eg = -3;
