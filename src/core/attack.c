@@ -307,13 +307,16 @@ static bool build_rose(const Variant *v, const Pattern *p, int colour, PatternTa
     r->len = zalloc((size_t)g->ncells * (size_t)r->npaths);
     r->cells = zalloc(sizeof(Cell) * (size_t)g->ncells * (size_t)r->npaths * MAX_ROSE_LEN);
     r->reach = sets_alloc(v->words, (size_t)g->ncells);
+    r->path = sets_alloc(v->words, (size_t)g->ncells * (size_t)r->npaths);
     for (Cell c = 0; c < g->ncells; c++)
         for (int k = 0; k < r->npaths; k++) {
             Cell *cells = r->cells + ((size_t)c * (size_t)r->npaths + (size_t)k) * MAX_ROSE_LEN;
             int n = rose_path(g, p, c, k / 2, k % 2 ? 1 : -1, colour, cells);
             r->len[(size_t)c * (size_t)r->npaths + (size_t)k] = (uint8_t)n;
-            for (int i = 0; i < n; i++)
+            for (int i = 0; i < n; i++) {
                 set_put(r->reach, v->words, c, cells[i]);
+                set_put(r->path, v->words, c * r->npaths + k, cells[i]);
+            }
         }
     t->rose = r;
     return true;

@@ -39,9 +39,9 @@ bool pos_attacked_by(const Position *pos, Cell x, int by, unsigned patterns)
     return pos->v->ops->attacked(pos, x, by, patterns);
 }
 
-int board_attackers(const Variant *v, const uint8_t *board, Cell x, int by, Cell *out)
+CellSet pos_attackers(const Position *pos, Cell x, int by, const CellSet *occ)
 {
-    return v->ops->board_attackers(v, board, x, by, out);
+    return pos->v->ops->attackers(pos, x, by, occ);
 }
 
 bool pos_in_check(const Position *pos)

@@ -31,10 +31,11 @@ extern _Thread_local RulesStats rules_stats;
 bool pos_attacked(const Position *pos, Cell x, int by);
 /* The same, counting only attackers using the given pattern bits. */
 bool pos_attacked_by(const Position *pos, Cell x, int by, unsigned patterns);
-/* Every cell from which a piece of side `by` attacks x (an orthodox capture) on `board`: a
- * position's board, or a copy the caller has changed, as exchange evaluation does.  Returns
- * how many, each cell once; `out` needs room for MAX_PIECES. */
-int board_attackers(const Variant *v, const uint8_t *board, Cell x, int by, Cell *out);
+/* The pieces of side `by` attacking x (orthodox captures) when only the cells of *occ hold
+ * pieces: pieces the caller has taken off the board (as exchange evaluation does with its
+ * capturers) are left out of *occ, which uncovers the pieces behind them (on lines, behind a
+ * hopper's screen, along rose paths).  The cell x itself may stay in *occ. */
+CellSet pos_attackers(const Position *pos, Cell x, int by, const CellSet *occ);
 bool pos_in_check(const Position *pos);
 /* After pos_make: did the move leave the mover's royal piece safe (and on the board)? */
 bool pos_mover_safe(const Position *pos);

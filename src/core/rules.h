@@ -11,8 +11,8 @@
 typedef struct RulesOps {
     /* Is x attacked by side `by`, counting only attackers using the given pattern bits? */
     bool (*attacked)(const Position *pos, Cell x, int by, unsigned patterns);
-    /* The cells attacking x for side `by` on a board the caller may have changed. */
-    int (*board_attackers)(const Variant *v, const uint8_t *board, Cell x, int by, Cell *out);
+    /* The pieces of side `by` attacking x when only the cells of *occ hold pieces. */
+    CellSet (*attackers)(const Position *pos, Cell x, int by, const CellSet *occ);
     /* After a move: is the mover's royal piece on the board and safe? */
     bool (*mover_safe)(const Position *pos);
     /* Makes the move, asks mover_safe, unmakes it. */

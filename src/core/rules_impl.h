@@ -116,114 +116,115 @@ static inline Set occupied(const Position *pos)
     return set_or(set_load(&pos->by_side[WHITE]), set_load(&pos->by_side[BLACK]));
 }
 
-/* Is x attacked by side `by` (pieces using the given patterns) when occ holds the pieces? */
-static bool attacked_with(const Position *pos, Cell x, int by, unsigned patterns, Set occ)
+/* The pieces of h that attack x by sliding along the lines of t (t: the pattern's reverse
+ * directions) when occ holds the pieces: on each line, the first piece if it is one of h. */
+static inline Set slide_attackers(const SliderTable *t, Cell x, Set occ, Set h)
+{
+#if SET_W == 1 && defined(__BMI2__)
+    return set_any(h) ? set_and(slide(t, x, occ), h) : set_none();
+#else
+    Set found = set_none();
+    if (!set_any(set_and(set_at(t->reach, x), h)))
+        return found;
+    for (int d = 0; d < t->nvec; d++) {
+        Set blockers = set_and(ray_of(t, d, x), occ);
+        if (set_any(set_and(blockers, h)))
+            found = set_or(found, set_and(set_bit(nearest(t, d, blockers)), h));
+    }
+    return found;
+#endif
+}
+
+/* The pieces of h that attack x by hopping along the lines of t: on each line, the second
+ * piece if it is one of h (the first is the screen). */
+static inline Set hop_attackers(const SliderTable *t, Cell x, Set occ, Set h)
+{
+    Set found = set_none();
+    if (!set_any(set_and(set_at(t->reach, x), h)))
+        return found;
+    for (int d = 0; d < t->nvec; d++) {
+        Set blockers = set_and(ray_of(t, d, x), occ);
+        if (!set_any(set_and(blockers, h)))
+            continue;
+        Set far = set_and(beyond(t, d, nearest(t, d, blockers)), occ);
+        if (set_any(far))
+            found = set_or(found, set_and(set_bit(nearest(t, d, far)), h));
+    }
+    return found;
+}
+
+/* The pieces of h that attack x along rose paths (walked backwards from x): on each path, the
+ * first piece if it is one of h.  With `first`, stops at the first found. */
+static inline Set rose_attackers(const RoseTable *r, Cell x, Set occ, Set h, bool first)
+{
+    Set found = set_none();
+    if (!set_any(set_and(set_at(r->reach, x), h)))
+        return found;
+    for (int k = 0; k < r->npaths; k++) {
+        if (!set_any(set_and(set_at(r->path, x * r->npaths + k), h)))
+            continue;
+        int len;
+        const Cell *path = rose_path(r, x, k, &len);
+        for (int i = 0; i < len; i++)
+            if (set_has(occ, path[i])) {
+                if (set_has(h, path[i]))
+                    found = set_or(found, set_bit(path[i]));
+                break;
+            }
+        if (first && set_any(found))
+            break;
+    }
+    return found;
+}
+
+/* The pieces of side `by` (those using the given patterns) that attack x when occ holds the
+ * pieces.  With `first` (a constant where it is called) the search stops at the first piece
+ * found: the set is then only right about being empty or not. */
+static inline Set attackers_with(const Position *pos, Cell x, int by, unsigned patterns, Set occ, bool first)
 {
     const Variant *v = pos->v;
+    Set found = set_none();
     unsigned bits;
     for (bits = patterns & (v->kind_patterns[PAT_STEP] | v->kind_patterns[PAT_PAWN]); bits; bits &= bits - 1) {
         int p = __builtin_ctz(bits);
-        if (set_any(set_and(set_at(v->pat[p][by].from, x), holders(pos, by, p))))
-            return true;
+        found = set_or(found, set_and(set_at(v->pat[p][by].from, x), holders(pos, by, p)));
+        if (first && set_any(found))
+            return found;
     }
     for (bits = patterns & v->kind_patterns[PAT_SLIDE]; bits; bits &= bits - 1) {
         int p = __builtin_ctz(bits);
-        Set h = holders(pos, by, p);
-        if (set_any(h) && set_any(set_and(slide(v->pat[p][by].back, x, occ), h)))
-            return true;
+        found = set_or(found, slide_attackers(v->pat[p][by].back, x, occ, holders(pos, by, p)));
+        if (first && set_any(found))
+            return found;
     }
     for (bits = patterns & v->kind_patterns[PAT_HOP]; bits; bits &= bits - 1) {
         int p = __builtin_ctz(bits);
-        Set h = holders(pos, by, p), quiet = set_none(), victims = set_none();
-        if (!set_any(set_and(set_at(v->pat[p][by].back->reach, x), h)))
-            continue;
-        hop(v->pat[p][by].back, x, occ, &quiet, &victims);
-        if (set_any(set_and(victims, h)))
-            return true;
+        found = set_or(found, hop_attackers(v->pat[p][by].back, x, occ, holders(pos, by, p)));
+        if (first && set_any(found))
+            return found;
     }
     for (bits = patterns & v->kind_patterns[PAT_ROSE]; bits; bits &= bits - 1) {
         int p = __builtin_ctz(bits);
-        const RoseTable *r = v->pat[p][by].rose;
-        Set h = holders(pos, by, p);
-        if (!set_any(set_and(set_at(r->reach, x), h)))
-            continue;
-        for (int k = 0; k < r->npaths; k++) {
-            int len;
-            const Cell *path = rose_path(r, x, k, &len);
-            for (int i = 0; i < len; i++)
-                if (set_has(occ, path[i])) {
-                    if (set_has(h, path[i]))
-                        return true;
-                    break;
-                }
-        }
+        found = set_or(found, rose_attackers(v->pat[p][by].rose, x, occ, holders(pos, by, p), first));
+        if (first && set_any(found))
+            return found;
     }
-    return false;
+    return found;
 }
 
-/* Does the piece on `board`'s cell c belong to side `by` and move by pattern p there? */
-static inline bool board_holds(const Variant *v, const uint8_t *board, Cell c, int by, int p)
+/* Is x attacked by side `by` (pieces using the given patterns) when occ holds the pieces? */
+static bool attacked_with(const Position *pos, Cell x, int by, unsigned patterns, Set occ)
 {
-    return board[c] && PIECE_COLOUR(board[c]) == by && (v->pattern_mask[board[c]][c] >> p & 1);
+    return set_any(attackers_with(pos, x, by, patterns, occ, true));
 }
 
-/* The first occupied cell of `board` along direction d of t from x (skipping `skip` pieces),
- * or NO_CELL. */
-static Cell board_first(const uint8_t *board, const SliderTable *t, int d, Cell x, int skip)
+/* The pieces of side `by` attacking x when only the cells of *occ hold pieces: pieces taken
+ * off the board (an exchange's capturers) are left out of *occ, and so are not attackers and
+ * uncover the pieces behind them. */
+static CellSet attackers(const Position *pos, Cell x, int by, const CellSet *occ)
 {
-    for (Set ray = ray_of(t, d, x); set_any(ray);) {
-        Cell c = nearest(t, d, ray);
-        if (board[c] && skip-- == 0)
-            return c;
-        ray = set_minus(ray, set_bit(c));
-    }
-    return NO_CELL;
-}
-
-/* The attackers of x on a board the caller may have changed (exchange evaluation): the
- * mailbox alone is read, so no sets are needed. */
-static int attackers_on_board(const Variant *v, const uint8_t *board, Cell x, int by, Cell *out)
-{
-    Set found = set_none();
-    for (int p = 0; p < v->def->npatterns; p++) {
-        const PatternTable *t = &v->pat[p][by];
-        switch (v->def->patterns[p].kind) {
-        case PAT_STEP:
-        case PAT_PAWN:
-            for (Set from = set_at(t->from, x); set_any(from);) {
-                Cell c = set_pop(&from);
-                if (board_holds(v, board, c, by, p))
-                    found = set_or(found, set_bit(c));
-            }
-            break;
-        case PAT_SLIDE:
-        case PAT_HOP:
-            for (int d = 0; d < t->back->nvec; d++) {
-                Cell c = board_first(board, t->back, d, x, v->def->patterns[p].kind == PAT_HOP);
-                if (c != NO_CELL && board_holds(v, board, c, by, p))
-                    found = set_or(found, set_bit(c));
-            }
-            break;
-        case PAT_ROSE:
-            for (int k = 0; k < t->rose->npaths; k++) {
-                int len;
-                const Cell *path = rose_path(t->rose, x, k, &len);
-                for (int i = 0; i < len; i++)
-                    if (board[path[i]]) {
-                        if (board_holds(v, board, path[i], by, p))
-                            found = set_or(found, set_bit(path[i]));
-                        break;
-                    }
-            }
-            break;
-        default:
-            break;
-        }
-    }
-    int n = 0;
-    while (set_any(found))
-        out[n++] = set_pop(&found);
-    return n;
+    Set on = set_minus(set_load(occ), set_bit(x));
+    return set_store(set_and(attackers_with(pos, x, by, 0xffff, on, false), on));
 }
 
 static bool attacked(const Position *pos, Cell x, int by, unsigned patterns)
@@ -288,10 +289,7 @@ static Set cells_next_to(const Variant *v, Set s)
 
 static CellSet next_to_pawns(const Position *pos)
 {
-    Set near = cells_next_to(pos->v, set_load(&pos->by_type[pos->v->pawn_type]));
-    CellSet out = {{0}};
-    SET_EACH_WORD(i) out.w[i] = near.w[i];
-    return out;
+    return set_store(cells_next_to(pos->v, set_load(&pos->by_type[pos->v->pawn_type])));
 }
 
 static bool mover_safe(const Position *pos)
@@ -1003,5 +1001,5 @@ static int mobility(const Position *pos, const CellSet *pieces, const CellSet *z
     return moves;
 }
 
-const RulesOps RULES_OPS = {attacked, attackers_on_board, mover_safe, legal_by_making, pseudo, legal, mobility,
+const RulesOps RULES_OPS = {attacked, attackers, mover_safe, legal_by_making, pseudo, legal, mobility,
                             next_to_pawns};

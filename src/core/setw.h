@@ -31,6 +31,14 @@ static inline Set set_load(const CellSet *s)
     return r;
 }
 
+/* The stored form of a set (the words beyond SET_W empty). */
+static inline CellSet set_store(Set s)
+{
+    CellSet r = {{0}};
+    SET_EACH_WORD(i) r.w[i] = s.w[i];
+    return r;
+}
+
 /* Entry i of a table of sets (SET_W words each). */
 static inline Set set_at(const uint64_t *table, int i)
 {

@@ -188,6 +188,7 @@ typedef struct RoseTable {
     uint8_t *len; /* [cell][path] */
     Cell *cells;  /* [cell][path][MAX_ROSE_LEN] */
     uint64_t *reach; /* [cell]: every cell of every path */
+    uint64_t *path;  /* [cell][path]: the cells of one path */
 } RoseTable;
 
 /* What one pattern does for one colour. */

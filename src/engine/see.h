@@ -1,9 +1,10 @@
 /*
  * Static exchange evaluation: what a capture wins or loses in material once both sides have
  * recaptured on its cell with their least valuable attackers for as long as it pays.  It
- * plays the exchange on a copy of the board, asking the rules core for the attackers after
- * each capture, so pieces uncovered behind the capturers (x-rays) and the screens of hopping
- * pieces (Megastar's Slings) come out right on every geometry.
+ * plays the exchange on a set of occupied cells, taking each capturer off it and asking the
+ * rules core for the attackers from the attack tables, so pieces uncovered behind the
+ * capturers (x-rays, rose paths) and the screens of hopping pieces (Megastar's Slings) come
+ * out right on every geometry.  The value is exact: each side stops where that pays best.
  */
 #ifndef STARFISH_SEE_H
 #define STARFISH_SEE_H
