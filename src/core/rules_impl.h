@@ -438,19 +438,16 @@ static void royal_lines(const Position *pos, Cell royal, Set occ, Lines *l)
         while (set_any(found))
             l->block = set_and(l->block, set_bit(set_pop(&found)));
     }
-    for (bits = v->kind_patterns[PAT_SLIDE]; bits; bits &= bits - 1) {
+    for (bits = v->kind_patterns[PAT_SLIDE] | v->kind_patterns[PAT_HOP]; bits; bits &= bits - 1) {
         int p = __builtin_ctz(bits);
         const SliderTable *t = v->pat[p][them].back;
         Set h = holders(pos, them, p);
-        if (set_any(set_and(set_at(t->reach, royal), h)))
-            slider_lines(t, h, royal, occ, ours, l);
-    }
-    for (bits = v->kind_patterns[PAT_HOP]; bits; bits &= bits - 1) {
-        int p = __builtin_ctz(bits);
-        const SliderTable *t = v->pat[p][them].back;
-        Set h = holders(pos, them, p);
-        if (set_any(set_and(set_at(t->reach, royal), h)))
+        if (!set_any(set_and(set_at(t->reach, royal), h)))
+            continue;
+        if (v->kind_patterns[PAT_HOP] >> p & 1)
             hopper_lines(t, h, royal, occ, l);
+        else
+            slider_lines(t, h, royal, occ, ours, l);
     }
     for (bits = v->kind_patterns[PAT_ROSE]; bits; bits &= bits - 1) {
         int p = __builtin_ctz(bits);

@@ -120,45 +120,65 @@ static void random_games(const char *variant, const char *fen, int games, int pl
     }
 }
 
+/* The random games each test plays: its group, the variant, the start (NULL: the variant's
+ * own), games and plies.  Row i plays with seed i + 1. */
+static const struct GameSet {
+    const char *group, *variant, *fen;
+    int games, plies;
+} game_sets[] = {
+    {"chess", "chess", NULL, 12, 80},
+    {"chess", "chess", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 12, 60},
+    {"chess", "chess", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 12, 60},
+    {"chess", "chess", "8/8/1k6/2b5/2pP4/8/5K2/8 b - d3 0 1", 8, 40}, /* e.p. with discovered check */
+    {"chess", "chess", "r3k2r/1b4bq/8/8/8/8/7B/R3K2R w KQkq - 0 1", 8, 40},
+    {"starvation", "starvation", NULL, 12, 80},
+    {"starvation", "starvation", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 12, 60},
+    {"starvation", "starvation", "rnbqkbnr/8/8/3pp3/3PP3/8/8/RNBQKBNR w KQkq - 0 1", 12, 60},
+    {"square-says", "square-says", NULL, 12, 80},
+    {"square-says", "square-says-reversed", NULL, 12, 80},
+    {"square-says", "square-says", "4k3/1m1m1m1m/8/M1M1M1M1/1m1m1m1m/8/M1M1M1M1/4K3 w - - 0 1", 12, 60},
+    {"square-says", "square-says", "8/3m1m2/8/4K3/2k5/8/1M1M4/8 w - - 0 1", 12, 60},
+    {"square-says", "square-says", "m3k2m/1mmmmmm1/8/8/8/8/1MMMMMM1/M3K2M w KQkq - 0 1", 12, 60},
+    {"starchess", "starchess", NULL, 12, 80},
+    {"starchess", "starchess-ludii", NULL, 12, 80},
+    {"starchess", "starchess-ludii", "1/2/RP1N2k/2Pp1q/B1npr/Q2Pp1/KP1p2b/2/1[] w 32 0 5", 12, 60},
+    {"megastar", "megastar", NULL, 6, 80},
+    {"megastar", "megastar",
+     "1/2/3/4/5/3p2/5pf/8/9/S1P3n3/2K5k2/2B1P3s3/1L3p5l1/1LL4p3ll/3B5bb1/11/2P5t1/6cp1/B6f/PN3np/5r/4R/"
+     "4/3/2/1 b - 1 7",
+     6, 60},
+};
+
+static void play_game_sets(const char *group)
+{
+    for (size_t i = 0; i < sizeof game_sets / sizeof game_sets[0]; i++)
+        if (strcmp(game_sets[i].group, group) == 0)
+            random_games(game_sets[i].variant, game_sets[i].fen, game_sets[i].games, game_sets[i].plies, i + 1);
+}
+
 TEST(rules_chess_masks_match_make_and_test)
 {
-    random_games("chess", NULL, 12, 80, 1);
-    random_games("chess", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 12, 60, 2);
-    random_games("chess", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 12, 60, 3);
-    random_games("chess", "8/8/1k6/2b5/2pP4/8/5K2/8 b - d3 0 1", 8, 40, 4); /* e.p. with discovered check */
-    random_games("chess", "r3k2r/1b4bq/8/8/8/8/7B/R3K2R w KQkq - 0 1", 8, 40, 5);
+    play_game_sets("chess");
 }
 
 TEST(rules_starvation_masks_match_make_and_test)
 {
-    random_games("starvation", NULL, 12, 80, 6);
-    random_games("starvation", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 12, 60, 7);
-    random_games("starvation", "rnbqkbnr/8/8/3pp3/3PP3/8/8/RNBQKBNR w KQkq - 0 1", 12, 60, 8);
+    play_game_sets("starvation");
 }
 
 TEST(rules_square_says_masks_match_make_and_test)
 {
-    random_games("square-says", NULL, 12, 80, 9);
-    random_games("square-says-reversed", NULL, 12, 80, 10);
-    random_games("square-says", "4k3/1m1m1m1m/8/M1M1M1M1/1m1m1m1m/8/M1M1M1M1/4K3 w - - 0 1", 12, 60, 11);
-    random_games("square-says", "8/3m1m2/8/4K3/2k5/8/1M1M4/8 w - - 0 1", 12, 60, 12);
-    random_games("square-says", "m3k2m/1mmmmmm1/8/8/8/8/1MMMMMM1/M3K2M w KQkq - 0 1", 12, 60, 13);
+    play_game_sets("square-says");
 }
 
 TEST(rules_starchess_masks_match_make_and_test)
 {
-    random_games("starchess", NULL, 12, 80, 14);
-    random_games("starchess-ludii", NULL, 12, 80, 15);
-    random_games("starchess-ludii", "1/2/RP1N2k/2Pp1q/B1npr/Q2Pp1/KP1p2b/2/1[] w 32 0 5", 12, 60, 16);
+    play_game_sets("starchess");
 }
 
 TEST(rules_megastar_masks_match_make_and_test)
 {
-    random_games("megastar", NULL, 6, 80, 17);
-    random_games("megastar",
-                 "1/2/3/4/5/3p2/5pf/8/9/S1P3n3/2K5k2/2B1P3s3/1L3p5l1/1LL4p3ll/3B5bb1/11/2P5t1/6cp1/B6f/PN3np/5r/4R/"
-                 "4/3/2/1 b - 1 7",
-                 6, 60, 18);
+    play_game_sets("megastar");
 }
 
 /* A position's moves are decided by masks where they can be: in chess's start position none
