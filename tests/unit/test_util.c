@@ -174,18 +174,32 @@ TEST(util_options_refuse_bad_lines_with_status_2)
             test_fail(__FILE__, __LINE__, "'%s' was not refused", bad[i]);
 }
 
-TEST(util_perft_divide_prints_each_move_and_the_total)
+/* perft_divide's text (malloc'ed, its length in *len) from the position of fen (NULL: the
+ * start); *finished tells whether it ran to the end. */
+static char *divide_text(const char *fen, int depth, bool stop_at_once, bool *finished, uint64_t *total, size_t *len)
 {
     Position pos;
-    if (!setup(&pos, "chess", "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1"))
-        return;
+    if (!setup(&pos, "chess", fen))
+        return NULL;
     char *out = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&out, &len);
-    uint64_t total;
-    atomic_bool stop = false;
-    CHECK(perft_divide(&pos, 2, f, &stop, &total));
+    FILE *f = open_memstream(&out, len);
+    atomic_bool stop = stop_at_once;
+    *finished = perft_divide(&pos, depth, f, &stop, total);
     fclose(f);
+    return out;
+}
+
+TEST(util_perft_divide_prints_each_move_and_the_total)
+{
+    const char *fen = "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1";
+    bool finished;
+    uint64_t total;
+    size_t len;
+    char *out = divide_text(fen, 2, false, &finished, &total, &len);
+    Position pos;
+    if (!out || !setup(&pos, "chess", fen))
+        return;
+    CHECK(finished);
     CHECK_EQ_INT(total, perft(&pos, 2));
     CHECK(strstr(out, "e1c1: ") != NULL && strstr(out, "a1a8: 3\n") != NULL);
     char tail[64];
@@ -196,16 +210,13 @@ TEST(util_perft_divide_prints_each_move_and_the_total)
 
 TEST(util_perft_divide_stopped_prints_no_total)
 {
-    Position pos;
-    if (!setup(&pos, "chess", NULL))
-        return;
-    char *out = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&out, &len);
+    bool finished;
     uint64_t total;
-    atomic_bool stop = true;
-    CHECK(!perft_divide(&pos, 3, f, &stop, &total));
-    fclose(f);
+    size_t len;
+    char *out = divide_text(NULL, 3, true, &finished, &total, &len);
+    if (!out)
+        return;
+    CHECK(!finished);
     CHECK(len == 0 && strstr(out, "Nodes searched") == NULL);
     free(out);
 }
