@@ -29,6 +29,10 @@
 #define FUTILITY_MAX_DEPTH 2
 #define FUTILITY_MARGIN 100 /* plus this per ply of depth */
 #define LMP_MAX_DEPTH 3
+/* A capture that loses more than SEE_PRUNE_MARGIN per ply of depth in its exchange is not
+ * searched within SEE_PRUNE_MAX_DEPTH plies of the leaves. */
+#define SEE_PRUNE_MAX_DEPTH 5
+#define SEE_PRUNE_MARGIN 100
 /* Null move: the reply is searched NMP_BASE + depth / NMP_DEPTH_DIVISOR plies shallower, and a
  * ply more per NMP_EVAL_UNIT the static evaluation stands above beta (at most NMP_EVAL_MAX). */
 #define NMP_BASE 3
@@ -275,18 +279,24 @@ static int victim_value(const Worker *w, Move m)
     return piece_value(w, MOVE_KIND(m) == MK_EP ? pos->board[pos->ep_victim] : pos->board[MOVE_TO(m)]);
 }
 
-/* Quiescence skips a capture that cannot lift the score near alpha even if the victim is won
- * for free (delta pruning), and one that loses material in the exchange it starts (a capture
- * by a piece worth no more than its victim cannot).  Promotions are always searched. */
-static bool qsearch_skips(const Worker *w, Move m, int stand_pat, int alpha)
+/* Does a capture lose material in the exchange it starts?  A capture by a piece worth no
+ * more than its victim cannot. */
+static bool capture_loses(const Worker *w, Move m)
 {
     const Position *pos = &w->pos;
+    return piece_value(w, pos->board[MOVE_FROM(m)]) > victim_value(w, m) && see(pos, m, w->shared->eval->value) < 0;
+}
+
+/* Quiescence skips a capture that cannot lift the score near alpha even if the victim is won
+ * for free (delta pruning), and one that loses material in the exchange it starts.  Promotions
+ * are always searched. */
+static bool qsearch_skips(const Worker *w, Move m, int stand_pat, int alpha)
+{
     if (MOVE_PIECE(m) && MOVE_KIND(m) != MK_PLACE)
         return false;
-    int victim = victim_value(w, m);
-    if (stand_pat + victim + QS_DELTA_MARGIN <= alpha)
+    if (stand_pat + victim_value(w, m) + QS_DELTA_MARGIN <= alpha)
         return true;
-    return piece_value(w, pos->board[MOVE_FROM(m)]) > victim && see(pos, m, w->shared->eval->value) < 0;
+    return capture_loses(w, m);
 }
 
 /* The quiet move that last refuted the move that led here, or MOVE_NONE. */
@@ -318,8 +328,9 @@ static int reduction(const Worker *w, Move m, int depth, int legal, int ply, boo
     return r < 0 ? 0 : r > depth - 2 ? depth - 2 : r;
 }
 
-/* Orders moves best-first by a score: table move, captures (most valuable victim, least
- * valuable attacker), promotions, killers, the counter move, then history. */
+/* Orders moves best-first by a score: table move, captures that do not lose material (most
+ * valuable victim, least valuable attacker), promotions, killers, the counter move, history,
+ * then the captures that lose material. */
 static void order_moves(Worker *w, Move *moves, int n, Move tt_move, int ply)
 {
     int score[MAX_MOVES];
@@ -331,7 +342,8 @@ static void order_moves(Worker *w, Move *moves, int n, Move tt_move, int ply)
         if (m == tt_move)
             sc = 1 << 30;
         else if (pos_is_capture(pos, m)) {
-            sc = (1 << 24) + victim_value(w, m) * 16 - piece_value(w, pos->board[MOVE_FROM(m)]) / 16;
+            sc = victim_value(w, m) * 16 - piece_value(w, pos->board[MOVE_FROM(m)]) / 16;
+            sc += capture_loses(w, m) ? -(1 << 24) : 1 << 24;
         } else if (MOVE_PIECE(m) && MOVE_KIND(m) != MK_PLACE)
             sc = (1 << 23) + MOVE_PIECE(m);
         else if (m == w->killers[ply][0])
@@ -667,6 +679,10 @@ static int negamax(Worker *w, int alpha, int beta, int depth, int ply, bool allo
         if (root && excluded_at_root(w, m))
             continue;
         bool quiet = is_quiet(pos, m);
+        /* Step 8a. A capture near the leaves that loses too much in its exchange. */
+        if (prunable && !quiet && legal && best > -SCORE_MATE_BOUND && depth <= SEE_PRUNE_MAX_DEPTH &&
+            pos_is_capture(pos, m) && !MOVE_PIECE(m) && see(pos, m, sh->eval->value) < -SEE_PRUNE_MARGIN * depth)
+            continue;
         Undo u;
         if (root)
             report_current_move(w, m, legal + 1, depth);
@@ -675,7 +691,7 @@ static int negamax(Worker *w, int alpha, int beta, int depth, int ply, bool allo
         legal++;
         bool gives_check = pos_in_check(pos);
 
-        /* Step 8. Futility and late-move pruning of quiet moves near the leaves. */
+        /* Step 8b. Futility and late-move pruning of quiet moves near the leaves. */
         if (prunable && quiet && !gives_check && legal > 1 && best > -SCORE_MATE_BOUND &&
             prune_quiet(static_eval, alpha, depth, legal)) {
             unmake(w, m, &u);
