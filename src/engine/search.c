@@ -429,6 +429,16 @@ static bool excluded_at_root(const Worker *w, Move m)
     return false;
 }
 
+/* Does a table entry this deep, with this bound, settle the node's score for the window? */
+static bool tt_entry_decides(const TTEntry *e, int depth, int alpha, int beta, int ply)
+{
+    if (e->depth < depth)
+        return false;
+    int score = score_from_tt(e->score, ply);
+    return e->bound == BOUND_EXACT || (e->bound == BOUND_LOWER && score >= beta) ||
+           (e->bound == BOUND_UPPER && score <= alpha);
+}
+
 /* ---- Quiescence -------------------------------------------------------------------------- */
 
 /*
@@ -448,16 +458,26 @@ static int quiescence(Worker *w, int alpha, int beta, int ply, int qdepth)
         return 0;
     if (ply >= MAX_PLY || qdepth >= QS_MAX_DEPTH)
         return evaluate(pos, w->shared->eval);
+    /* The table, outside the principal variation: an entry of this quiescence ply or a
+     * shallower one (its search was wider) or of the main search settles the node. */
+    TT *tt = &w->shared->engine->tt;
+    uint64_t key = search_key(pos);
+    TTEntry e;
+    bool found = tt_probe(tt, key, &e);
+    if (found && beta - alpha == 1 && tt_entry_decides(&e, -qdepth, alpha, beta, ply))
+        return score_from_tt(e.score, ply);
     bool check = pos_in_check(pos);
-    Move moves[MAX_MOVES];
-    int n, legal = 0, quiet_evasions = 0;
+    Move moves[MAX_MOVES], best_move = MOVE_NONE;
+    int n, legal = 0, quiet_evasions = 0, orig_alpha = alpha;
     int best = -SCORE_INF;
     if (check) {
         n = gen_pseudo(pos, moves);
     } else {
         best = evaluate(pos, w->shared->eval);
-        if (best >= beta)
+        if (best >= beta) {
+            tt_store(tt, key, MOVE_NONE, score_to_tt(best, ply), -qdepth, BOUND_LOWER);
             return best;
+        }
         if (best > alpha)
             alpha = best;
         n = gen_captures(pos, moves);
@@ -467,7 +487,7 @@ static int quiescence(Worker *w, int alpha, int beta, int ply, int qdepth)
                 moves[k++] = moves[i];
         n = k;
     }
-    order_moves(w, moves, n, MOVE_NONE, ply);
+    order_moves(w, moves, n, found ? e.move : MOVE_NONE, ply);
     Cell recapture = ply > 0 && w->path_move[ply - 1] ? MOVE_TO(w->path_move[ply - 1]) : NO_CELL;
     for (int i = 0; i < n; i++) {
         Move m = moves[i];
@@ -492,13 +512,16 @@ static int quiescence(Worker *w, int alpha, int beta, int ply, int qdepth)
             best = score;
             if (score > alpha) {
                 alpha = score;
+                best_move = m;
                 if (score >= beta)
                     break;
             }
         }
     }
     if (check && legal == 0)
-        return no_moves_score(pos, true, ply);
+        best = no_moves_score(pos, true, ply);
+    int bound = best >= beta ? BOUND_LOWER : best > orig_alpha ? BOUND_EXACT : BOUND_UPPER;
+    tt_store(tt, key, best_move, score_to_tt(best, ply), -qdepth, bound);
     return best;
 }
 
@@ -556,16 +579,6 @@ static void update_pv(Worker *w, Move m, int ply)
 }
 
 static int negamax(Worker *w, int alpha, int beta, int depth, int ply, bool allow_null);
-
-/* Does a table entry this deep, with this bound, settle the node's score for the window? */
-static bool tt_entry_decides(const TTEntry *e, int depth, int alpha, int beta, int ply)
-{
-    if (e->depth < depth)
-        return false;
-    int score = score_from_tt(e->score, ply);
-    return e->bound == BOUND_EXACT || (e->bound == BOUND_LOWER && score >= beta) ||
-           (e->bound == BOUND_UPPER && score <= alpha);
-}
 
 /* The null move's search: the side to move passes, and the reply is searched NMP_BASE +
  * depth / NMP_DEPTH_DIVISOR plies shallower, more the further the evaluation stands above beta. */

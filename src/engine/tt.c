@@ -6,6 +6,9 @@
 /* The data word: move (bits 0-23), score + 32768 (24-39), depth + 128 (40-47), bound
  * (48-49), generation (50-55). */
 #define GENERATIONS 64
+/* A stored result gives way to a shallower one for the same position only within this many
+ * plies (quiescence stores results too, at depths 0 and below). */
+#define TT_KEEP_DEEPER 3
 
 static uint64_t pack(Move move, int score, int depth, int bound, unsigned generation)
 {
@@ -102,7 +105,12 @@ void tt_store(TT *tt, uint64_t key, Move move, int score, int depth, int bound)
         TTSlot *s = &b->slot[i];
         uint64_t data = atomic_load_explicit(&s->data, memory_order_relaxed);
         uint64_t keyx = atomic_load_explicit(&s->keyx, memory_order_relaxed);
-        if ((keyx ^ data) == key) { /* the same position: keep its move if this has none */
+        if ((keyx ^ data) == key) {
+            /* The same position: a much deeper result of this search stays unless this one
+             * is exact, and its move is kept if this has none. */
+            if (bound != BOUND_EXACT && depth + TT_KEEP_DEEPER < data_depth(data) &&
+                data_generation(data) == tt->generation)
+                return;
             if (!move)
                 move = (Move)(data & 0xffffff);
             victim = s;
