@@ -1,6 +1,7 @@
 /*
- * The transposition table: what is stored is read back, a torn entry (two threads writing
- * one slot at once) reads as a miss, and a full bucket gives up its least valuable entry.
+ * The transposition table: what is stored is read back, a much deeper result of the same
+ * position is kept unless the new one is exact, a torn entry (two threads writing one slot at
+ * once) reads as a miss, and a full bucket gives up its least valuable entry.
  */
 #include "../../src/engine/tt.h"
 #include "test.h"
@@ -19,9 +20,15 @@ TEST(tt_reads_back_what_it_stores)
     CHECK_EQ_INT(e.depth, 37);
     CHECK_EQ_INT(e.bound, BOUND_LOWER);
     CHECK(!tt_probe(&tt, key ^ 1ULL << 40, &e));
-    /* A store without a move keeps the position's move. */
+    /* A much shallower bound of the same position leaves the deeper entry alone... */
     tt_store(&tt, key, MOVE_NONE, 5, 2, BOUND_UPPER);
+    CHECK(tt_probe(&tt, key, &e) && e.score == -29990 && e.depth == 37);
+    /* ...an exact score or one nearly as deep replaces it; a store without a move keeps the
+     * position's move. */
+    tt_store(&tt, key, MOVE_NONE, 5, 2, BOUND_EXACT);
     CHECK(tt_probe(&tt, key, &e) && e.move == m && e.score == 5 && e.depth == 2);
+    tt_store(&tt, key, MOVE_NONE, 7, -1, BOUND_LOWER);
+    CHECK(tt_probe(&tt, key, &e) && e.move == m && e.score == 7 && e.depth == -1);
     tt_free(&tt);
 }
 
