@@ -2,17 +2,29 @@
 
 #include "movegen.h"
 
+/* The side to move has no legal move: does it lose?  In check it is mated; a stalemate loses
+ * only where the variant says so. */
+static bool no_moves_lose(const Position *pos, bool check)
+{
+    if (check)
+        return true;
+    if (!pos->v->def->stalemate)
+        return false;
+    return pos->v->def->stalemate(pos).kind == (pos->side == WHITE ? RESULT_BLACK_WINS : RESULT_WHITE_WINS);
+}
+
 bool move_mates_within(Position *pos, Move m, int moves)
 {
     Undo u;
     pos_make(pos, m, &u);
     bool check = pos_in_check(pos), mates;
-    if (moves == 1 && !check) { /* the last move must give check: no need to look further */
+    /* The last move must give check, unless a stalemate can lose: no need to look further. */
+    if (moves == 1 && !check && !pos->v->def->stalemate) {
         mates = false;
     } else {
         Move replies[MAX_MOVES];
         int n = gen_legal(pos, replies);
-        mates = n == 0 ? check : moves > 1;
+        mates = n == 0 ? no_moves_lose(pos, check) : moves > 1;
         for (int k = 0; k < n && mates; k++) {
             Undo r;
             pos_make(pos, replies[k], &r);

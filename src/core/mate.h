@@ -1,7 +1,9 @@
 /*
  * Forced mates proven by exhaustive search of the legal moves, with no heuristics: for the
- * tests of the engine's mate finding, and for puzzles.  "Mate" here is checkmate: the side to
- * move is in check and has no legal move.  The cost grows with the branching factor to the
+ * tests of the engine's mate finding, and for puzzles.  "Mate" here is the side to move having
+ * no legal move and losing by it: checkmate, or a stalemate the variant scores as a loss for
+ * the stalemated side (Starvation's with no pawn next to the king, square-says' for the side
+ * that captured more), as the engine scores both.  The cost grows with the branching factor to the
  * power 2N-1, so N stays small (3 in chess, 2 in Megastar is seconds at most).
  */
 #ifndef STARFISH_MATE_H
@@ -11,14 +13,14 @@
 
 #define MATE_MOVES_MAX 8 /* the longest mate these searches are asked for */
 
-/* Can the side to move force checkmate within `moves` of its own moves (moves >= 1)? */
+/* Can the side to move force mate within `moves` of its own moves (moves >= 1)? */
 bool mate_within(Position *pos, int moves);
-/* Does playing m (legal) force checkmate within `moves` moves of its mover, m included? */
+/* Does playing m (legal) force mate within `moves` moves of its mover, m included? */
 bool move_mates_within(Position *pos, Move m, int moves);
-/* The length of the shortest forced checkmate by the side to move within `most` moves, or 0. */
+/* The length of the shortest forced mate by the side to move within `most` moves, or 0. */
 int mate_length(Position *pos, int most);
 /*
- * The best defence: the side to move faces a checkmate within `moves` moves of its opponent;
+ * The best defence: the side to move faces a mate within `moves` moves of its opponent;
  * returns its legal move after which the opponent's shortest forced mate is longest (the first
  * such in generation order), with that length in *left (0 when it escapes a mate within
  * `moves`), or MOVE_NONE when it has no legal move.

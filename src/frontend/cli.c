@@ -73,9 +73,10 @@ static const Option mate_options[] = {
 static const Command mate_command = {
     "mate", "[--line] VARIANT N FEN", "prove the shortest forced mate within N moves",
     "Searches every legal move from FEN (no engine heuristics) for the shortest forced\n"
-    "checkmate within N moves (1..8) of the side to move, and prints `mate in K:` with every\n"
-    "first move that forces it, or `no mate in N` (exit status 1).  The work grows with the\n"
-    "number of moves to the power 2N-1: N = 3 is quick in chess, N = 2 in Megastar.",
+    "mate within N moves (1..8) of the side to move, and prints `mate in K:` with every\n"
+    "first move that forces it, or `no mate in N` (exit status 1).  A mate is checkmate, or a\n"
+    "stalemate the variant scores as a loss (Starvation, square-says).  The work grows with\n"
+    "the number of moves to the power 2N-1: N = 3 is quick in chess, N = 2 in Megastar.",
     mate_options, 3, 3};
 
 /* Prints a main line of the mate, in coordinate notation. */
@@ -94,7 +95,7 @@ static void print_mate_line(Position *pos, int k)
     printf("\n");
 }
 
-/* The shortest forced checkmate within N moves, proven by exhaustive search (the engine's
+/* The shortest forced mate within N moves, proven by exhaustive search (the engine's
  * heuristics play no part): every first move that forces it. */
 static int cmd_mate(int argc, char **argv)
 {

@@ -12,6 +12,9 @@
  */
 #include <stdlib.h>
 
+#include "../../src/core/mate.h"
+#include "../../src/core/notation.h"
+
 #include "helpers.h"
 #include "test.h"
 
@@ -80,6 +83,25 @@ TEST(starv_promotion_survives_as_new_piece)
     CHECK_RESULT(status_after(STARVATION, fen, "e7e8q"), RESULT_WHITE_WINS, "checkmate");
     CHECK_EQ_STR(fen_after(fen, "e7e8n", buf, sizeof buf), "k3N3/8/8/8/8/8/8/K7 b - - 0 1");
     CHECK_RESULT(status_after(STARVATION, fen, "e7e8n"), RESULT_WHITE_WINS, "starvation-stalemate");
+}
+
+/*
+ * The same position for the mate prover: a stalemate that loses is a mate like checkmate, so
+ * every promotion mates in one (queen and rook by checkmate, knight and bishop by the losing
+ * stalemate); a stalemate that draws is no mate.
+ */
+TEST(starv_mate_counts_a_losing_stalemate)
+{
+    Position pos;
+    char err[160];
+    CHECK(setup(&pos, STARVATION, "k7/4P3/8/8/8/8/8/K7 w - - 0 1"));
+    CHECK(mate_within(&pos, 1));
+    const char *mating[] = {"e7e8q", "e7e8r", "e7e8n", "e7e8b"};
+    for (int i = 0; i < 4; i++)
+        CHECK(move_mates_within(&pos, parse_move(&pos, mating[i], err, sizeof err), 1));
+    /* A stalemate with a pawn next to the king is a draw, not a mate. */
+    CHECK(setup(&pos, STARVATION, "7k/7P/5K2/8/8/8/8/8 w - - 0 1"));
+    CHECK(!move_mates_within(&pos, parse_move(&pos, "f6g6", err, sizeof err), 1));
 }
 
 /*
