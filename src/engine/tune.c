@@ -105,6 +105,45 @@ int tune_add_game(TuneSet *s, const char *pgn, int skip, char *err, size_t errle
     return added;
 }
 
+/* A label: "1-0", "0-1", "1/2-1/2" or White's expected score in [0, 1]. */
+static bool parse_label(const char *text, double *out)
+{
+    if (strcmp(text, "1-0") == 0)
+        *out = 1.0;
+    else if (strcmp(text, "0-1") == 0)
+        *out = 0.0;
+    else if (strcmp(text, "1/2-1/2") == 0)
+        *out = 0.5;
+    else
+        return parse_double(text, 0.0, 1.0, out);
+    return true;
+}
+
+int tune_add_labelled(TuneSet *s, char *line, char *err, size_t errlen)
+{
+    char *semi = strrchr(line, ';');
+    if (!semi) {
+        snprintf(err, errlen, "no ';' before the label");
+        return -1;
+    }
+    *semi = 0;
+    char *label = semi + 1 + strspn(semi + 1, " \t");
+    label[strcspn(label, " \t\r\n")] = 0;
+    double result;
+    if (!parse_label(label, &result)) {
+        snprintf(err, errlen, "label '%s' is not 1-0, 0-1, 1/2-1/2 or a number from 0 to 1", label);
+        return -1;
+    }
+    Position pos;
+    if (!pos_set_fen(&pos, s->v, line, err, errlen))
+        return -1;
+    if (!tune_set_add(s, &pos, result)) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    return 1;
+}
+
 /* ---------------------------------------------------------------- the error */
 
 static double sigmoid(double k, double x)
@@ -482,7 +521,7 @@ static bool write_weights(const char *path, const Variant *v, const EvalParams *
 /* ---------------------------------------------------------------- the command */
 
 static struct {
-    const char *out;
+    const char *out, *export;
     int iterations, skip, holdout, generate, nodes, plies, max_plies;
     uint64_t seed;
     double ridge;
@@ -495,6 +534,11 @@ static const Option tune_options[] = {
                   "write the fitted weights into FILE (src/engine/weights.c),\n"
                   "replacing VARIANT's entry; without it they are printed",
                   &opt.out),
+    OPTION_STRING("export", "FILE",
+                  "instead of fitting: write the chosen positions of the games to\n"
+                  "FILE, one FEN a line (to be labelled, for example by\n"
+                  "tools/label_positions.py)",
+                  &opt.export),
     OPTION_INT("skip", "PLIES", "leave out positions before this movement ply (default 8)", &opt.skip, 0, 10000),
     OPTION_INT("holdout", "N", "hold out every N-th game (default 10; 0: none, no early stopping)", &opt.holdout, 0,
                1000000),
@@ -522,13 +566,15 @@ static const Option tune_options[] = {
 };
 
 const Command tune_command = {
-    "tune", "VARIANT FILE.pgn [OPTIONS]", "fit evaluation weights to games (or play them: --generate)",
+    "tune", "VARIANT FILE.pgn|FILE.epd [OPTIONS]", "fit evaluation weights to games (or play them: --generate)",
     "Fits the evaluation weights of VARIANT to the results of the games in FILE.pgn\n"
     "(Texel's method): quiet positions (no setup phase, not in check, not right after or\n"
     "before a capture or promotion) labelled with their game's result; the sigmoid scale\n"
     "K that best predicts the results; then coordinate descent over every weight to\n"
     "minimise the mean squared error of sigmoid(K * eval).  Every tenth game is held out:\n"
-    "the weights kept are those of the pass with the least error on those games.",
+    "the weights kept are those of the pass with the least error on those games.\n"
+    "A FILE.epd holds labelled positions instead, one a line: 'FEN ; LABEL', the label\n"
+    "1-0, 0-1, 1/2-1/2 or White's expected score from 0 to 1 (every tenth line is held out).",
     tune_options, 2, 2};
 
 /* --generate: self-play games appended to the file. */
@@ -572,6 +618,51 @@ static int read_games(char *text, TuneSet *train, TuneSet *valid)
     printf("%s: %d games (%d unreadable, %d without a result), %d training positions, %d held out\n",
            train->v->def->name, games, bad, unfinished, train->n, valid->n);
     return games;
+}
+
+/* Reads labelled positions, one 'FEN ; LABEL' a line (blank lines and lines starting with
+ * '#' skipped); returns the number of lines read. */
+static int read_labelled(char *text, TuneSet *train, TuneSet *valid)
+{
+    int lines = 0, bad = 0;
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+        if (!*line || *line == '#' || strspn(line, " \t\r") == strlen(line))
+            continue;
+        char err[256];
+        TuneSet *into = opt.holdout > 0 && lines % opt.holdout == opt.holdout - 1 ? valid : train;
+        if (tune_add_labelled(into, line, err, sizeof err) < 0 && bad++ < 5)
+            fprintf(stderr, "starfish: tune: line %d skipped: %s\n", lines + 1, err);
+        lines++;
+    }
+    printf("%s: %d labelled positions (%d unreadable), %d training, %d held out\n", train->v->def->name, lines, bad,
+           train->n, valid->n);
+    return lines;
+}
+
+/* --export: the positions, one FEN a line. */
+static int export_positions(const char *file, const TuneSet *sets[2])
+{
+    FILE *f = fopen(file, "w");
+    if (!f)
+        return options_fail(&tune_command, "cannot write '%s'", file);
+    int n = 0;
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < sets[k]->n; i++, n++) {
+            char fen[512];
+            pos_fen(&sets[k]->pos[i], fen, sizeof fen);
+            fprintf(f, "%s\n", fen);
+        }
+    bool ok = fclose(f) == 0;
+    if (!ok)
+        return options_fail(&tune_command, "cannot write '%s'", file);
+    printf("%d positions written to %s\n", n, file);
+    return 0;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && strcmp(s + n - k, suffix) == 0;
 }
 
 /* Fits the weights to the positions; prints them, and writes them with --out. */
@@ -627,11 +718,14 @@ int tune_main(int argc, char **argv)
     TuneSet train, valid;
     tune_set_init(&train, v);
     tune_set_init(&valid, v);
-    int games = read_games(text.s, &train, &valid);
+    bool labelled = ends_with(args[1], ".epd");
+    int games = labelled ? read_labelled(text.s, &train, &valid) : read_games(text.s, &train, &valid);
     text_free(&text);
     int rc = 1;
     if (train.n == 0)
         fprintf(stderr, "starfish: tune: no positions to fit\n");
+    else if (opt.export)
+        rc = export_positions(opt.export, (const TuneSet *[2]){&train, &valid});
     else
         rc = fit(v, &train, &valid, games);
     tune_set_free(&train);

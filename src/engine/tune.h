@@ -32,6 +32,9 @@ bool tune_set_add(TuneSet *s, const Position *pos, double result);
  * without a result, -1 with err set when the game cannot be read or is of another variant.
  */
 int tune_add_game(TuneSet *s, const char *pgn, int skip, char *err, size_t errlen);
+/* Adds one labelled position, a line 'FEN ; LABEL' (the label 1-0, 0-1, 1/2-1/2 or White's
+ * expected score from 0 to 1; the line is cut at the ';').  Returns 1, or -1 with err set. */
+int tune_add_labelled(TuneSet *s, char *line, char *err, size_t errlen);
 
 /* Mean squared error of sigmoid(k * eval) (eval from White's view) against the results. */
 double tune_mse(const TuneSet *s, const EvalParams *p, double k);

@@ -3,6 +3,9 @@ and the errors of every subcommand's options.
 
 Plain test_* functions with plain asserts; tests/run.py imports the module and calls them.
 """
+import os
+import tempfile
+
 from harness import cli, parse_divide
 
 START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
@@ -172,7 +175,7 @@ SUBCOMMANDS = {
     ("bench",): ["[perft [VARIANT]]"],
     ("serve",): ["--port N", "--db FILE", "--web DIR", "--host ADDR", "--evict-after SECONDS"],
     ("match",): ["--engine1 CMD", "--sprt ELO0 ELO1", "--max-plies N"],
-    ("tune",): ["VARIANT FILE.pgn", "--generate GAMES", "--ridge R", "--tables-only"],
+    ("tune",): ["VARIANT FILE.pgn|FILE.epd", "--generate GAMES", "--ridge R", "--tables-only", "--export FILE"],
     ("tb", "generate"): ["--max-pieces N", "--only SIG", "--force"],
     ("tb", "probe"): ["FEN", "--dir DIR"],
     ("tb", "verify"): ["[SIG...]", "--sample K", "--derived", "--threads T"],
@@ -210,3 +213,27 @@ def test_every_subcommand_names_a_bad_option():
     usage_error(["tb", "stats", "KQvK", "--write-docs", "x.md"], "need every signature", "tb stats")
     usage_error(["tb", "dump"], "needs SIG", "tb dump")
     usage_error(["tb", "frobnicate"], "unknown tb command 'frobnicate'", "tb")
+
+
+def test_tune_exports_positions_and_reads_labelled_ones():
+    """`tune --export` writes the chosen positions of the games as FEN lines; a FILE.epd of
+    'FEN ; LABEL' lines is fitted like games (the labels: results or expected scores)."""
+    game = ('[Event "t"]\n[Result "1-0"]\n\n1. e4 d5 2. exd5 Qxd5 3. Nc3 Qa5 4. d4 c6 5. Nf3 Bg4 1-0\n\n')
+    with tempfile.TemporaryDirectory() as tmp:
+        pgn, fens, epd = (os.path.join(tmp, n) for n in ("g.pgn", "fens.txt", "l.epd"))
+        with open(pgn, "w") as f:
+            f.write(game * 4)
+        code, out, err = cli(["tune", "chess", pgn, "--export", fens, "--skip", "0"])
+        assert code == 0 and err == "", (code, out, err)
+        lines = open(fens).read().split("\n")[:-1]
+        assert len(lines) == 28 and "28 positions written" in out, (len(lines), out)
+        assert lines[0] == "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", lines[0]
+        with open(epd, "w") as f:
+            for i, fen in enumerate(lines):
+                f.write("%s ; %s\n" % (fen, ("0.8", "1-0", "1/2-1/2")[i % 3]))
+            f.write("8/8/8 w - - 0 1 ; 0.5\n")
+        code, out, err = cli(["tune", "chess", epd, "--iterations", "2"])
+        assert code == 0, (code, out, err)
+        assert "29 labelled positions (1 unreadable)" in out, out
+        assert "line 29 skipped" in err, err
+        assert "final: error" in out, out

@@ -241,6 +241,32 @@ TEST(tune_picks_quiet_positions)
     tune_set_free(&s);
 }
 
+TEST(tune_reads_labelled_positions)
+{
+    TuneSet s;
+    char err[200];
+    const Variant *v = variant_by_name("chess");
+    tune_set_init(&s, v);
+    char a[] = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1 ; 0.55",
+         b[] = "4k3/8/8/8/8/8/8/4K2Q w - - 0 1;1-0", c[] = "4k3/8/8/8/8/8/8/4K3 w - - 0 1 ; 1/2-1/2\r";
+    CHECK_EQ_INT(tune_add_labelled(&s, a, err, sizeof err), 1);
+    CHECK_EQ_INT(tune_add_labelled(&s, b, err, sizeof err), 1);
+    CHECK_EQ_INT(tune_add_labelled(&s, c, err, sizeof err), 1);
+    CHECK_EQ_INT(s.n, 3);
+    CHECK(s.result[0] == 0.55f && s.result[1] == 1.0f && s.result[2] == 0.5f);
+    CHECK_EQ_INT(s.pos[0].side, BLACK);
+    /* A label out of range, a line without one, a bad position: refused with the reason. */
+    char d[] = "4k3/8/8/8/8/8/8/4K3 w - - 0 1 ; 1.5", e[] = "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+         f[] = "4k3/8/8/8/8/8/8/4K3 x - - 0 1 ; 0";
+    CHECK_EQ_INT(tune_add_labelled(&s, d, err, sizeof err), -1);
+    CHECK(strstr(err, "label '1.5'") != NULL);
+    CHECK_EQ_INT(tune_add_labelled(&s, e, err, sizeof err), -1);
+    CHECK(strstr(err, "no ';'") != NULL);
+    CHECK_EQ_INT(tune_add_labelled(&s, f, err, sizeof err), -1);
+    CHECK_EQ_INT(s.n, 3);
+    tune_set_free(&s);
+}
+
 TEST(tune_lowers_the_error)
 {
     /* White a knight up wins, Black a knight up wins, level positions are drawn; the start
