@@ -666,7 +666,7 @@ static bool ends_with(const char *s, const char *suffix)
 }
 
 /* Fits the weights to the positions; prints them, and writes them with --out. */
-static int fit(const Variant *v, const TuneSet *train, const TuneSet *valid, int games)
+static int fit(const Variant *v, const TuneSet *train, const TuneSet *valid, const char *source)
 {
     EvalParams params;
     const EvalParams *tuned = eval_tuned_params(v);
@@ -687,7 +687,7 @@ static int fit(const Variant *v, const TuneSet *train, const TuneSet *valid, int
     double valid_after = tune_mse(valid, &params, k);
     printf("final: error %.6f -> %.6f, held out %.6f -> %.6f\n\n", before, after, valid_before, valid_after);
     char note[256];
-    snprintf(note, sizeof note, "%d games, %d positions; K %.6f; error %.5f -> %.5f, held out %.5f -> %.5f", games,
+    snprintf(note, sizeof note, "%s, %d positions; K %.6f; error %.5f -> %.5f, held out %.5f -> %.5f", source,
              train->n, k, before, after, valid_before, valid_after);
     write_entry(stdout, v, &params, note);
     if (opt.out && !write_weights(opt.out, v, &params, note)) {
@@ -719,7 +719,9 @@ int tune_main(int argc, char **argv)
     tune_set_init(&train, v);
     tune_set_init(&valid, v);
     bool labelled = ends_with(args[1], ".epd");
-    int games = labelled ? read_labelled(text.s, &train, &valid) : read_games(text.s, &train, &valid);
+    int count = labelled ? read_labelled(text.s, &train, &valid) : read_games(text.s, &train, &valid);
+    char source[64];
+    snprintf(source, sizeof source, "%d %s", count, labelled ? "labelled positions" : "games");
     text_free(&text);
     int rc = 1;
     if (train.n == 0)
@@ -727,7 +729,7 @@ int tune_main(int argc, char **argv)
     else if (opt.export)
         rc = export_positions(opt.export, (const TuneSet *[2]){&train, &valid});
     else
-        rc = fit(v, &train, &valid, games);
+        rc = fit(v, &train, &valid, source);
     tune_set_free(&train);
     tune_set_free(&valid);
     return rc;
