@@ -1,4 +1,5 @@
-"""The scripts in tools/: code_stats.py, find_mates.py (with `starfish mate --line`).
+"""The scripts in tools/: code_stats.py, find_mates.py (with `starfish mate --line`),
+label_positions.py.
 
 Plain test_* functions with plain asserts; tests/run.py imports the module and calls them.
 """
@@ -7,7 +8,7 @@ import subprocess
 import sys
 import tempfile
 
-from harness import REPO_ROOT
+from harness import REPO_ROOT, binary
 
 CODE_STATS = os.path.join(REPO_ROOT, "tools", "code_stats.py")
 
@@ -123,3 +124,20 @@ def test_find_mates_writes_proven_puzzles_and_mate_prints_a_line():
     none = subprocess.run([binary, "mate", "--line", "chess", "1", "4k3/8/8/8/8/8/8/4K3 w - - 0 1"],
                           capture_output=True, text=True, timeout=60)
     assert none.returncode == 1 and none.stdout.strip() == "no mate in 1", none.stdout
+
+
+def test_label_positions_writes_white_expected_scores():
+    """label_positions.py searches each FEN with a UCI engine (here starfish itself) and
+    writes 'FEN ; P', P White's expected score: a queen up is near 1 for White to move and
+    for Black to move alike, a queen down near 0."""
+    fens = ["4k3/8/8/8/8/8/8/3QK3 w - - 0 1", "4k3/8/8/8/8/8/8/3QK3 b - - 0 1", "3qk3/8/8/8/8/8/8/4K3 w - - 0 1"]
+    with tempfile.TemporaryDirectory() as tmp:
+        src, out = os.path.join(tmp, "fens.txt"), os.path.join(tmp, "l.epd")
+        with open(src, "w") as f:
+            f.write("\n".join(fens) + "\n")
+        subprocess.run([sys.executable, os.path.join(REPO_ROOT, "tools", "label_positions.py"), src, out,
+                        "--engine", binary(), "--nodes", "2000"], check=True, timeout=120)
+        lines = open(out).read().split("\n")[:-1]
+    assert [l.split(" ; ")[0] for l in lines] == fens, lines
+    p = [float(l.split(" ; ")[1]) for l in lines]
+    assert p[0] > 0.9 and p[1] > 0.9 and p[2] < 0.1, lines
