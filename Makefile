@@ -114,7 +114,10 @@ $(FUZZ)/%.o: %.S src/tablebase/derived_data.bin
 .SECONDARY: $(call LIB_OBJ,$(FUZZ)) $(FUZZ_HELPERS) $(patsubst %,$(FUZZ)/tests/fuzz/fuzz_%.o,$(FUZZ_TARGETS))
 
 $(FUZZ)/fuzz-%: $(call LIB_OBJ,$(FUZZ)) $(FUZZ)/tests/fuzz/fuzz_%.o $(FUZZ_HELPERS)
-	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer $^ -o $@ $(filter-out -lmicrohttpd,$(LDLIBS))
+	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer $^ -o $@ $(filter-out -lmicrohttpd,$(LDLIBS)) $(FUZZ_LDFLAGS)
+
+# The UCI sessions' engines start with a 1 MB table (fuzz_uci.c says why).
+$(FUZZ)/fuzz-uci: FUZZ_LDFLAGS := -Wl,--wrap=engine_init
 
 asan: $(ASAN)/starfish $(ASAN)/unit-tests
 

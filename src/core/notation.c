@@ -46,18 +46,48 @@ void move_to_text(const Position *pos, Move m, char *buf)
         sprintf(buf + n, "%c", v->letter[MAKE_PIECE(BLACK, MOVE_PIECE(m))]);
 }
 
-/* "Nbd2", "R14-11", "Ue5": what distinguishes m from other legal moves of its kind of piece. */
-static void disambiguation(Position *pos, Move m, const Move *legal, int n, bool capture, char *out)
+/*
+ * The legal moves of a position, each with the type of piece it moves, and linked by
+ * destination, so that SAN's disambiguation of a move looks only at the moves to its cell: the
+ * SAN of every legal move costs O(n), not O(n^2).
+ */
+typedef struct {
+    int n;
+    Move move[MAX_MOVES + 1]; /* room for one more: move_to_san's move if it is not legal */
+    int type[MAX_MOVES + 1];
+    short next_to[MAX_MOVES + 1]; /* the next move to the same cell, or -1 */
+    short first_to[MAX_CELLS];
+} LegalMoves;
+
+static void link_move(const Position *pos, LegalMoves *l, int i)
+{
+    Cell to = MOVE_TO(l->move[i]);
+    l->type[i] = pos_moved_type(pos, l->move[i]);
+    l->next_to[i] = l->first_to[to];
+    l->first_to[to] = (short)i;
+}
+
+static void legal_moves(Position *pos, LegalMoves *l)
+{
+    l->n = gen_legal(pos, l->move);
+    memset(l->first_to, -1, sizeof l->first_to);
+    for (int i = l->n - 1; i >= 0; i--)
+        link_move(pos, l, i);
+}
+
+/* "Nbd2", "R14-11", "Ue5": what distinguishes legal move i from other legal moves of its kind
+ * of piece. */
+static void disambiguation(const Position *pos, const LegalMoves *l, int i, bool capture, char *out)
 {
     const Geometry *g = pos->v->geo;
-    Cell from = MOVE_FROM(m), to = MOVE_TO(m);
-    int type = pos_moved_type(pos, m);
+    Move m = l->move[i];
+    Cell from = MOVE_FROM(m);
+    int type = l->type[i];
     bool pawn = type == pos->v->pawn_type;
     bool others = false, same_file = false, same_rank = false;
-    for (int i = 0; i < n; i++) {
-        Move o = legal[i];
-        if (MOVE_KIND(o) == MK_PLACE || MOVE_KIND(o) == MK_CASTLE || MOVE_TO(o) != to || MOVE_FROM(o) == from ||
-            pos_moved_type(pos, o) != type)
+    for (int k = l->first_to[MOVE_TO(m)]; k >= 0; k = l->next_to[k]) {
+        Move o = l->move[k];
+        if (MOVE_KIND(o) == MK_PLACE || MOVE_KIND(o) == MK_CASTLE || MOVE_FROM(o) == from || l->type[k] != type)
             continue;
         others = true;
         same_file |= g->q[MOVE_FROM(o)] == g->q[from];
@@ -78,11 +108,13 @@ static void disambiguation(Position *pos, Move m, const Move *legal, int n, bool
     }
 }
 
-static void san_body(Position *pos, Move m, const Move *legal, int n, char *buf)
+/* The SAN of legal move i without its check, mate and removal marks. */
+static void san_body(const Position *pos, const LegalMoves *l, int i, char *buf)
 {
     const Variant *v = pos->v;
     const Geometry *g = v->geo;
-    int type = pos_moved_type(pos, m);
+    Move m = l->move[i];
+    int type = l->type[i];
     char letter = v->letter[MAKE_PIECE(WHITE, type)];
     bool capture = pos_is_capture(pos, m);
     if (MOVE_KIND(m) == MK_PLACE) {
@@ -100,7 +132,7 @@ static void san_body(Position *pos, Move m, const Move *legal, int n, char *buf)
         len += sprintf(buf + len, "%s%c%s", g->cell_name[MOVE_FROM(m)], capture ? 'x' : '-', g->cell_name[MOVE_TO(m)]);
     } else {
         char dis[CELL_NAME_MAX + 2];
-        disambiguation(pos, m, legal, n, capture, dis);
+        disambiguation(pos, l, i, capture, dis);
         if (type != v->pawn_type)
             buf[len++] = letter;
         len += sprintf(buf + len, "%s%s%s", dis, capture ? "x" : "", g->cell_name[MOVE_TO(m)]);
@@ -111,9 +143,10 @@ static void san_body(Position *pos, Move m, const Move *legal, int n, char *buf)
         buf[len] = 0;
 }
 
-static void san_with_legal(Position *pos, Move m, const Move *legal, int n, char *buf)
+static void san_with_legal(Position *pos, const LegalMoves *l, int i, char *buf)
 {
-    san_body(pos, m, legal, n, buf);
+    Move m = l->move[i];
+    san_body(pos, l, i, buf);
     Undo u;
     pos_make(pos, m, &u);
     size_t len = strlen(buf);
@@ -129,9 +162,16 @@ static void san_with_legal(Position *pos, Move m, const Move *legal, int n, char
 
 void move_to_san(Position *pos, Move m, char *buf)
 {
-    Move legal[MAX_MOVES];
-    int n = gen_legal(pos, legal);
-    san_with_legal(pos, m, legal, n, buf);
+    LegalMoves l;
+    legal_moves(pos, &l);
+    int i = 0;
+    while (i < l.n && l.move[i] != m)
+        i++;
+    if (i == l.n) { /* a move that is not legal here: disambiguated among the legal ones */
+        l.move[i] = m;
+        link_move(pos, &l, i);
+    }
+    san_with_legal(pos, &l, i, buf);
 }
 
 /* SAN compared without decorations: check and mate signs, removal marks, annotations. */
@@ -272,7 +312,7 @@ static void piece_words(const Position *pos, int type, char *out, size_t len)
  * attacked), several can and the text does not say which, or a promotion is left out.  False
  * for text that names no destination.
  */
-static bool san_problem(Position *pos, const char *san, const Move *legal, int n, char *why, size_t len)
+static bool san_problem(Position *pos, const char *san, const LegalMoves *l, char *why, size_t len)
 {
     const Variant *v = pos->v;
     const Geometry *g = v->geo;
@@ -301,11 +341,11 @@ static bool san_problem(Position *pos, const char *san, const Move *legal, int n
     char piece[64], bodies[MAX_MOVES][MOVE_TEXT_MAX], list[160] = "";
     piece_words(pos, type, piece, sizeof piece);
     int found = 0, pseudo = 0, promotions = 0;
-    for (int i = 0; i < n; i++) {
-        if (MOVE_KIND(legal[i]) == MK_PLACE || MOVE_TO(legal[i]) != to || pos_moved_type(pos, legal[i]) != type)
+    for (int i = l->first_to[to]; i >= 0; i = l->next_to[i]) {
+        if (MOVE_KIND(l->move[i]) == MK_PLACE || l->type[i] != type)
             continue;
-        san_body(pos, legal[i], legal, n, bodies[found++]);
-        promotions += MOVE_PIECE(legal[i]) != 0;
+        san_body(pos, l, i, bodies[found++]);
+        promotions += MOVE_PIECE(l->move[i]) != 0;
     }
     qsort(bodies, (size_t)found, sizeof bodies[0], compare_text); /* the same list whatever the generation order */
     for (int i = 0; i < found && strlen(list) + strlen(bodies[i]) + 3 < sizeof list; i++)
@@ -325,46 +365,72 @@ static bool san_problem(Position *pos, const char *san, const Move *legal, int n
     return true;
 }
 
+/* The coordinate text of a legal move, its promotion or placement letter in either case. */
+static int find_coordinates(const Position *pos, const LegalMoves *l, const char *text)
+{
+    char buf[MOVE_TEXT_MAX];
+    for (int i = 0; i < l->n; i++) {
+        move_to_text(pos, l->move[i], buf);
+        if (strcmp(buf, text) == 0 || (strcasecmp(buf, text) == 0 && strlen(buf) > 2))
+            return i;
+    }
+    return -1;
+}
+
+/*
+ * The legal move whose SAN is `san` (figurines read), in one pass over the moves: the first
+ * whose SAN equals it without decorations (strip_san), else the first that equals it loosely,
+ * without capture, promotion and hyphen signs, a placement also with its cell first (the Polgár
+ * notation: "17 ♘").  `loose` gets the text as compared loosely.
+ */
+static int find_san(const Position *pos, const LegalMoves *l, const char *san, char *loose, size_t len)
+{
+    char strict[MOVE_TEXT_MAX], buf[MOVE_TEXT_MAX], b[MOVE_TEXT_MAX];
+    strip_san(san, strict, sizeof strict, false);
+    strip_san(san, loose, len, true);
+    int loose_match = -1;
+    for (int i = 0; i < l->n && strict[0]; i++) {
+        san_body(pos, l, i, buf);
+        strip_san(buf, b, sizeof b, false);
+        if (strcmp(strict, b) == 0)
+            return i;
+        if (loose_match >= 0)
+            continue;
+        if (MOVE_KIND(l->move[i]) == MK_PLACE)
+            placement_cell_first(pos, l->move[i], buf);
+        strip_san(buf, b, sizeof b, true);
+        if (strcmp(loose, b) == 0)
+            loose_match = i;
+    }
+    return loose[0] ? loose_match : -1;
+}
+
 Move parse_move(Position *pos, const char *text, char *err, size_t errlen)
 {
-    Move legal[MAX_MOVES];
-    int n = gen_legal(pos, legal);
-    char buf[MOVE_TEXT_MAX], a[MOVE_TEXT_MAX], b[MOVE_TEXT_MAX], letters[MOVE_TEXT_MAX];
+    LegalMoves l;
+    char a[MOVE_TEXT_MAX], letters[MOVE_TEXT_MAX];
     if (strlen(text) >= MOVE_TEXT_MAX) {
         snprintf(err, errlen, "unknown move '%.20s...': too long", text);
         return MOVE_NONE;
     }
-    for (int i = 0; i < n; i++) {
-        move_to_text(pos, legal[i], buf);
-        if (strcmp(buf, text) == 0)
-            return legal[i];
-        /* Promotion and placement letters in either case. */
-        if (strcasecmp(buf, text) == 0 && strlen(buf) > 2)
-            return legal[i];
-    }
+    legal_moves(pos, &l);
+    int i = find_coordinates(pos, &l, text);
+    if (i >= 0)
+        return l.move[i];
     if (!read_figurines(pos->v, text, letters, sizeof letters)) {
         snprintf(err, errlen, "unknown move '%s': a figurine that names no piece of %s", text, pos->v->def->name);
         return MOVE_NONE;
     }
     const char *san = strncmp(letters, "0-0-0", 5) == 0 ? "O-O-O" : strncmp(letters, "0-0", 3) == 0 ? "O-O" : letters;
-    for (int loose = 0; loose < 2; loose++) {
-        strip_san(san, a, sizeof a, loose);
-        for (int i = 0; i < n; i++) {
-            if (MOVE_KIND(legal[i]) == MK_PLACE && loose) /* the Polgár notation: "17 ♘" */
-                placement_cell_first(pos, legal[i], buf);
-            else
-                san_body(pos, legal[i], legal, n, buf);
-            strip_san(buf, b, sizeof b, loose);
-            if (a[0] && strcmp(a, b) == 0)
-                return legal[i];
-        }
-    }
+    i = find_san(pos, &l, san, a, sizeof a);
+    if (i >= 0)
+        return l.move[i];
     char why[320]; /* room for san_problem's longest: a piece, a cell and the candidates */
     if (placement_problem(pos, text, why, sizeof why) || placement_problem(pos, a, why, sizeof why))
         snprintf(err, errlen, "illegal move '%s': %s", text, why);
     else if (looks_like_coordinates(pos, text))
         snprintf(err, errlen, "illegal move '%s'", text);
-    else if (san_problem(pos, a, legal, n, why, sizeof why))
+    else if (san_problem(pos, a, &l, why, sizeof why))
         snprintf(err, errlen, "illegal move '%s': %s", text, why);
     else
         snprintf(err, errlen, "unknown move '%s'", text);

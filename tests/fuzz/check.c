@@ -14,7 +14,9 @@
 #include "check.h"
 
 #define MAX_INPUT_MOVES 64
-#define SAN_SAMPLE 8
+/* The legal moves of a position that check_position parses back, makes and unmakes: all of
+ * them would cost O(n^2) (each parse generates the legal moves) for little more coverage. */
+#define MOVE_SAMPLE 8
 /* parse_int in fen.c accepts move counters up to this value. */
 #define COUNTER_MAX 1000000
 
@@ -50,10 +52,54 @@ static void check_reparse(const Position *pos, const char *what)
         fuzz_fail(what, v, fen, "the key of the re-parsed position differs");
 }
 
-void check_position(Position *pos)
+static int compare_text(const void *a, const void *b)
+{
+    return strcmp(a, b);
+}
+
+/* No two legal moves share a coordinate text (nor is a move listed twice). */
+static void check_distinct_texts(const Position *pos, const Move *moves, int n, const char *fen)
+{
+    static char texts[MAX_MOVES][MOVE_TEXT_MAX];
+    for (int i = 0; i < n; i++)
+        move_to_text(pos, moves[i], texts[i]);
+    qsort(texts, (size_t)n, sizeof texts[0], compare_text);
+    for (int i = 1; i < n; i++)
+        if (strcmp(texts[i - 1], texts[i]) == 0)
+            fuzz_fail("two legal moves (or one listed twice) have the same coordinate text", pos->v, fen, texts[i]);
+}
+
+/* A legal move's texts parse back to it; making it keeps the key right and yields a position
+ * that re-parses; unmaking it restores the key and the text. */
+static void check_move(Position *pos, Move m, const char *fen)
 {
     const Variant *v = pos->v;
-    char fen[FEN_MAX], after[FEN_MAX], text[MOVE_TEXT_MAX], san[MOVE_TEXT_MAX], err[256];
+    char text[MOVE_TEXT_MAX], san[MOVE_TEXT_MAX], after[FEN_MAX], err[256];
+    uint64_t key = pos->key;
+    move_to_text(pos, m, text);
+    if (parse_move(pos, text, err, sizeof err) != m)
+        fuzz_fail("coordinate text does not parse back to its move", v, fen, text);
+    move_to_san(pos, m, san);
+    if (parse_move(pos, san, err, sizeof err) != m)
+        fuzz_fail("SAN does not parse back to its move", v, fen, san);
+
+    Undo u;
+    pos_make(pos, m, &u);
+    check_key(pos, "key after pos_make");
+    if (pos->halfmove <= COUNTER_MAX && pos->fullmove <= COUNTER_MAX)
+        check_reparse(pos, "the position after a legal move re-parses");
+    pos_unmake(pos, m, &u);
+    pos_fen(pos, after, sizeof after);
+    if (pos->key != key)
+        fuzz_fail("pos_unmake does not restore the key", v, fen, text);
+    if (strcmp(fen, after) != 0)
+        fuzz_fail("pos_unmake does not restore the position text", v, fen, after);
+}
+
+void check_position(Position *pos, uint32_t pick)
+{
+    const Variant *v = pos->v;
+    char fen[FEN_MAX];
     check_key(pos, "key after parsing");
     check_reparse(pos, "pos_fen output re-parses to the same text");
     pos_fen(pos, fen, sizeof fen);
@@ -64,36 +110,11 @@ void check_position(Position *pos)
         fuzz_fail("gen_legal count out of range", v, fen, NULL);
     if (perft(pos, 1) != (uint64_t)n)
         fuzz_fail("perft(1) differs from gen_legal", v, fen, NULL);
-    for (int i = 0; i < n; i++)
-        for (int j = i + 1; j < n; j++)
-            if (moves[i] == moves[j])
-                fuzz_fail("gen_legal lists a move twice", v, fen, NULL);
-
-    uint64_t key = pos->key;
-    for (int i = 0; i < n; i++) {
-        Move m = moves[i];
-        move_to_text(pos, m, text);
-        if (parse_move(pos, text, err, sizeof err) != m)
-            fuzz_fail("coordinate text does not parse back to its move", v, fen, text);
-        /* SAN parsing costs O(n^2) per move: check a spread of at most SAN_SAMPLE moves. */
-        if (i % ((n + SAN_SAMPLE - 1) / SAN_SAMPLE) == 0) {
-            move_to_san(pos, m, san);
-            if (parse_move(pos, san, err, sizeof err) != m)
-                fuzz_fail("SAN does not parse back to its move", v, fen, san);
-        }
-
-        Undo u;
-        pos_make(pos, m, &u);
-        check_key(pos, "key after pos_make");
-        if (pos->halfmove <= COUNTER_MAX && pos->fullmove <= COUNTER_MAX)
-            check_reparse(pos, "the position after a legal move re-parses");
-        pos_unmake(pos, m, &u);
-        pos_fen(pos, after, sizeof after);
-        if (pos->key != key)
-            fuzz_fail("pos_unmake does not restore the key", v, fen, text);
-        if (strcmp(fen, after) != 0)
-            fuzz_fail("pos_unmake does not restore the position text", v, fen, after);
-    }
+    check_distinct_texts(pos, moves, n, fen);
+    /* Distinct moves spread over the list, from the one `pick` names. */
+    int sample = n < MOVE_SAMPLE ? n : MOVE_SAMPLE;
+    for (int k = 0; k < sample; k++)
+        check_move(pos, moves[(pick + (uint32_t)(k * n / sample)) % (uint32_t)n], fen);
 }
 
 void play_moves(Position pos, const char *list)
@@ -136,6 +157,14 @@ char *fuzz_text(const uint8_t *data, size_t size, char *buf)
     memcpy(buf, data, size);
     buf[size] = 0;
     return buf;
+}
+
+uint32_t fuzz_pick(const uint8_t *data, size_t size)
+{
+    uint32_t h = 2166136261u; /* FNV-1a */
+    for (size_t i = 0; i < size; i++)
+        h = (h ^ data[i]) * 16777619u;
+    return h;
 }
 
 const Variant *fuzz_variant(uint8_t selector)

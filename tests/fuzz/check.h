@@ -19,6 +19,9 @@ void fuzz_fail(const char *what, const Variant *v, const char *a, const char *b)
  * one too (its distance from '0' modulo the number of variants).  The first byte of the
  * inputs of the targets that work in one variant. */
 const Variant *fuzz_variant(uint8_t selector);
+/* A number that the input's bytes choose (a hash of them), for choices a target makes
+ * without spending input bytes on them. */
+uint32_t fuzz_pick(const uint8_t *data, size_t size);
 /* The input as a NUL-terminated text in buf (INPUT_MAX + 1 bytes), cut at INPUT_MAX. */
 char *fuzz_text(const uint8_t *data, size_t size, char *buf);
 
@@ -26,14 +29,14 @@ char *fuzz_text(const uint8_t *data, size_t size, char *buf);
  * A parsed position's invariants:
  *   - pos_fen's text parses again, to a position with the same text and key;
  *   - pos->key equals pos_compute_key();
- *   - gen_legal works, perft depth 1 equals the number of legal moves, and every move is
- *     distinct;
- *   - every legal move's coordinate text parses back to that move, and so does the SAN of a
- *     spread of them;
- *   - making a legal move keeps the key consistent and yields a position whose text parses
- *     again (move counters permitting); unmaking it restores the key and the text exactly.
+ *   - gen_legal works, perft depth 1 equals the number of legal moves, and no two legal moves
+ *     have the same coordinate text (nor is one listed twice);
+ *   - for a sample of the legal moves (at most 8, spread over the list from the one that
+ *     `pick` names modulo their number): its coordinate text and its SAN parse back to it;
+ *     making it keeps the key consistent and yields a position whose text parses again (move
+ *     counters permitting); unmaking it restores the key and the text exactly.
  */
-void check_position(Position *pos);
+void check_position(Position *pos, uint32_t pick);
 /* pos->key equals pos_compute_key() (else fails with `what`). */
 void check_key(const Position *pos, const char *what);
 /* Plays the whitespace-separated moves of `list` (coordinate or SAN) from pos as far as they

@@ -25,7 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         memset(&pos, 0xa5, sizeof pos);
         before = pos;
         if (pos_set_fen(&pos, v, input, err, sizeof err))
-            check_position(&pos);
+            check_position(&pos, fuzz_pick(data, size));
         else if (!err[0])
             fuzz_fail("pos_set_fen failed without a message", v, input, NULL);
         else if (memcmp(&pos, &before, sizeof pos) != 0)
