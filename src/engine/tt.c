@@ -4,16 +4,28 @@
 #include <string.h>
 
 /* The data word: move (bits 0-23), score + 32768 (24-39), depth + 128 (40-47), bound
- * (48-49), generation (50-55). */
+ * (48-49), generation (50-55), epoch (56-63). */
 #define GENERATIONS 64
 /* A stored result gives way to a shallower one for the same position only within this many
  * plies (quiescence stores results too, at depths 0 and below). */
 #define TT_KEEP_DEEPER 3
+#define EPOCHS 256
 
-static uint64_t pack(Move move, int score, int depth, int bound, unsigned generation)
+static uint64_t pack(Move move, int score, int depth, int bound, unsigned generation, unsigned epoch)
 {
     return (uint64_t)(move & 0xffffff) | (uint64_t)(uint16_t)(score + 32768) << 24 |
-           (uint64_t)(uint8_t)(depth + 128) << 40 | (uint64_t)bound << 48 | (uint64_t)generation << 50;
+           (uint64_t)(uint8_t)(depth + 128) << 40 | (uint64_t)bound << 48 | (uint64_t)generation << 50 |
+           (uint64_t)epoch << 56;
+}
+
+/* A slot's two words as a cleared table would hold them: both zero when the slot was
+ * written before the last tt_clear (another epoch). */
+static void read_slot(const TT *tt, TTSlot *s, uint64_t *keyx, uint64_t *data)
+{
+    *data = atomic_load_explicit(&s->data, memory_order_relaxed);
+    *keyx = atomic_load_explicit(&s->keyx, memory_order_relaxed);
+    if (*data >> 56 != tt->epoch)
+        *data = *keyx = 0;
 }
 
 static unsigned data_generation(uint64_t d)
@@ -51,13 +63,17 @@ bool tt_resize(TT *tt, size_t megabytes)
     tt->raw = raw;
     tt->buckets = (TTBucket *)(((uintptr_t)raw + 63) & ~(uintptr_t)63);
     tt->mask = count - 1;
-    tt->generation = 0;
+    tt->generation = tt->epoch = 0;
     return true;
 }
 
+/* In O(1): entries of earlier epochs read as empty.  Once in EPOCHS clears the epoch comes
+ * round again, and the table is really emptied. */
 void tt_clear(TT *tt)
 {
-    memset(tt->buckets, 0, (tt->mask + 1) * sizeof(TTBucket));
+    tt->epoch = (tt->epoch + 1) % EPOCHS;
+    if (tt->epoch == 0)
+        memset(tt->buckets, 0, (tt->mask + 1) * sizeof(TTBucket));
     tt->generation = 0;
 }
 
@@ -76,8 +92,8 @@ bool tt_probe(const TT *tt, uint64_t key, TTEntry *out)
 {
     TTBucket *b = bucket_of(tt, key);
     for (int i = 0; i < TT_BUCKET; i++) {
-        uint64_t data = atomic_load_explicit(&b->slot[i].data, memory_order_relaxed);
-        uint64_t keyx = atomic_load_explicit(&b->slot[i].keyx, memory_order_relaxed);
+        uint64_t data, keyx;
+        read_slot(tt, &b->slot[i], &keyx, &data);
         if ((keyx ^ data) != key || data_bound(data) == BOUND_NONE)
             continue;
         out->move = (Move)(data & 0xffffff);
@@ -103,8 +119,8 @@ void tt_store(TT *tt, uint64_t key, Move move, int score, int depth, int bound)
     int victim_worth = 1 << 30;
     for (int i = 0; i < TT_BUCKET; i++) {
         TTSlot *s = &b->slot[i];
-        uint64_t data = atomic_load_explicit(&s->data, memory_order_relaxed);
-        uint64_t keyx = atomic_load_explicit(&s->keyx, memory_order_relaxed);
+        uint64_t data, keyx;
+        read_slot(tt, s, &keyx, &data);
         if ((keyx ^ data) == key) {
             /* The same position: a much deeper result of this search stays unless this one
              * is exact, and its move is kept if this has none. */
@@ -122,7 +138,7 @@ void tt_store(TT *tt, uint64_t key, Move move, int score, int depth, int bound)
             victim_worth = w;
         }
     }
-    uint64_t data = pack(move, score, depth, bound, tt->generation);
+    uint64_t data = pack(move, score, depth, bound, tt->generation, tt->epoch);
     atomic_store_explicit(&victim->data, data, memory_order_relaxed);
     atomic_store_explicit(&victim->keyx, key ^ data, memory_order_relaxed);
 }
@@ -132,7 +148,8 @@ int tt_hashfull(const TT *tt)
     size_t buckets = tt->mask + 1 < 250 ? tt->mask + 1 : 250, used = 0;
     for (size_t i = 0; i < buckets; i++)
         for (int k = 0; k < TT_BUCKET; k++) {
-            uint64_t data = atomic_load_explicit(&tt->buckets[i].slot[k].data, memory_order_relaxed);
+            uint64_t data, keyx;
+            read_slot(tt, &tt->buckets[i].slot[k], &keyx, &data);
             used += data_bound(data) != BOUND_NONE && data_generation(data) == tt->generation;
         }
     return (int)(used * 1000 / (buckets * TT_BUCKET));

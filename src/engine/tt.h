@@ -7,7 +7,9 @@
  * when key ^ data gives back its key, so an entry torn by two threads writing at once reads
  * as a miss, never as another position's score (Hyatt and Mann's lockless hashing).
  * A new entry replaces the same position's, else the bucket's least valuable one: the
- * shallowest, counting each search it has aged as TT_AGE_WEIGHT plies.
+ * shallowest, counting each search it has aged as TT_AGE_WEIGHT plies.  Clearing the table
+ * (a new game) takes constant time: it starts a new epoch, and entries of the old ones read
+ * exactly as empty slots would.
  */
 #ifndef STARFISH_TT_H
 #define STARFISH_TT_H
@@ -36,6 +38,7 @@ typedef struct {
     void *raw;
     size_t mask;        /* bucket count - 1 (a power of two) */
     unsigned generation; /* of the current search, 6 bits */
+    unsigned epoch;      /* counts the clears (8 bits): entries of other epochs are empty */
 } TT;
 
 /* What a probe finds. */

@@ -81,3 +81,25 @@ TEST(tt_full_bucket_drops_the_least_valuable_entry)
     CHECK(!tt_probe(&tt, keys[TT_BUCKET], &e)); /* depth 1 aged twice: worth 1 - 16 */
     tt_free(&tt);
 }
+
+TEST(tt_clear_leaves_every_slot_empty)
+{
+    TT tt = {0};
+    CHECK(tt_resize(&tt, 1));
+    uint64_t old = 0x7777ULL << 40 | 4, key = 0x5555ULL << 40 | 9; /* two buckets */
+    tt_store(&tt, old, MOVE(3, 4, 0, MK_NORMAL), 20, 5, BOUND_LOWER);
+    tt_store(&tt, key, MOVE(1, 2, 0, MK_NORMAL), 50, 8, BOUND_EXACT);
+    TTEntry e;
+    /* Through enough clears for the epoch to come round again (then a real emptying). */
+    for (int clears = 0; clears < 300; clears++) {
+        tt_new_search(&tt);
+        tt_clear(&tt);
+        CHECK(!tt_probe(&tt, key, &e) && !tt_probe(&tt, old, &e));
+        CHECK_EQ_INT(tt_hashfull(&tt), 0);
+        /* The old entry is gone, its move too: a store without a move keeps none. */
+        tt_store(&tt, key, MOVE_NONE, 7, 3, BOUND_UPPER);
+        CHECK(tt_probe(&tt, key, &e) && e.move == MOVE_NONE && e.score == 7 && e.depth == 3);
+        tt_store(&tt, key, MOVE(1, 2, 0, MK_NORMAL), 50, 8, BOUND_EXACT);
+    }
+    tt_free(&tt);
+}
