@@ -1,6 +1,7 @@
 #include "eval.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +14,7 @@
 
 static EvalTables tables[MAX_VARIANTS];
 static int ntables;
+static atomic_uint_fast64_t builds; /* the tables built so far: each one's id */
 
 /* Moves a pawn needs from each cell to reach its promotion zone, single steps and captures
  * (BFS backwards). */
@@ -147,6 +149,7 @@ void eval_build(EvalTables *t, const Variant *v, const EvalParams *p)
 {
     const Geometry *g = v->geo;
     memset(t, 0, sizeof *t);
+    t->id = atomic_fetch_add(&builds, 1) + 1;
     t->v = v;
     t->p = *p;
     for (int code = 0; code < MAX_CODES; code++) {
@@ -241,24 +244,77 @@ const EvalTables *eval_tables(const Variant *v)
     return NULL;
 }
 
-static int own_pawns_next_to(const Position *pos, Cell c, int colour)
+/* Passed pawns, White minus Black: no enemy pawn on any cell that could stop them. */
+static void passer_terms(const EvalTables *t, const CellSet pawns[2], int *mg, int *eg)
 {
-    const Geometry *g = pos->v->geo;
-    int n = 0;
-    for (int d = 0; d < g->ndirs; d++) {
-        Cell x = g->step[c][d];
-        uint8_t o = x != NO_CELL ? pos->board[x] : 0;
-        n += o && pos->v->is_pawn[o] && PIECE_COLOUR(o) == colour;
+    for (int side = 0; side < 2; side++) {
+        int sign = side == WHITE ? 1 : -1;
+        CELLSET_EACH(c, &pawns[side])
+            if (!sets_meet(&t->stoppers[side][c], &pawns[side ^ 1])) {
+                *mg += sign * t->passer_mg[side][c];
+                *eg += sign * t->passer_eg[side][c];
+            }
     }
-    return n;
+}
+
+/* The terms that depend on the pawns alone, for one set of tables. */
+typedef struct PawnEntry {
+    uint64_t tables; /* EvalTables.id; 0: an empty entry */
+    CellSet pawns[2]; /* each side's */
+    CellSet near;     /* the cells next to a pawn of either side (with contact terms) */
+    int passer_mg, passer_eg;
+} PawnEntry;
+
+/* The pawn structures met lately, a table per thread (allocated when the thread first
+ * evaluates, freed when it ends): a search meets few, so most evaluations find theirs here. */
+#define PAWN_BITS 10
+static pthread_key_t pawn_key;
+static pthread_once_t pawn_key_once = PTHREAD_ONCE_INIT;
+
+static void make_pawn_key(void)
+{
+    pthread_key_create(&pawn_key, free);
+}
+
+static PawnEntry *pawn_table(void)
+{
+    static _Thread_local PawnEntry *table;
+    if (!table) {
+        pthread_once(&pawn_key_once, make_pawn_key);
+        table = calloc(1u << PAWN_BITS, sizeof *table);
+        if (table)
+            pthread_setspecific(pawn_key, table);
+    }
+    return table;
+}
+
+/* The position's pawn terms: from the thread's table, else computed into it (into *spare
+ * when there is no table). */
+static const PawnEntry *pawn_entry(const Position *pos, const EvalTables *t, PawnEntry *spare)
+{
+    const CellSet *all = &pos->by_type[pos->v->pawn_type];
+    CellSet pawns[2] = {cellset_and(all, &pos->by_side[WHITE]), cellset_and(all, &pos->by_side[BLACK])};
+    uint64_t h = t->id;
+    for (int side = 0; side < 2; side++)
+        for (int i = 0; i < SET_WORDS_MAX; i++)
+            h = (h ^ pawns[side].w[i]) * 0x9e3779b97f4a7c15ull;
+    PawnEntry *table = pawn_table(), *e = table ? &table[h >> (64 - PAWN_BITS)] : spare;
+    if (table && e->tables == t->id && memcmp(e->pawns, pawns, sizeof pawns) == 0)
+        return e;
+    e->tables = t->id;
+    memcpy(e->pawns, pawns, sizeof pawns);
+    e->near = t->contact ? pos_cells_next_to_pawns(pos) : (CellSet){{0}};
+    e->passer_mg = e->passer_eg = 0;
+    if (t->passers)
+        passer_terms(t, pawns, &e->passer_mg, &e->passer_eg);
+    return e;
 }
 
 /* The optional terms, White minus Black, in sixteenths of a centipawn. */
-static void dynamic_terms(const Position *pos, const EvalTables *t, int *mg16, int *eg16)
+static void dynamic_terms(const Position *pos, const EvalTables *t, const PawnEntry *pe, int *mg16, int *eg16)
 {
     const Variant *v = pos->v;
     const EvalParams *p = &t->p;
-    CellSet near = t->contact ? pos_cells_next_to_pawns(pos) : (CellSet){{0}};
     int mg = 0, eg = 0;
     for (int side = 0; side < 2; side++) {
         int sign = side == WHITE ? 1 : -1;
@@ -271,31 +327,20 @@ static void dynamic_terms(const Position *pos, const EvalTables *t, int *mg16, i
         if (t->walk)
             moves = pos_mobility(pos, &pieces, zone, &hits);
         if (t->contact) {
-            CellSet touching = cellset_and(&pieces, &near);
+            CellSet touching = cellset_and(&pieces, &pe->near);
             contact = cellset_count(&touching);
         }
-        int shield = t->contact && pos->royal[side] != NO_CELL ? own_pawns_next_to(pos, pos->royal[side], side) : 0;
+        int shield = 0;
+        if (t->contact && pos->royal[side] != NO_CELL) { /* own pawns next to the royal piece */
+            CellSet around = cellset_and(&t->zone[pos->royal[side]], &pe->pawns[side]);
+            shield = cellset_count(&around);
+        }
         mg += sign * (p->mobility_mg * moves + p->royal_zone_mg * hits + p->royal_zone_sq_mg * hits * hits +
                       16 * (p->pawn_shield_mg * shield + p->pawn_contact_mg * contact));
         eg += sign * (p->mobility_eg * moves + 16 * p->pawn_contact_eg * contact);
     }
     *mg16 = mg;
     *eg16 = eg;
-}
-
-/* Passed pawns, White minus Black: no enemy pawn on any cell that could stop them. */
-static void passer_terms(const Position *pos, const EvalTables *t, int *mg, int *eg)
-{
-    const CellSet *pawns = &pos->by_type[pos->v->pawn_type];
-    for (int side = 0; side < 2; side++) {
-        int sign = side == WHITE ? 1 : -1;
-        CellSet mine = cellset_and(&pos->by_side[side], pawns), theirs = cellset_and(&pos->by_side[side ^ 1], pawns);
-        CELLSET_EACH(c, &mine)
-            if (!sets_meet(&t->stoppers[side][c], &theirs)) {
-                *mg += sign * t->passer_mg[side][c];
-                *eg += sign * t->passer_eg[side][c];
-            }
-    }
 }
 
 int evaluate(const Position *pos, const EvalTables *t)
@@ -315,14 +360,18 @@ int evaluate(const Position *pos, const EvalTables *t)
         }
     if (phase > t->phase_total)
         phase = t->phase_total;
+    PawnEntry spare;
+    const PawnEntry *pe = t->contact || t->passers ? pawn_entry(pos, t, &spare) : NULL;
     if (t->walk || t->contact) {
         int mg16, eg16;
-        dynamic_terms(pos, t, &mg16, &eg16);
+        dynamic_terms(pos, t, pe, &mg16, &eg16);
         mgd += mg16 / 16;
         egd += eg16 / 16;
     }
-    if (t->passers)
-        passer_terms(pos, t, &mgd, &egd);
+    if (t->passers) {
+        mgd += pe->passer_mg;
+        egd += pe->passer_eg;
+    }
     int white = (mgd * phase + egd * (t->phase_total - phase)) / t->phase_total;
     if (v->def->eval_bonus)
         white += v->def->eval_bonus(pos) * t->p.bonus_weight / 100;

@@ -61,6 +61,7 @@ typedef struct EvalWeights {
 extern const EvalWeights eval_weights[];
 
 typedef struct EvalTables {
+    uint64_t id; /* different for every build (the evaluation's caches tell tables apart by it) */
     const Variant *v;
     EvalParams p;
     int16_t mg[MAX_CODES][MAX_CELLS]; /* from the piece owner's view, material included */

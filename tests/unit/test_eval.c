@@ -186,6 +186,27 @@ TEST(eval_passed_pawn_stoppers_in_chess)
     CHECK_EQ_INT(evaluate(&stopped_pawn, &t) - evaluate(&stopped_pawn, &off), 0);
 }
 
+/* The evaluation keeps the pawn terms of the structures it met; tables rebuilt in place with
+ * other weights (as the tuner does) get their own terms, not the old ones. */
+TEST(eval_pawn_terms_follow_tables_rebuilt_in_place)
+{
+    static EvalTables t, fresh;
+    const Variant *v = variant_by_name("chess");
+    EvalParams p;
+    all_terms(v, &p);
+    Position pos;
+    if (!setup(&pos, "chess", "4k3/8/4P3/8/8/8/8/4K3 w - - 0 1"))
+        return;
+    eval_build(&t, v, &p);
+    int first = evaluate(&pos, &t);
+    p.passed_mg *= 3;
+    p.passed_eg *= 3;
+    eval_build(&t, v, &p);
+    eval_build(&fresh, v, &p);
+    CHECK(evaluate(&pos, &t) != first);
+    CHECK_EQ_INT(evaluate(&pos, &t), evaluate(&pos, &fresh));
+}
+
 TEST(eval_counts_pieces_in_hand_during_setup)
 {
     static EvalTables defaults;
