@@ -802,18 +802,19 @@ static void gen_royal(Gen *g, Cell from)
 static void gen_placements(Gen *g)
 {
     const Variant *v = g->v;
+    Set free = set_minus(set_load(&v->placement_set[g->us]), occupied(g->pos));
     for (int t = 1; t <= v->ntypes; t++) {
         if (!g->pos->hand[g->us][t])
             continue;
-        for (Cell c = 0; c < v->geo->ncells; c++)
-            if (v->placement_zone[g->us][c] && !g->pos->board[c]) {
-                if (g->mode == GEN_LEGAL) {
-                    rules_stats.tested++;
-                    if (!legal_by_making(g->pos, MOVE(NO_CELL, c, t, MK_PLACE)))
-                        continue;
-                }
-                emit(g, NO_CELL, c, t, MK_PLACE);
+        for (Set cells = free; set_any(cells);) {
+            Cell c = set_pop(&cells);
+            if (g->mode == GEN_LEGAL) {
+                rules_stats.tested++;
+                if (!legal_by_making(g->pos, MOVE(NO_CELL, c, t, MK_PLACE)))
+                    continue;
             }
+            emit(g, NO_CELL, c, t, MK_PLACE);
+        }
     }
 }
 
@@ -950,51 +951,62 @@ static int legal(Position *pos, Move *out)
     return generate(pos, out, GEN_LEGAL);
 }
 
+/* Mobility's tally: the moves of one piece, and those of them into the area. */
+static inline void tally(Set reach, Set area, int *moves, int *hits)
+{
+    *moves += set_count(reach);
+    *hits += set_count(set_and(reach, area));
+}
+
 /* The moves of the pieces in `pieces` (all of one side), counted pattern by pattern. */
 static int mobility(const Position *pos, const CellSet *pieces, const CellSet *zone, int *zone_hits)
 {
     const Variant *v = pos->v;
     Set mine = set_load(pieces), area = zone ? set_load(zone) : set_none();
-    if (!set_any(mine)) {
-        *zone_hits = 0;
+    *zone_hits = 0;
+    if (!set_any(mine))
         return 0;
-    }
-    int side = PIECE_COLOUR(pos->board[set_lowest(mine)]), moves = 0, hits = 0;
+    int side = PIECE_COLOUR(pos->board[set_lowest(mine)]), moves = 0;
     Set theirs = set_load(&pos->by_side[side ^ 1]), occ = set_or(set_load(&pos->by_side[side]), theirs);
     Set empty = set_minus(set_load(&v->all), occ), to = set_or(empty, theirs);
     for (int p = 0; p < v->def->npatterns; p++) {
         const PatternTable *t = &v->pat[p][side];
-        for (Set h = set_and(holders(pos, side, p), mine); set_any(h);) {
-            Cell from = set_pop(&h);
-            Set reach;
-            switch (v->def->patterns[p].kind) {
-            case PAT_STEP:
-                reach = set_and(set_at(t->to, from), to);
-                break;
-            case PAT_SLIDE:
-                reach = set_and(slide(t->slide, from, occ), to);
-                break;
-            case PAT_ROSE:
-                reach = set_and(rose(t->rose, from, occ), to);
-                break;
-            case PAT_HOP: {
+        Set h = set_and(holders(pos, side, p), mine);
+        if (!set_any(h))
+            continue;
+        switch (v->def->patterns[p].kind) {
+        case PAT_STEP:
+            while (set_any(h))
+                tally(set_and(set_at(t->to, set_pop(&h)), to), area, &moves, zone_hits);
+            break;
+        case PAT_SLIDE:
+            while (set_any(h))
+                tally(set_and(slide(t->slide, set_pop(&h), occ), to), area, &moves, zone_hits);
+            break;
+        case PAT_ROSE:
+            while (set_any(h))
+                tally(set_and(rose(t->rose, set_pop(&h), occ), to), area, &moves, zone_hits);
+            break;
+        case PAT_HOP:
+            while (set_any(h)) {
                 Set quiet = set_none(), victims = set_none();
-                hop(t->slide, from, occ, &quiet, &victims);
-                reach = set_or(set_and(quiet, empty), set_and(victims, theirs));
-                break;
+                hop(t->slide, set_pop(&h), occ, &quiet, &victims);
+                tally(set_or(set_and(quiet, empty), set_and(victims, theirs)), area, &moves, zone_hits);
             }
-            default: /* pawn moves: the single push and the captures */
-                reach = set_and(set_at(t->to, from), theirs);
+            break;
+        case PAT_PAWN: /* the single push and the captures */
+            while (set_any(h)) {
+                Cell from = set_pop(&h);
+                Set reach = set_and(set_at(t->to, from), theirs);
                 if (t->push[from] != NO_CELL && set_has(empty, t->push[from]))
                     reach = set_or(reach, set_bit(t->push[from]));
-                break;
+                tally(reach, area, &moves, zone_hits);
             }
-            moves += set_count(reach);
-            if (zone)
-                hits += set_count(set_and(reach, area));
+            break;
+        default:
+            break;
         }
     }
-    *zone_hits = hits;
     return moves;
 }
 

@@ -246,6 +246,7 @@ typedef struct Variant {
     bool promotion_zone[2][MAX_CELLS];
     CellSet promotion_set[2]; /* the same cells, empty when there are no promotion pieces */
     bool placement_zone[2][MAX_CELLS];
+    CellSet placement_set[2]; /* the same cells */
     bool start_cell[2][MAX_CELLS]; /* double steps start here (by default: pawns' start cells) */
     Cell passed[2][MAX_CELLS];     /* the cell a double step from a start cell passes */
     Vec forward[2];                /* a pawn's forward step, per colour */

@@ -201,9 +201,12 @@ static bool build(Variant *v, const VariantDef *def, char *err, size_t errlen)
         for (Cell c = 0; c < v->geo->ncells; c++)
             v->passed[colour][c] = v->start_cell[colour][c] ? geo_add(v->geo, c, v->forward[colour]) : NO_CELL;
     for (int colour = 0; colour < 2; colour++)
-        for (Cell c = 0; c < v->geo->ncells && v->npromotion_types; c++)
-            if (v->promotion_zone[colour][c])
+        for (Cell c = 0; c < v->geo->ncells; c++) {
+            if (v->promotion_zone[colour][c] && v->npromotion_types)
                 cellset_flip(&v->promotion_set[colour], c);
+            if (v->placement_zone[colour][c])
+                cellset_flip(&v->placement_set[colour], c);
+        }
     if (!attack_build(v, err, errlen))
         return false;
     compute_pawn_cells(v, WHITE);
