@@ -578,7 +578,7 @@ static void update_pv(Worker *w, Move m, int ply)
     w->pv_len[ply] = w->pv_len[ply + 1];
 }
 
-static int negamax(Worker *w, int alpha, int beta, int depth, int ply, bool allow_null);
+static int negamax(Worker *w, int alpha, int beta, int depth, int ply, bool check, bool allow_null);
 
 /* The null move's search: the side to move passes, and the reply is searched NMP_BASE +
  * depth / NMP_DEPTH_DIVISOR plies shallower, more the further the evaluation stands above beta. */
@@ -591,7 +591,7 @@ static int null_move_search(Worker *w, int beta, int depth, int ply, int static_
     w->keys[w->nkeys++] = search_key(pos);
     int margin = (static_eval - beta) / NMP_EVAL_UNIT;
     int r = NMP_BASE + depth / NMP_DEPTH_DIVISOR + (margin < NMP_EVAL_MAX ? margin : NMP_EVAL_MAX);
-    int score = -negamax(w, -beta, -beta + 1, depth - r, ply + 1, false);
+    int score = -negamax(w, -beta, -beta + 1, depth - r, ply + 1, false, false);
     w->nkeys--;
     pos_unmake_null(pos, &u);
     return score;
@@ -607,7 +607,9 @@ static void report_current_move(Worker *w, Move m, int number, int depth)
         sh->observer->current_move(sh->observer->ctx, &w->pos, m, number, depth);
 }
 
-static int negamax(Worker *w, int alpha, int beta, int depth, int ply, bool allow_null)
+/* The main search of the node at `ply`; `check`: the side to move is in check (the caller
+ * knows it already, from the move it made). */
+static int negamax(Worker *w, int alpha, int beta, int depth, int ply, bool check, bool allow_null)
 {
     Position *pos = &w->pos;
     const Shared *sh = w->shared;
@@ -636,7 +638,6 @@ static int negamax(Worker *w, int alpha, int beta, int depth, int ply, bool allo
         counter_add(&w->tbhits, 1);
         return endgame_score(&tb, ply);
     }
-    bool check = pos_in_check(pos);
     if (check)
         depth++;
     if (depth <= 0 || ply >= MAX_PLY)
@@ -719,14 +720,14 @@ static int negamax(Worker *w, int alpha, int beta, int depth, int ply, bool allo
         w->path_piece[ply] = pos->board[MOVE_TO(m)];
         int score;
         if (legal == 1) {
-            score = -negamax(w, -beta, -alpha, depth - 1, ply + 1, true);
+            score = -negamax(w, -beta, -alpha, depth - 1, ply + 1, gives_check, true);
         } else {
             int r = depth >= 3 && legal > 1 + 2 * pv_node && quiet
                         ? reduction(w, m, depth, legal, ply, pv_node, check, gives_check, counter)
                         : 0;
-            score = -negamax(w, -alpha - 1, -alpha, depth - 1 - r, ply + 1, true);
+            score = -negamax(w, -alpha - 1, -alpha, depth - 1 - r, ply + 1, gives_check, true);
             if (score > alpha && (r || pv_node))
-                score = -negamax(w, -beta, -alpha, depth - 1, ply + 1, true);
+                score = -negamax(w, -beta, -alpha, depth - 1, ply + 1, gives_check, true);
         }
         unmake(w, m, &u);
         if (w->stopped)
@@ -767,7 +768,7 @@ static Move weakened_choice(Worker *w, Move *moves, int n, int depth)
     for (int i = 0; i < n; i++) {
         Undo u;
         make(w, moves[i], &u);
-        int score = -negamax(w, -SCORE_INF, SCORE_INF, depth - 1, 1, true);
+        int score = -negamax(w, -SCORE_INF, SCORE_INF, depth - 1, 1, pos_in_check(&w->pos), true);
         unmake(w, moves[i], &u);
         if (w->stopped && i > 0)
             break;
@@ -879,7 +880,7 @@ static int aspiration_search(Worker *w, int depth, int last)
     bool narrow = depth >= 4 && abs(last) < SCORE_MATE_BOUND;
     int alpha = narrow ? last - delta : -SCORE_INF, beta = narrow ? last + delta : SCORE_INF;
     for (;;) {
-        int score = negamax(w, alpha, beta, depth, 0, false);
+        int score = negamax(w, alpha, beta, depth, 0, pos_in_check(&w->pos), false);
         if (w->stopped || (score > alpha && score < beta))
             return score;
         delta *= 2;
