@@ -279,12 +279,19 @@ static int victim_value(const Worker *w, Move m)
     return piece_value(w, MOVE_KIND(m) == MK_EP ? pos->board[pos->ep_victim] : pos->board[MOVE_TO(m)]);
 }
 
-/* Does a capture lose material in the exchange it starts?  A capture by a piece worth no
- * more than its victim cannot. */
-static bool capture_loses(const Worker *w, Move m)
+/* Does the exchange a capture starts end below `threshold` (<= 0)?  A capture by a piece
+ * worth no more than its victim cannot, so its exchange is not worked out. */
+static bool exchange_below(const Worker *w, Move m, int threshold)
 {
     const Position *pos = &w->pos;
-    return piece_value(w, pos->board[MOVE_FROM(m)]) > victim_value(w, m) && see(pos, m, w->shared->eval->value) < 0;
+    return piece_value(w, pos->board[MOVE_FROM(m)]) > victim_value(w, m) &&
+           see(pos, m, w->shared->eval->value) < threshold;
+}
+
+/* Does a capture lose material in the exchange it starts? */
+static bool capture_loses(const Worker *w, Move m)
+{
+    return exchange_below(w, m, 0);
 }
 
 /* Quiescence skips a capture that cannot lift the score near alpha even if the victim is won
@@ -695,7 +702,7 @@ static int negamax(Worker *w, int alpha, int beta, int depth, int ply, bool chec
         bool quiet = is_quiet(pos, m);
         /* Step 8a. A capture near the leaves that loses too much in its exchange. */
         if (prunable && !quiet && legal && best > -SCORE_MATE_BOUND && depth <= SEE_PRUNE_MAX_DEPTH &&
-            pos_is_capture(pos, m) && !MOVE_PIECE(m) && see(pos, m, sh->eval->value) < -SEE_PRUNE_MARGIN * depth)
+            pos_is_capture(pos, m) && !MOVE_PIECE(m) && exchange_below(w, m, -SEE_PRUNE_MARGIN * depth))
             continue;
         Undo u;
         if (root)
