@@ -21,6 +21,7 @@ static const char *const colour_name[2] = {"White", "Black"};
 
 static bool read_hand(const Variant *v, const char *s, const char *end, FenBoard *out, char *err, size_t errlen)
 {
+    int total[2] = {0, 0};
     for (; s < end; s++) {
         uint8_t code = isalpha((unsigned char)*s) ? v->code_of_letter[(int)*s] : 0;
         if (!code) {
@@ -32,7 +33,13 @@ static bool read_hand(const Variant *v, const char *s, const char *end, FenBoard
             snprintf(err, errlen, "a pawn ('%c') cannot be in the hand", *s);
             return false;
         }
-        out->hand[PIECE_COLOUR(code)][PIECE_TYPE(code)]++;
+        /* The keys number each count of a piece in hand below MAX_PIECES. */
+        int side = PIECE_COLOUR(code);
+        if (++total[side] >= MAX_PIECES) {
+            snprintf(err, errlen, "%s has more than %d pieces in hand", colour_name[side], MAX_PIECES - 1);
+            return false;
+        }
+        out->hand[side][PIECE_TYPE(code)]++;
     }
     return true;
 }

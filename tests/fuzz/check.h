@@ -40,7 +40,8 @@ void check_position(Position *pos, uint32_t pick);
 /* pos->key equals pos_compute_key() (else fails with `what`). */
 void check_key(const Position *pos, const char *what);
 /* Plays the whitespace-separated moves of `list` (coordinate or SAN) from pos as far as they
- * parse: a move that does not parse must say why; one that does must be legal. */
+ * parse (at most 64 moves, of the first 128 words): a move that does not parse must say why;
+ * one that does must be legal. */
 void play_moves(Position pos, const char *list);
 
 #endif

@@ -25,6 +25,7 @@
  */
 #include <ctype.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "helpers.h"
 #include "test.h"
@@ -533,6 +534,15 @@ TEST(starchess_fen_errors)
     CHECK_EQ_STR(fen_error("starchess", star_fen("K17 k21", "N~", "w 0 1")), "unknown piece '~' in the hand");
     CHECK_EQ_STR(fen_error("starchess", star_fen("K17 k21", "P", "w 0 1")), "a pawn ('P') cannot be in the hand");
     CHECK_EQ_STR(fen_error("starchess", star_fen("K17 k21", "p", "w 0 1")), "a pawn ('p') cannot be in the hand");
+    /* At most 63 pieces a side in hand (the keys number the counts below 64); found by fuzzing. */
+    char hand[96];
+    memset(hand, 'N', 63);
+    strcpy(hand + 63, "qqqqqqqqqqqqqqqqq");
+    CHECK_EQ_STR(fen_error("starchess", star_fen("K17 k21", hand, "w 0 1")), "(accepted)");
+    hand[62] = 'R';
+    memset(hand + 63, 'B', 2);
+    hand[65] = 0;
+    CHECK_EQ_STR(fen_error("starchess", star_fen("K17 k21", hand, "w 0 1")), "White has more than 63 pieces in hand");
     CHECK_EQ_STR(fen_error("starchess", "1/2/7/6/K3k/6/7/2/1 w 0 1"),
                  "the board must end with the pieces in hand, as [KQ...kq...] or []");
     /* Board shape: 9 columns of 1 2 7 6 5 6 7 2 1 cells. */
