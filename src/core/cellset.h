@@ -47,6 +47,14 @@ static inline CellSet cellset_and(const CellSet *a, const CellSet *b)
     return r;
 }
 
+static inline CellSet cellset_or(const CellSet *a, const CellSet *b)
+{
+    CellSet r;
+    for (int i = 0; i < SET_WORDS_MAX; i++)
+        r.w[i] = a->w[i] | b->w[i];
+    return r;
+}
+
 /* a without the cells of b. */
 static inline CellSet cellset_minus(const CellSet *a, const CellSet *b)
 {

@@ -65,6 +65,18 @@ static bool sets_meet(const CellSet *a, const CellSet *b)
     return cellset_next(&both, 0) != NO_CELL;
 }
 
+/* The cells a pawn of `code` on c takes on: its targets less its pushes. */
+static CellSet pawn_captures(const Variant *v, int code, Cell c)
+{
+    CellSet takes = variant_targets(v, code, c);
+    for (int twice = 0; twice < 2; twice++) {
+        Cell push = variant_push(v, code, c, twice);
+        if (push != NO_CELL && cellset_has(&takes, push))
+            cellset_flip(&takes, push);
+    }
+    return takes;
+}
+
 /*
  * Where an enemy pawn stops a pawn of `code` on c from running to its zone: the cells of its
  * path, the cells from which an enemy pawn takes on the path (c included), and, closing the
@@ -78,12 +90,7 @@ static CellSet pawn_stoppers(const Variant *v, int code, Cell c)
     CellSet path = pawn_path(v, code, c), stop = path;
     cellset_flip(&stop, c);
     for (Cell e = 0; e < g->ncells; e++) {
-        CellSet takes = variant_targets(v, enemy, e);
-        for (int twice = 0; twice < 2; twice++) {
-            Cell push = variant_push(v, enemy, e, twice);
-            if (push != NO_CELL && cellset_has(&takes, push))
-                cellset_flip(&takes, push);
-        }
+        CellSet takes = pawn_captures(v, enemy, e);
         if (!cellset_has(&stop, e) && sets_meet(&takes, &path))
             cellset_flip(&stop, e);
     }
@@ -99,6 +106,17 @@ static CellSet pawn_stoppers(const Variant *v, int code, Cell c)
             }
     }
     return stop;
+}
+
+/* The pawn-threat tables of both colours: where each pawn takes. */
+static void build_threats(EvalTables *t, const Variant *v, const EvalParams *p)
+{
+    t->threats = v->pawn_type && (p->pawn_threat_mg || p->pawn_threat_eg);
+    if (!t->threats)
+        return;
+    for (int colour = 0; colour < 2; colour++)
+        for (Cell c = 0; c < v->geo->ncells; c++)
+            t->pawn_takes[colour][c] = pawn_captures(v, MAKE_PIECE(colour, v->pawn_type), c);
 }
 
 /* The passed-pawn tables of both colours: stoppers per cell, and the bonus growing with the
@@ -202,6 +220,7 @@ void eval_build(EvalTables *t, const Variant *v, const EvalParams *p)
     t->walk = p->mobility_mg || p->mobility_eg || p->royal_zone_mg || p->royal_zone_sq_mg;
     t->contact = p->pawn_shield_mg || p->pawn_contact_mg || p->pawn_contact_eg;
     build_passers(t, v, p);
+    build_threats(t, v, p);
     /* Game phase: non-pawn material on the board and in hand at the start. */
     Position start;
     char err[160];
@@ -262,6 +281,7 @@ typedef struct PawnEntry {
     uint64_t tables; /* EvalTables.id; 0: an empty entry */
     CellSet pawns[2]; /* each side's */
     CellSet near;     /* the cells next to a pawn of either side (with contact terms) */
+    CellSet attacks[2]; /* the cells each side's pawns take on (with threat terms) */
     int passer_mg, passer_eg;
 } PawnEntry;
 
@@ -305,6 +325,12 @@ static const PawnEntry *pawn_entry(const Position *pos, const EvalTables *t, Paw
     memcpy(e->pawns, pawns, sizeof pawns);
     e->near = t->contact ? pos_cells_next_to_pawns(pos) : (CellSet){{0}};
     e->passer_mg = e->passer_eg = 0;
+    for (int side = 0; side < 2; side++) {
+        e->attacks[side] = (CellSet){{0}};
+        if (t->threats)
+            CELLSET_EACH(c, &pawns[side])
+                e->attacks[side] = cellset_or(&e->attacks[side], &t->pawn_takes[side][c]);
+    }
     if (t->passers)
         passer_terms(t, pawns, &e->passer_mg, &e->passer_eg);
     return e;
@@ -335,9 +361,16 @@ static void dynamic_terms(const Position *pos, const EvalTables *t, const PawnEn
             CellSet around = cellset_and(&t->zone[pos->royal[side]], &pe->pawns[side]);
             shield = cellset_count(&around);
         }
+        int threats = 0;
+        if (t->threats) { /* enemy pieces this side's pawns attack */
+            CellSet targets = cellset_minus(&pos->by_side[side ^ 1], &pos->by_type[v->pawn_type]);
+            targets = cellset_minus(&targets, &pos->by_type[v->royal_type]);
+            targets = cellset_and(&targets, &pe->attacks[side]);
+            threats = cellset_count(&targets);
+        }
         mg += sign * (p->mobility_mg * moves + p->royal_zone_mg * hits + p->royal_zone_sq_mg * hits * hits +
-                      16 * (p->pawn_shield_mg * shield + p->pawn_contact_mg * contact));
-        eg += sign * (p->mobility_eg * moves + 16 * p->pawn_contact_eg * contact);
+                      16 * (p->pawn_shield_mg * shield + p->pawn_contact_mg * contact + p->pawn_threat_mg * threats));
+        eg += sign * (p->mobility_eg * moves + 16 * (p->pawn_contact_eg * contact + p->pawn_threat_eg * threats));
     }
     *mg16 = mg;
     *eg16 = eg;
@@ -361,8 +394,8 @@ int evaluate(const Position *pos, const EvalTables *t)
     if (phase > t->phase_total)
         phase = t->phase_total;
     PawnEntry spare;
-    const PawnEntry *pe = t->contact || t->passers ? pawn_entry(pos, t, &spare) : NULL;
-    if (t->walk || t->contact) {
+    const PawnEntry *pe = t->contact || t->passers || t->threats ? pawn_entry(pos, t, &spare) : NULL;
+    if (t->walk || t->contact || t->threats) {
         int mg16, eg16;
         dynamic_terms(pos, t, pe, &mg16, &eg16);
         mgd += mg16 / 16;

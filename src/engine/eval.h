@@ -6,8 +6,9 @@
  * endgame, a tempo bonus, and the variant's own term (eval_bonus).  Optional terms, computed
  * only when their weight is not zero: mobility (pseudo-legal moves of the pieces), attacks on
  * the cells around the enemy royal, pawns sheltering the royal, and pieces standing next to a
- * pawn (Starvation's lifeline), and passed pawns (no enemy pawn can stop them: pawn_stoppers
- * in eval.c, from the variant's pawn moves, so hex boards and limping pawns need no case).
+ * pawn (Starvation's lifeline), passed pawns (no enemy pawn can stop them: pawn_stoppers
+ * in eval.c, from the variant's pawn moves, so hex boards and limping pawns need no case), and
+ * enemy pieces a pawn attacks (the pawn's capture cells, from the same moves).
  *
  * Every weight is a field of EvalParams.  The defaults are the hand-made formula (piece values
  * from the variant's PieceDefs); src/engine/weights.c holds values fitted per variant by
@@ -43,7 +44,9 @@
     X(pawn_contact_mg, 0, 4, -100, 200, "per piece next to a pawn of either side, middlegame")   \
     X(pawn_contact_eg, 0, 4, -100, 200, "per piece next to a pawn of either side, endgame")     \
     X(passed_mg, 0, 8, -100, 400, "a passed pawn one push from its zone (less by the square of its distance), middlegame") \
-    X(passed_eg, 0, 8, -100, 600, "a passed pawn one push from its zone (less by the square of its distance), endgame")
+    X(passed_eg, 0, 8, -100, 600, "a passed pawn one push from its zone (less by the square of its distance), endgame") \
+    X(pawn_threat_mg, 0, 4, -100, 300, "per enemy piece (neither pawn nor royal) a pawn attacks, middlegame") \
+    X(pawn_threat_eg, 0, 4, -100, 300, "per enemy piece (neither pawn nor royal) a pawn attacks, endgame")
 
 typedef struct EvalParams {
     /* Piece values by type (1..ntypes; [0] and the royal type unused), middlegame/endgame. */
@@ -75,10 +78,13 @@ typedef struct EvalTables {
     bool walk;       /* mobility or royal-zone weights: walk each piece's moves */
     bool contact;    /* pawn-shield or pawn-contact weights */
     bool passers;    /* passed-pawn weights (and a pawn type) */
+    bool threats;    /* pawn-threat weights (and a pawn type) */
     /* Per pawn colour and cell: where an enemy pawn stops that pawn from running to its zone
      * (pawn_stoppers), and the bonus when none stands there, middlegame and endgame. */
     CellSet stoppers[2][MAX_CELLS];
     int16_t passer_mg[2][MAX_CELLS], passer_eg[2][MAX_CELLS];
+    /* Per pawn colour and cell: the cells a pawn there takes on. */
+    CellSet pawn_takes[2][MAX_CELLS];
     /* The royal's zone: its cell and the cells next to it, per royal cell. */
     CellSet zone[MAX_CELLS];
 } EvalTables;

@@ -92,6 +92,8 @@ static void all_terms(const Variant *v, EvalParams *p)
     p->pawn_contact_eg = -3;
     p->passed_mg = 60;
     p->passed_eg = 90;
+    p->pawn_threat_mg = 30;
+    p->pawn_threat_eg = 20;
 }
 
 TEST(eval_symmetric_under_mirror)
@@ -184,6 +186,37 @@ TEST(eval_passed_pawn_stoppers_in_chess)
         return;
     CHECK_EQ_INT(evaluate(&free_pawn, &t) - evaluate(&free_pawn, &off), t.passer_eg[WHITE][e6]);
     CHECK_EQ_INT(evaluate(&stopped_pawn, &t) - evaluate(&stopped_pawn, &off), 0);
+}
+
+/* Pawn threats in chess: each enemy piece a pawn attacks adds the weight once (with equal
+ * middlegame and endgame weights, exactly); a pawn or the king a pawn attacks adds nothing. */
+TEST(eval_pawn_threats_in_chess)
+{
+    static EvalTables t, off;
+    const Variant *v = variant_by_name("chess");
+    EvalParams p;
+    eval_default_params(v, &p);
+    eval_build(&off, v, &p);
+    p.pawn_threat_mg = p.pawn_threat_eg = 5;
+    eval_build(&t, v, &p);
+    static const struct {
+        const char *fen;
+        int terms;
+    } cases[] = {
+        {"4k3/8/8/3n1n2/4P3/8/8/4K3 w - - 0 1", 10},  /* a fork: two knights */
+        {"4k3/8/8/3n4/4P3/8/8/4K3 b - - 0 1", 5},     /* one knight, Black to move */
+        {"4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", 0},     /* pawns attacking pawns */
+        {"8/8/8/3k4/4P3/8/8/4K3 b - - 0 1", 0},       /* a pawn checking the king */
+        {"4k3/8/8/8/4p3/3N1B2/8/4K3 w - - 0 1", -10}, /* Black's pawn forks */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        Position pos;
+        if (!setup(&pos, "chess", cases[i].fen))
+            return;
+        int sign = pos.side == WHITE ? 1 : -1, terms = sign * (evaluate(&pos, &t) - evaluate(&pos, &off));
+        if (terms != cases[i].terms)
+            test_fail(__FILE__, __LINE__, "%s: terms %d, expected %d", cases[i].fen, terms, cases[i].terms);
+    }
 }
 
 /* The evaluation keeps the pawn terms of the structures it met; tables rebuilt in place with
