@@ -25,6 +25,12 @@
 #include "setw.h"
 
 #define PINS_MAX MAX_PIECES
+/* Up to this many cells a royal piece may step to are tested for attacks one by one; more
+ * are looked up in every cell the opponent attacks (attacks_of). */
+#define DANGER_QUESTIONS 1
+/* Inlined whatever gcc judges: generate() grows past its inlining limits, and these called out
+ * of line cost perft 3-4% more instructions (callgrind). */
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
 
 /* ---- table lookups ---- */
 
@@ -484,19 +490,20 @@ typedef struct {
     Set danger;
 } Gen;
 
-/* Is `to` attacked with the royal piece lifted off the board?  In variants whose attacks are
- * all leaps, slides and pawn captures, every attacked cell is found at the first question. */
-static inline bool in_danger(Gen *g, Cell to)
+/* Is `to` attacked with the royal piece lifted off the board?  Asked cell by cell, unless
+ * many questions are coming (`many`) in a variant whose attacks are all leaps, slides and pawn
+ * captures: then every attacked cell is found at once, for this and the later questions. */
+static inline bool in_danger(Gen *g, Cell to, bool many)
 {
     const Variant *v = g->v;
     Set lifted = set_minus(g->occ, set_bit(g->pos->royal[g->us]));
-    if (v->kind_patterns[PAT_HOP] | v->kind_patterns[PAT_ROSE])
-        return attacked_with(g->pos, to, g->them, 0xffff, lifted);
-    if (!g->danger_known) {
+    if (!g->danger_known && many && !(v->kind_patterns[PAT_HOP] | v->kind_patterns[PAT_ROSE])) {
         g->danger = attacks_of(g->pos, g->them, lifted);
         g->danger_known = true;
     }
-    return set_has(g->danger, to);
+    if (g->danger_known)
+        return set_has(g->danger, to);
+    return attacked_with(g->pos, to, g->them, 0xffff, lifted);
 }
 
 static inline void emit(Gen *g, Cell from, Cell to, int piece, MoveKind kind)
@@ -566,7 +573,7 @@ static inline void emit_fast(Gen *g, Cell from, Set targets, MoveKind kind, bool
 }
 
 /* The targets of a piece's leaps, slides, hops and roses, quiet and captures together. */
-static inline Set piece_targets(const Gen *g, uint8_t code, Cell from, Set quiet_to)
+ALWAYS_INLINE Set piece_targets(const Gen *g, uint8_t code, Cell from, Set quiet_to)
 {
     const Variant *v = g->v;
     int colour = PIECE_COLOUR(code);
@@ -678,10 +685,8 @@ static void gen_piece(Gen *g, Cell from, bool slow)
 }
 
 #if SET_W == 1
-/* The pushes, captures and double steps of every pawn-pattern piece in h at once, where each
- * step is one fixed change of cell number (the 8x8 board). */
 /* Moves of several pieces at once, each to its target: from = to - by. */
-static void emit_shifted(Gen *g, Set targets, int by, MoveKind kind)
+static inline void emit_shifted(Gen *g, Set targets, int by, MoveKind kind)
 {
     targets = set_and(targets, g->allowed);
     Set risky = set_and(targets, g->risky);
@@ -700,6 +705,8 @@ static void emit_shifted(Gen *g, Set targets, int by, MoveKind kind)
     }
 }
 
+/* The pushes, captures and double steps of every pawn-pattern piece in h at once, where each
+ * step is one fixed change of cell number (the 8x8 board). */
 static void gen_pawns_shifted(Gen *g, const PatternTable *t, Set h)
 {
     int step = t->shift.push;
@@ -777,7 +784,7 @@ static void gen_pattern(Gen *g, int p, PatternKind kind, Set fast)
 
 /* The royal piece's moves in legal generation: each target is tested with the royal lifted
  * off the board; its en passant captures and double steps are made and tested. */
-static void gen_royal(Gen *g, Cell from)
+ALWAYS_INLINE void gen_royal(Gen *g, Cell from)
 {
     const Variant *v = g->v;
     uint8_t code = g->pos->board[from];
@@ -788,13 +795,15 @@ static void gen_royal(Gen *g, Cell from)
         pawn_moves(g, __builtin_ctz(pawn_bits), from, &targets, &twice, &ep);
     if (g->removal && !set_has(g->near, from)) /* a removed royal piece is an illegal move */
         targets = set_and(targets, set_or(g->near, set_and(g->pawns, g->theirs)));
+    bool many = set_count(targets) > DANGER_QUESTIONS;
     while (set_any(targets)) {
         Cell to = set_pop(&targets);
-        if (!in_danger(g, to))
+        if (!in_danger(g, to, many))
             safe = set_or(safe, set_bit(to));
     }
     emit_promoting(g, from, safe, MK_NORMAL, pawn_bits != 0);
-    emit_tested(g, from, twice, MK_DOUBLE, pawn_bits != 0);
+    if (set_any(twice))
+        emit_tested(g, from, twice, MK_DOUBLE, pawn_bits != 0);
     if (ep)
         emit_tested(g, from, set_bit(g->pos->ep), MK_EP, false);
 }
@@ -822,9 +831,8 @@ static void gen_castling(Gen *g)
 {
     const Variant *v = g->v;
     const Position *pos = g->pos;
-    for (int i = 0; i < v->ncastling; i++) {
-        if (!(pos->castling & (1u << i)) || v->castle[i].colour != g->us)
-            continue;
+    for (unsigned rights = pos->castling & v->castle_rights[g->us]; rights; rights &= rights - 1) {
+        int i = __builtin_ctz(rights);
         /* A castling right lasts while its king and rook stay on their cells (castle_keep). */
         Cell kf = v->castle[i].king_from;
         assert(v->is_royal[pos->board[kf]] && pos->board[v->castle[i].rook_from] == v->castle[i].partner);
@@ -832,7 +840,7 @@ static void gen_castling(Gen *g)
         /* The royal piece lifted changes attacks only on lines through its cell, which are
          * attacks on that cell itself: castling out of check is illegal either way. */
         for (int k = 0; k < v->castle[i].nsafe && ok; k++)
-            ok = g->legal ? !in_danger(g, v->castle[i].safe[k])
+            ok = g->legal ? !in_danger(g, v->castle[i].safe[k], false)
                           : !attacked_with(pos, v->castle[i].safe[k], g->them, 0xffff, g->occ);
         if (!ok)
             continue;
@@ -933,7 +941,7 @@ static int generate(Position *pos, Move *out, int mode)
         Cell from = set_pop(&one_by_one);
         gen_piece(&g, from, set_has(g.slow, from));
     }
-    if (pos->castling && mode != GEN_CAPTURES)
+    if ((pos->castling & v->castle_rights[g.us]) && mode != GEN_CAPTURES)
         gen_castling(&g);
     if (mode == GEN_LEGAL)
         rules_stats.legal += (uint64_t)g.n;

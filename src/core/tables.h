@@ -264,6 +264,7 @@ typedef struct Variant {
         int nsafe;
         bool proven; /* with those cells safe, legal without making and testing */
     } castle[4];
+    uint8_t castle_rights[2];       /* per colour: the bits of its castlings */
     uint8_t castle_keep[MAX_CELLS]; /* castling rights kept when a move touches the cell */
 } Variant;
 

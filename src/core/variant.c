@@ -112,6 +112,7 @@ static bool build_castling(Variant *v, const FenBoard *start, char *err, size_t 
             return false;
         }
         v->castle[i].colour = d->colour;
+        v->castle_rights[d->colour] |= (uint8_t)(1u << i);
         v->castle[i].king_from = kf;
         v->castle[i].king_to = kt;
         v->castle[i].rook_from = rf;
