@@ -534,6 +534,20 @@ static int quiescence(Worker *w, int alpha, int beta, int ply, int qdepth)
 
 /* ---- The main search --------------------------------------------------------------------- */
 
+/* The static evaluation, refined by the table's score where its bound says the true score
+ * lies beyond the evaluation (a search's result knows more than the evaluation). */
+static int refined_eval(Worker *w, const TTEntry *e, int ply)
+{
+    int eval = evaluate(&w->pos, w->shared->eval);
+    if (!e || e->bound == BOUND_NONE)
+        return eval;
+    int score = score_from_tt(e->score, ply);
+    if (abs(score) >= SCORE_MATE_BOUND)
+        return eval;
+    bool beyond = e->bound == BOUND_EXACT || (e->bound == BOUND_LOWER ? score > eval : score < eval);
+    return beyond ? score : eval;
+}
+
 static bool has_pieces(const Position *pos)
 {
     int side = pos->side;
@@ -672,7 +686,7 @@ static int negamax(Worker *w, int alpha, int beta, int depth, int ply, bool chec
      * principal variation, not during a setup phase, not near mate scores. */
     bool prunable = !pv_node && !check && !root && !pos->hand_total[pos->side] && abs(alpha) < SCORE_MATE_BOUND &&
                     abs(beta) < SCORE_MATE_BOUND;
-    int static_eval = prunable ? evaluate(pos, sh->eval) : 0;
+    int static_eval = prunable ? refined_eval(w, found ? &e : NULL, ply) : 0;
     bool zugzwang = pos->v->def->zugzwang_prone;
 
     /* Step 5. Reverse futility: far enough above beta that a move is assumed to keep it there
