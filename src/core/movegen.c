@@ -72,9 +72,9 @@ uint64_t pos_repetition_key(Position *pos)
     return pos->key ^ (pos_has_legal_ep(pos) ? zobrist_ep[pos->ep] : 0);
 }
 
-int pos_mobility(const Position *pos, const CellSet *pieces, const CellSet *zone, int *zone_hits)
+int pos_mobility(const Position *pos, const CellSet *pieces, const CellSet *zone, int *zone_hits, CellSet *reach)
 {
-    return pos->v->ops->mobility(pos, pieces, zone, zone_hits);
+    return pos->v->ops->mobility(pos, pieces, zone, zone_hits, reach);
 }
 
 

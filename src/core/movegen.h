@@ -47,9 +47,10 @@ uint64_t pos_repetition_key(Position *pos);
  * The moves of the pieces in `pieces` (all of one side) as they stand: their pushes and
  * captures, castling, double steps and en passant left out, counted pattern by pattern (a
  * cell two of a piece's patterns reach counts twice); and how many of them land in `zone`
- * (when not NULL).  The evaluation's mobility, from the same attack sets as move generation.
+ * (when not NULL); into *reach (when not NULL) every cell they move to or capture on.  The
+ * evaluation's mobility, from the same attack sets as move generation.
  */
-int pos_mobility(const Position *pos, const CellSet *pieces, const CellSet *zone, int *zone_hits);
+int pos_mobility(const Position *pos, const CellSet *pieces, const CellSet *zone, int *zone_hits, CellSet *reach);
 /* The cells next to a pawn of either side (one step away in any direction). */
 CellSet pos_cells_next_to_pawns(const Position *pos);
 

@@ -22,8 +22,9 @@ typedef struct RulesOps {
     /* Legal moves; with out NULL, only counted (perft's last ply). */
     int (*legal)(Position *pos, Move *out);
     /* The moves of a set of one side's pieces (castling, double steps and en passant left
-     * out), counted pattern by pattern, and how many land in zone (when not NULL). */
-    int (*mobility)(const Position *pos, const CellSet *pieces, const CellSet *zone, int *zone_hits);
+     * out), counted pattern by pattern, how many land in zone (when not NULL), and the cells
+     * they reach (into *reach when not NULL). */
+    int (*mobility)(const Position *pos, const CellSet *pieces, const CellSet *zone, int *zone_hits, CellSet *reach);
     /* The cells next to a pawn of either side. */
     CellSet (*next_to_pawns)(const Position *pos);
 } RulesOps;

@@ -959,19 +959,22 @@ static int legal(Position *pos, Move *out)
     return generate(pos, out, GEN_LEGAL);
 }
 
-/* Mobility's tally: the moves of one piece, and those of them into the area. */
-static inline void tally(Set reach, Set area, int *moves, int *hits)
+/* Mobility's tally: the moves of one piece, those of them into the area, the cells seen. */
+static inline void tally(Set reach, Set area, int *moves, int *hits, Set *seen)
 {
     *moves += set_count(reach);
     *hits += set_count(set_and(reach, area));
+    *seen = set_or(*seen, reach);
 }
 
 /* The moves of the pieces in `pieces` (all of one side), counted pattern by pattern. */
-static int mobility(const Position *pos, const CellSet *pieces, const CellSet *zone, int *zone_hits)
+static int mobility(const Position *pos, const CellSet *pieces, const CellSet *zone, int *zone_hits, CellSet *reached)
 {
     const Variant *v = pos->v;
-    Set mine = set_load(pieces), area = zone ? set_load(zone) : set_none();
+    Set mine = set_load(pieces), area = zone ? set_load(zone) : set_none(), seen = set_none();
     *zone_hits = 0;
+    if (reached)
+        *reached = (CellSet){{0}};
     if (!set_any(mine))
         return 0;
     int side = PIECE_COLOUR(pos->board[set_lowest(mine)]), moves = 0;
@@ -985,21 +988,21 @@ static int mobility(const Position *pos, const CellSet *pieces, const CellSet *z
         switch (v->def->patterns[p].kind) {
         case PAT_STEP:
             while (set_any(h))
-                tally(set_and(set_at(t->to, set_pop(&h)), to), area, &moves, zone_hits);
+                tally(set_and(set_at(t->to, set_pop(&h)), to), area, &moves, zone_hits, &seen);
             break;
         case PAT_SLIDE:
             while (set_any(h))
-                tally(set_and(slide(t->slide, set_pop(&h), occ), to), area, &moves, zone_hits);
+                tally(set_and(slide(t->slide, set_pop(&h), occ), to), area, &moves, zone_hits, &seen);
             break;
         case PAT_ROSE:
             while (set_any(h))
-                tally(set_and(rose(t->rose, set_pop(&h), occ), to), area, &moves, zone_hits);
+                tally(set_and(rose(t->rose, set_pop(&h), occ), to), area, &moves, zone_hits, &seen);
             break;
         case PAT_HOP:
             while (set_any(h)) {
                 Set quiet = set_none(), victims = set_none();
                 hop(t->slide, set_pop(&h), occ, &quiet, &victims);
-                tally(set_or(set_and(quiet, empty), set_and(victims, theirs)), area, &moves, zone_hits);
+                tally(set_or(set_and(quiet, empty), set_and(victims, theirs)), area, &moves, zone_hits, &seen);
             }
             break;
         case PAT_PAWN: /* the single push and the captures */
@@ -1008,13 +1011,15 @@ static int mobility(const Position *pos, const CellSet *pieces, const CellSet *z
                 Set reach = set_and(set_at(t->to, from), theirs);
                 if (t->push[from] != NO_CELL && set_has(empty, t->push[from]))
                     reach = set_or(reach, set_bit(t->push[from]));
-                tally(reach, area, &moves, zone_hits);
+                tally(reach, area, &moves, zone_hits, &seen);
             }
             break;
         default:
             break;
         }
     }
+    if (reached)
+        *reached = set_store(seen);
     return moves;
 }
 

@@ -217,7 +217,14 @@ void eval_build(EvalTables *t, const Variant *v, const EvalParams *p)
             if (g->step[c][d] != NO_CELL && !cellset_has(&t->zone[c], g->step[c][d]))
                 cellset_flip(&t->zone[c], g->step[c][d]);
     }
-    t->walk = p->mobility_mg || p->mobility_eg || p->royal_zone_mg || p->royal_zone_sq_mg;
+    t->piece_threats = p->piece_threat_mg || p->piece_threat_eg;
+    t->walk = p->mobility_mg || p->mobility_eg || p->royal_zone_mg || p->royal_zone_sq_mg || t->piece_threats;
+    for (int type = 1; type <= v->ntypes && type < MAX_TYPES; type++)
+        for (int big = 1; big <= v->ntypes && big < MAX_TYPES; big++) {
+            const PieceDef *a = &v->def->pieces[type - 1], *b = &v->def->pieces[big - 1];
+            if (!b->pawn && !b->royal && 4 * b->value > 5 * a->value)
+                t->bigger[type] |= 1u << big;
+        }
     t->contact = p->pawn_shield_mg || p->pawn_contact_mg || p->pawn_contact_eg;
     build_passers(t, v, p);
     build_threats(t, v, p);
@@ -336,6 +343,37 @@ static const PawnEntry *pawn_entry(const Position *pos, const EvalTables *t, Paw
     return e;
 }
 
+/*
+ * The moves of one side's pieces and those of them into the zone; with piece-threat weights
+ * the pieces are walked type by type, and *threatened counts the enemy pieces that a piece
+ * worth a quarter less attacks (once per attacking type).
+ */
+static int walk_pieces(const Position *pos, const EvalTables *t, int side, const CellSet *pieces,
+                       const CellSet *zone, int *hits, int *threatened)
+{
+    const Variant *v = pos->v;
+    *threatened = 0;
+    if (!t->piece_threats)
+        return pos_mobility(pos, pieces, zone, hits, NULL);
+    int moves = 0;
+    *hits = 0;
+    for (int type = 1; type <= v->ntypes && type < MAX_TYPES; type++) {
+        CellSet mine = cellset_and(pieces, &pos->by_type[type]), reached, victims = {{0}};
+        if (cellset_next(&mine, 0) == NO_CELL)
+            continue;
+        int h;
+        moves += pos_mobility(pos, &mine, zone, &h, &reached);
+        *hits += h;
+        for (int big = 1; big <= v->ntypes && big < MAX_TYPES; big++)
+            if (t->bigger[type] >> big & 1)
+                victims = cellset_or(&victims, &pos->by_type[big]);
+        victims = cellset_and(&victims, &pos->by_side[side ^ 1]);
+        victims = cellset_and(&victims, &reached);
+        *threatened += cellset_count(&victims);
+    }
+    return moves;
+}
+
 /* The optional terms, White minus Black, in sixteenths of a centipawn. */
 static void dynamic_terms(const Position *pos, const EvalTables *t, const PawnEntry *pe, int *mg16, int *eg16)
 {
@@ -349,9 +387,9 @@ static void dynamic_terms(const Position *pos, const EvalTables *t, const PawnEn
         /* The pieces: neither pawns nor the royal piece. */
         CellSet pieces = cellset_minus(&pos->by_side[side], &pos->by_type[v->pawn_type]);
         pieces = cellset_minus(&pieces, &pos->by_type[v->royal_type]);
-        int moves = 0, hits = 0, contact = 0;
+        int moves = 0, hits = 0, contact = 0, threatened = 0;
         if (t->walk)
-            moves = pos_mobility(pos, &pieces, zone, &hits);
+            moves = walk_pieces(pos, t, side, &pieces, zone, &hits, &threatened);
         if (t->contact) {
             CellSet touching = cellset_and(&pieces, &pe->near);
             contact = cellset_count(&touching);
@@ -369,8 +407,10 @@ static void dynamic_terms(const Position *pos, const EvalTables *t, const PawnEn
             threats = cellset_count(&targets);
         }
         mg += sign * (p->mobility_mg * moves + p->royal_zone_mg * hits + p->royal_zone_sq_mg * hits * hits +
-                      16 * (p->pawn_shield_mg * shield + p->pawn_contact_mg * contact + p->pawn_threat_mg * threats));
-        eg += sign * (p->mobility_eg * moves + 16 * (p->pawn_contact_eg * contact + p->pawn_threat_eg * threats));
+                      16 * (p->pawn_shield_mg * shield + p->pawn_contact_mg * contact + p->pawn_threat_mg * threats +
+                            p->piece_threat_mg * threatened));
+        eg += sign * (p->mobility_eg * moves +
+                      16 * (p->pawn_contact_eg * contact + p->pawn_threat_eg * threats + p->piece_threat_eg * threatened));
     }
     *mg16 = mg;
     *eg16 = eg;

@@ -7,8 +7,9 @@
  * only when their weight is not zero: mobility (pseudo-legal moves of the pieces), attacks on
  * the cells around the enemy royal, pawns sheltering the royal, and pieces standing next to a
  * pawn (Starvation's lifeline), passed pawns (no enemy pawn can stop them: pawn_stoppers
- * in eval.c, from the variant's pawn moves, so hex boards and limping pawns need no case), and
- * enemy pieces a pawn attacks (the pawn's capture cells, from the same moves).
+ * in eval.c, from the variant's pawn moves, so hex boards and limping pawns need no case),
+ * enemy pieces a pawn attacks (the pawn's capture cells, from the same moves), and enemy
+ * pieces a piece worth a quarter less attacks (from the cells mobility reaches).
  *
  * Every weight is a field of EvalParams.  The defaults are the hand-made formula (piece values
  * from the variant's PieceDefs); src/engine/weights.c holds values fitted per variant by
@@ -46,7 +47,9 @@
     X(passed_mg, 0, 8, -100, 400, "a passed pawn one push from its zone (less by the square of its distance), middlegame") \
     X(passed_eg, 0, 8, -100, 600, "a passed pawn one push from its zone (less by the square of its distance), endgame") \
     X(pawn_threat_mg, 0, 4, -100, 300, "per enemy piece (neither pawn nor royal) a pawn attacks, middlegame") \
-    X(pawn_threat_eg, 0, 4, -100, 300, "per enemy piece (neither pawn nor royal) a pawn attacks, endgame")
+    X(pawn_threat_eg, 0, 4, -100, 300, "per enemy piece (neither pawn nor royal) a pawn attacks, endgame") \
+    X(piece_threat_mg, 0, 4, -100, 300, "per enemy piece a piece worth a quarter less attacks, middlegame") \
+    X(piece_threat_eg, 0, 4, -100, 300, "per enemy piece a piece worth a quarter less attacks, endgame")
 
 typedef struct EvalParams {
     /* Piece values by type (1..ntypes; [0] and the royal type unused), middlegame/endgame. */
@@ -75,7 +78,11 @@ typedef struct EvalTables {
     int value[MAX_CODES]; /* the PieceDef values (not tuned): game phase, move ordering */
     int hand_mg[MAX_CODES], hand_eg[MAX_CODES]; /* a piece in hand */
     int phase_total; /* non-pawn, non-royal material of the start position, both sides */
-    bool walk;       /* mobility or royal-zone weights: walk each piece's moves */
+    bool walk;       /* mobility, royal-zone or piece-threat weights: walk each piece's moves */
+    bool piece_threats; /* piece-threat weights: walk the pieces type by type */
+    /* Per piece type, the types (neither pawn nor royal) worth more than a quarter above it:
+     * bit t for type t. */
+    uint32_t bigger[MAX_TYPES];
     bool contact;    /* pawn-shield or pawn-contact weights */
     bool passers;    /* passed-pawn weights (and a pawn type) */
     bool threats;    /* pawn-threat weights (and a pawn type) */

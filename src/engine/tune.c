@@ -244,7 +244,8 @@ typedef struct Param {
 static bool optional_term(const char *field)
 {
     return strncmp(field, "mobility", 8) == 0 || strncmp(field, "royal_zone", 10) == 0 ||
-           strncmp(field, "pawn_shield", 11) == 0 || strncmp(field, "pawn_contact", 12) == 0;
+           strncmp(field, "pawn_shield", 11) == 0 || strncmp(field, "pawn_contact", 12) == 0 ||
+           strncmp(field, "piece_threat", 12) == 0;
 }
 
 /* The weights to tune: each non-royal piece's two values, then the scalars. */
@@ -549,7 +550,8 @@ static const Option tune_options[] = {
     OPTION_FLAG("from-tuned", "start from the variant's weights in weights.c, not the defaults", &opt.from_tuned),
     OPTION_FLAG("tables-only",
                 "leave the optional terms (mobility, royal zone, pawn shield and\n"
-                "contact), which cost time in the search, as they start (off)",
+                "contact, piece threats), which cost time in the search, as they\n"
+                "start (off)",
                 &opt.tables_only),
     OPTION_FLAG("keep-values", "leave the piece values as they start", &opt.keep_values),
     OPTION_INT("generate", "GAMES", "instead: play GAMES self-play games and append them to FILE.pgn", &opt.generate, 1,

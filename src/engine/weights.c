@@ -118,6 +118,8 @@ const EvalWeights eval_weights[] = {
          .pawn_contact_eg = 0,
          .passed_mg = 100,
          .passed_eg = 150,
+         .piece_threat_mg = 40,
+         .piece_threat_eg = 25,
          .pawn_threat_mg = 60,
          .pawn_threat_eg = 40,
      }},

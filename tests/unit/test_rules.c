@@ -10,6 +10,7 @@
  *   - the evaluation's mobility counts the same moves as pseudo-legal generation.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "../../src/core/rules.h"
 #include "../../src/engine/eval.h"
@@ -62,8 +63,8 @@ static void check_captures(const Position *pos)
     CHECK_EQ_INT(nc, k);
 }
 
-/* Each piece's mobility: the cells its ordinary pseudo-legal moves go to (a promotion counted
- * once), for pieces whose patterns never reach one cell twice (after the setup phase, when
+/* Each piece's mobility and reach: the cells its ordinary pseudo-legal moves go to (a promotion
+ * counted once), for pieces whose patterns never reach one cell twice (after the setup phase, when
  * pieces move). */
 static void check_mobility(const Position *pos)
 {
@@ -84,8 +85,10 @@ static void check_mobility(const Position *pos)
                     !cellset_has(&targets, MOVE_TO(pseudo[i])))
                     cellset_flip(&targets, MOVE_TO(pseudo[i]));
             int hits;
-            CHECK_EQ_INT(pos_mobility(pos, &one, &targets, &hits), cellset_count(&targets));
+            CellSet reached;
+            CHECK_EQ_INT(pos_mobility(pos, &one, &targets, &hits, &reached), cellset_count(&targets));
             CHECK_EQ_INT(hits, cellset_count(&targets));
+            CHECK(memcmp(&reached, &targets, sizeof targets) == 0);
         }
     }
 }
