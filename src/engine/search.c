@@ -446,6 +446,20 @@ static bool tt_entry_decides(const TTEntry *e, int depth, int alpha, int beta, i
            (e->bound == BOUND_UPPER && score <= alpha);
 }
 
+/* The static evaluation, refined by the table's score where its bound says the true score
+ * lies beyond the evaluation (a search's result knows more than the evaluation). */
+static int refined_eval(Worker *w, const TTEntry *e, int ply)
+{
+    int eval = evaluate(&w->pos, w->shared->eval);
+    if (!e || e->bound == BOUND_NONE)
+        return eval;
+    int score = score_from_tt(e->score, ply);
+    if (abs(score) >= SCORE_MATE_BOUND)
+        return eval;
+    bool beyond = e->bound == BOUND_EXACT || (e->bound == BOUND_LOWER ? score > eval : score < eval);
+    return beyond ? score : eval;
+}
+
 /* ---- Quiescence -------------------------------------------------------------------------- */
 
 /*
@@ -480,7 +494,7 @@ static int quiescence(Worker *w, int alpha, int beta, int ply, int qdepth)
     if (check) {
         n = gen_pseudo(pos, moves);
     } else {
-        best = evaluate(pos, w->shared->eval);
+        best = refined_eval(w, found ? &e : NULL, ply);
         if (best >= beta) {
             tt_store(tt, key, MOVE_NONE, score_to_tt(best, ply), -qdepth, BOUND_LOWER);
             return best;
@@ -533,20 +547,6 @@ static int quiescence(Worker *w, int alpha, int beta, int ply, int qdepth)
 }
 
 /* ---- The main search --------------------------------------------------------------------- */
-
-/* The static evaluation, refined by the table's score where its bound says the true score
- * lies beyond the evaluation (a search's result knows more than the evaluation). */
-static int refined_eval(Worker *w, const TTEntry *e, int ply)
-{
-    int eval = evaluate(&w->pos, w->shared->eval);
-    if (!e || e->bound == BOUND_NONE)
-        return eval;
-    int score = score_from_tt(e->score, ply);
-    if (abs(score) >= SCORE_MATE_BOUND)
-        return eval;
-    bool beyond = e->bound == BOUND_EXACT || (e->bound == BOUND_LOWER ? score > eval : score < eval);
-    return beyond ? score : eval;
-}
 
 static bool has_pieces(const Position *pos)
 {
