@@ -190,28 +190,22 @@ TEST(eval_passed_pawn_stoppers_in_chess)
     CHECK_EQ_INT(evaluate(&stopped_pawn, &t) - evaluate(&stopped_pawn, &off), 0);
 }
 
-/* Pawn threats in chess: each enemy piece a pawn attacks adds the weight once (with equal
- * middlegame and endgame weights, exactly); a pawn or the king a pawn attacks adds nothing. */
-TEST(eval_pawn_threats_in_chess)
+/* A chess position and what the terms under test add to its evaluation, from White's side. */
+typedef struct {
+    const char *fen;
+    int terms;
+} TermCase;
+
+/* Each case's evaluation under the weights p less its evaluation under the defaults. */
+static void check_terms(const EvalParams *p, const TermCase *cases, size_t n)
 {
     static EvalTables t, off;
     const Variant *v = variant_by_name("chess");
-    EvalParams p;
-    eval_default_params(v, &p);
-    eval_build(&off, v, &p);
-    p.pawn_threat_mg = p.pawn_threat_eg = 5;
-    eval_build(&t, v, &p);
-    static const struct {
-        const char *fen;
-        int terms;
-    } cases[] = {
-        {"4k3/8/8/3n1n2/4P3/8/8/4K3 w - - 0 1", 10},  /* a fork: two knights */
-        {"4k3/8/8/3n4/4P3/8/8/4K3 b - - 0 1", 5},     /* one knight, Black to move */
-        {"4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", 0},     /* pawns attacking pawns */
-        {"8/8/8/3k4/4P3/8/8/4K3 b - - 0 1", 0},       /* a pawn checking the king */
-        {"4k3/8/8/8/4p3/3N1B2/8/4K3 w - - 0 1", -10}, /* Black's pawn forks */
-    };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    EvalParams defaults;
+    eval_default_params(v, &defaults);
+    eval_build(&off, v, &defaults);
+    eval_build(&t, v, p);
+    for (size_t i = 0; i < n; i++) {
         Position pos;
         if (!setup(&pos, "chess", cases[i].fen))
             return;
@@ -221,35 +215,38 @@ TEST(eval_pawn_threats_in_chess)
     }
 }
 
+/* Pawn threats in chess: each enemy piece a pawn attacks adds the weight once (with equal
+ * middlegame and endgame weights, exactly); a pawn or the king a pawn attacks adds nothing. */
+TEST(eval_pawn_threats_in_chess)
+{
+    EvalParams p;
+    eval_default_params(variant_by_name("chess"), &p);
+    p.pawn_threat_mg = p.pawn_threat_eg = 5;
+    static const TermCase cases[] = {
+        {"4k3/8/8/3n1n2/4P3/8/8/4K3 w - - 0 1", 10},  /* a fork: two knights */
+        {"4k3/8/8/3n4/4P3/8/8/4K3 b - - 0 1", 5},     /* one knight, Black to move */
+        {"4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", 0},     /* pawns attacking pawns */
+        {"8/8/8/3k4/4P3/8/8/4K3 b - - 0 1", 0},       /* a pawn checking the king */
+        {"4k3/8/8/8/4p3/3N1B2/8/4K3 w - - 0 1", -10}, /* Black's pawn forks */
+    };
+    check_terms(&p, cases, sizeof cases / sizeof cases[0]);
+}
+
 /* Piece threats in chess: an enemy piece worth a quarter more than a piece attacking it adds
  * the weight, once per attacking type; a knight against a bishop (320, 330) is no threat. */
 TEST(eval_piece_threats_in_chess)
 {
-    static EvalTables t, off;
-    const Variant *v = variant_by_name("chess");
     EvalParams p;
-    eval_default_params(v, &p);
-    eval_build(&off, v, &p);
+    eval_default_params(variant_by_name("chess"), &p);
     p.piece_threat_mg = p.piece_threat_eg = 5;
-    eval_build(&t, v, &p);
-    static const struct {
-        const char *fen;
-        int terms;
-    } cases[] = {
+    static const TermCase cases[] = {
         {"4k3/8/8/3r4/8/4N3/8/4K3 w - - 0 1", 5},    /* a knight attacks a rook */
         {"4k3/8/8/3n4/8/8/8/3RK3 w - - 0 1", 0},     /* a rook attacks a knight */
         {"4k3/8/8/4b3/8/8/8/R3K3 w - - 0 1", -5},    /* a bishop attacks a rook */
         {"4k3/8/8/3b4/8/4N3/8/4K3 w - - 0 1", 0},    /* a knight attacks a bishop */
         {"4k3/8/8/3q4/8/1B2N3/8/4K3 b - - 0 1", 10}, /* a knight and a bishop attack the queen */
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        Position pos;
-        if (!setup(&pos, "chess", cases[i].fen))
-            return;
-        int sign = pos.side == WHITE ? 1 : -1, terms = sign * (evaluate(&pos, &t) - evaluate(&pos, &off));
-        if (terms != cases[i].terms)
-            test_fail(__FILE__, __LINE__, "%s: terms %d, expected %d", cases[i].fen, terms, cases[i].terms);
-    }
+    check_terms(&p, cases, sizeof cases / sizeof cases[0]);
 }
 
 /* The evaluation keeps the pawn terms of the structures it met; tables rebuilt in place with
