@@ -343,6 +343,13 @@ static const PawnEntry *pawn_entry(const Position *pos, const EvalTables *t, Paw
     return e;
 }
 
+/* A side's pieces: neither its pawns nor its royal piece. */
+static CellSet pieces_of(const Position *pos, int side)
+{
+    CellSet pieces = cellset_minus(&pos->by_side[side], &pos->by_type[pos->v->pawn_type]);
+    return cellset_minus(&pieces, &pos->by_type[pos->v->royal_type]);
+}
+
 /*
  * The moves of one side's pieces and those of them into the zone; with piece-threat weights
  * the pieces are walked type by type, and *threatened counts the enemy pieces that a piece
@@ -377,16 +384,13 @@ static int walk_pieces(const Position *pos, const EvalTables *t, int side, const
 /* The optional terms, White minus Black, in sixteenths of a centipawn. */
 static void dynamic_terms(const Position *pos, const EvalTables *t, const PawnEntry *pe, int *mg16, int *eg16)
 {
-    const Variant *v = pos->v;
     const EvalParams *p = &t->p;
     int mg = 0, eg = 0;
     for (int side = 0; side < 2; side++) {
         int sign = side == WHITE ? 1 : -1;
         Cell enemy_royal = pos->royal[side ^ 1];
         const CellSet *zone = enemy_royal != NO_CELL && (p->royal_zone_mg || p->royal_zone_sq_mg) ? &t->zone[enemy_royal] : NULL;
-        /* The pieces: neither pawns nor the royal piece. */
-        CellSet pieces = cellset_minus(&pos->by_side[side], &pos->by_type[v->pawn_type]);
-        pieces = cellset_minus(&pieces, &pos->by_type[v->royal_type]);
+        CellSet pieces = pieces_of(pos, side);
         int moves = 0, hits = 0, contact = 0, threatened = 0;
         if (t->walk)
             moves = walk_pieces(pos, t, side, &pieces, zone, &hits, &threatened);
@@ -401,8 +405,7 @@ static void dynamic_terms(const Position *pos, const EvalTables *t, const PawnEn
         }
         int threats = 0;
         if (t->threats) { /* enemy pieces this side's pawns attack */
-            CellSet targets = cellset_minus(&pos->by_side[side ^ 1], &pos->by_type[v->pawn_type]);
-            targets = cellset_minus(&targets, &pos->by_type[v->royal_type]);
+            CellSet targets = pieces_of(pos, side ^ 1);
             targets = cellset_and(&targets, &pe->attacks[side]);
             threats = cellset_count(&targets);
         }
