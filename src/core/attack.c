@@ -253,9 +253,10 @@ static bool fixed_step(const Variant *v, const Pattern *p, Vec d, int *step, Cel
 static void build_shifts(const Variant *v, const Pattern *p, int colour, PatternTable *t)
 {
     const Geometry *g = v->geo;
-    if (v->words != 1 || v->def->limping)
+    if (v->words != 1)
         return;
     bool ok = fixed_step(v, p, oriented(g, p->vec[0], colour), &t->shift.push, &t->shift.push_from);
+    t->shift.push_usable = ok;
     for (int i = 0; i < p->ncapture && ok; i++)
         ok = fixed_step(v, p, oriented(g, p->capture[i], colour), &t->shift.capture[i], &t->shift.capture_from[i]);
     t->shift.ncapture = p->ncapture;

@@ -705,23 +705,51 @@ static inline void emit_shifted(Gen *g, Set targets, int by, MoveKind kind)
     }
 }
 
-/* The pushes, captures and double steps of every pawn-pattern piece in h at once, where each
- * step is one fixed change of cell number (the 8x8 board). */
-static void gen_pawns_shifted(Gen *g, const PatternTable *t, Set h)
+/* The pushes and double steps of every pawn-pattern piece in h at once, where a push is one
+ * fixed change of cell number. */
+static inline void pawn_pushes_shifted(Gen *g, const PatternTable *t, Set h)
 {
     int step = t->shift.push;
     Set empty = set_minus(set_load(&g->v->all), g->occ);
     Set one = set_and(shifted(set_and(h, set_load(&t->shift.push_from)), step), empty);
-    if (g->mode != GEN_CAPTURES)
-        emit_shifted(g, set_and(shifted(set_and(one, set_load(&t->shift.push2_via)), step), empty), 2 * step,
-                     MK_DOUBLE);
+    if (g->mode != GEN_CAPTURES) {
+        Set twice = set_and(shifted(set_and(one, set_load(&t->shift.push2_via)), step), empty);
+        if (g->v->def->limping) /* a limping pawn no longer double steps */
+            for (Set each = twice; set_any(each);) {
+                Cell to = set_pop(&each);
+                if (g->pos->limping[to - 2 * step])
+                    twice = set_minus(twice, set_bit(to));
+            }
+        emit_shifted(g, twice, 2 * step, MK_DOUBLE);
+    }
     emit_shifted(g, set_and(one, g->push_to), step, MK_NORMAL);
+}
+
+/* The pushes, captures and double steps of every pawn-pattern piece in h at once, where each
+ * step is one fixed change of cell number (the 8x8 board). */
+static void gen_pawns_shifted(Gen *g, const PatternTable *t, Set h)
+{
+    pawn_pushes_shifted(g, t, h);
     for (int i = 0; i < t->shift.ncapture; i++) {
         int by = t->shift.capture[i];
         Set reach = shifted(set_and(h, set_load(&t->shift.capture_from[i])), by);
         emit_shifted(g, set_and(reach, g->theirs), by, MK_NORMAL);
         if (g->pos->ep != NO_CELL && set_has(reach, g->pos->ep))
             emit_ep(g, (Cell)(g->pos->ep - by));
+    }
+}
+
+/* Counting only (no order to keep): the pushes and double steps of every pawn in h at once,
+ * where only pushes are a fixed change of cell number (the hexagram); captures pawn by pawn. */
+static void count_pawns_with_shifted_pushes(Gen *g, const PatternTable *t, Set h)
+{
+    pawn_pushes_shifted(g, t, h);
+    while (set_any(h)) {
+        Cell from = set_pop(&h);
+        Set hits = set_at(t->to, from);
+        emit_fast(g, from, set_and(hits, g->theirs), MK_NORMAL, true);
+        if (g->pos->ep != NO_CELL && set_has(hits, g->pos->ep))
+            emit_ep(g, from);
     }
 }
 #endif
@@ -762,6 +790,10 @@ static void gen_pattern(Gen *g, int p, PatternKind kind, Set fast)
 #if SET_W == 1
         if (t->shift.usable) {
             gen_pawns_shifted(g, t, h);
+            break;
+        }
+        if (t->shift.push_usable && !g->out) {
+            count_pawns_with_shifted_pushes(g, t, h);
             break;
         }
 #endif

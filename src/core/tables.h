@@ -200,9 +200,12 @@ typedef struct PatternTable {
     RoseTable *rose;
     Cell *push, *push2; /* PAT_PAWN: the single and double step targets or NO_CELL */
     /* PAT_PAWN on a one-word board where each of its steps is one fixed change of cell number
-     * (the 8x8 board): the steps as shifts, so that all pawns move at once. */
+     * (the 8x8 board): the steps as shifts, so that all pawns move at once.  Where only the
+     * push is (the hexagram, whose columns differ in length), the pushes and double steps are
+     * counted that way (perft's last ply) and the captures pawn by pawn. */
     struct {
-        bool usable;
+        bool usable;        /* every step */
+        bool push_usable;   /* the push */
         int push;           /* the change of cell number of a push */
         CellSet push_from;  /* cells with a push */
         CellSet push2_via;  /* the cells double steps pass */
