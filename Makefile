@@ -105,6 +105,8 @@ FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -MMD -MP -g -O1 -fsanitize=address,undefin
 FUZZ_NO_CMP := $(addprefix src/core/,attack.c mate.c movegen.c perft.c position.c rules_w1.c rules_w3.c) \
 	$(addprefix src/engine/,eval.c search.c see.c tt.c)
 $(patsubst %.c,$(FUZZ)/%.o,$(FUZZ_NO_CMP)): FUZZ_CFLAGS += -fno-sanitize-coverage=trace-cmp
+# make and unmake check the whole position after one move in 8 (position.c says why).
+$(FUZZ)/src/core/position.o: FUZZ_CFLAGS += -DPOS_CHECK_ONE_IN=8
 # How long `make fuzz-long` runs each target (seconds), and where its corpora grow.
 FUZZ_SECONDS ?= 600
 FUZZ_CORPUS ?= build/fuzz-corpus
@@ -122,8 +124,8 @@ $(FUZZ)/%.o: %.S src/tablebase/derived_data.bin
 $(FUZZ)/fuzz-%: $(call LIB_OBJ,$(FUZZ)) $(FUZZ)/tests/fuzz/fuzz_%.o $(FUZZ_HELPERS)
 	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer $^ -o $@ $(filter-out -lmicrohttpd,$(LDLIBS)) $(FUZZ_LDFLAGS)
 
-# The UCI sessions' engines start with a one-bucket table (fuzz_uci.c says why).
-$(FUZZ)/fuzz-uci: FUZZ_LDFLAGS := -Wl,--wrap=engine_init
+# The UCI sessions share one engine with a one-bucket table (fuzz_uci.c says why).
+$(FUZZ)/fuzz-uci: FUZZ_LDFLAGS := -Wl,--wrap=engine_init,--wrap=engine_free
 
 asan: $(ASAN)/starfish $(ASAN)/unit-tests
 

@@ -365,16 +365,44 @@ static bool san_problem(Position *pos, const char *san, const LegalMoves *l, cha
     return true;
 }
 
+/* Could move m's coordinate text be `text`?  A cheap test before rendering it: the text must
+ * begin with what the rendering begins with, the origin's name ("e2e4", any case) or a
+ * placement's "N@". */
+static bool may_be_coordinates(const Position *pos, Move m, const char *text)
+{
+    if (MOVE_KIND(m) == MK_PLACE)
+        return text[0] && text[1] == '@';
+    const char *from = pos->v->geo->cell_name[MOVE_FROM(m)];
+    return strncasecmp(text, from, strlen(from)) == 0;
+}
+
 /* The coordinate text of a legal move, its promotion or placement letter in either case. */
 static int find_coordinates(const Position *pos, const LegalMoves *l, const char *text)
 {
     char buf[MOVE_TEXT_MAX];
     for (int i = 0; i < l->n; i++) {
+        if (!may_be_coordinates(pos, l->move[i], text))
+            continue;
         move_to_text(pos, l->move[i], buf);
         if (strcmp(buf, text) == 0 || (strcasecmp(buf, text) == 0 && strlen(buf) > 2))
             return i;
     }
     return -1;
+}
+
+/*
+ * Could move m's SAN match `loose` (a text as find_san compares it loosely), strictly or
+ * loosely?  A cheap test before rendering it: but for castling, every form of a move's SAN
+ * holds its destination's name, and strip_san drops characters one by one, so the stripped
+ * name is in the stripped SAN, and in any text that matches it.
+ */
+static bool may_be_san(const Position *pos, Move m, const char *loose)
+{
+    char name[CELL_NAME_MAX];
+    if (MOVE_KIND(m) == MK_CASTLE)
+        return true;
+    strip_san(pos->v->geo->cell_name[MOVE_TO(m)], name, sizeof name, true);
+    return strstr(loose, name) != NULL;
 }
 
 /*
@@ -390,6 +418,8 @@ static int find_san(const Position *pos, const LegalMoves *l, const char *san, c
     strip_san(san, loose, len, true);
     int loose_match = -1;
     for (int i = 0; i < l->n && strict[0]; i++) {
+        if (!may_be_san(pos, l->move[i], loose))
+            continue;
         san_body(pos, l, i, buf);
         strip_san(buf, b, sizeof b, false);
         if (strcmp(strict, b) == 0)
