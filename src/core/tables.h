@@ -146,6 +146,11 @@ typedef struct VariantDef {
     int (*eval_bonus)(const struct Position *pos);
     /* The engine: zugzwang is common here, so null-move pruning would be unsound. */
     bool zugzwang_prone;
+    /* The engine: capture chains run long here (Megastar's Slings hop over crowds of pieces en
+     * prise), so quiescence searches only the best few captures below its first plies and
+     * stops after a few plies; elsewhere it searches every capture that does not lose
+     * material, as deep as the captures go. */
+    bool long_capture_chains;
     /* A letter shown on each cell of the board (square-says's marks), or NULL. */
     char (*cell_mark)(const Geometry *g, Cell c);
     /* Installed from above at start-up (NULL: no tables); read by the hooks above. */

@@ -17,11 +17,12 @@
 
 /* Pruning margins, centipawns. */
 #define QS_DELTA_MARGIN 200
-/* Quiescence's bounds: plies in all, and quiet check evasions once an escape is known. */
-#define QS_MAX_DEPTH 8
+/* Quiet check evasions quiescence tries once an escape is known. */
 #define QS_QUIET_EVASIONS 2
-/* Out of check, after its first QS_FULL_PLIES plies, quiescence searches QS_CAPTURES captures,
- * then only recaptures and promotions. */
+/* Where capture chains run long (VariantDef.long_capture_chains), quiescence stops after
+ * QS_MAX_DEPTH plies, and out of check, after its first QS_FULL_PLIES plies, searches
+ * QS_CAPTURES captures, then only recaptures and promotions. */
+#define QS_MAX_DEPTH 8
 #define QS_FULL_PLIES 2
 #define QS_CAPTURES 2
 #define RFP_MAX_DEPTH 5
@@ -464,11 +465,13 @@ static int refined_eval(Worker *w, const TTEntry *e, int ply)
 
 /*
  * Quiescence: captures and promotions until the position is quiet, standing pat on the static
- * evaluation.  Out of check and below its first QS_FULL_PLIES plies, the QS_CAPTURES best
- * captures are searched, then only recaptures and promotions.  In check every evasion counts, but once one has been found to escape, at
- * most QS_QUIET_EVASIONS quiet ones are tried; and the whole of it stops after QS_MAX_DEPTH
- * plies.  These bounds keep the capture trees of crowded boards (Megastar's, where dozens of
- * pieces stand en prise to hopping Slings) from growing without end.
+ * evaluation.  In check every evasion counts, but once one has been found to escape, at most
+ * QS_QUIET_EVASIONS quiet ones are tried.  Where capture chains run long, out of check and
+ * below its first QS_FULL_PLIES plies, the QS_CAPTURES best captures are searched, then only
+ * recaptures and promotions, and the whole of it stops after QS_MAX_DEPTH plies.  These bounds
+ * keep the capture trees of crowded boards (Megastar's, where dozens of pieces stand en prise
+ * to hopping Slings) from growing without end; elsewhere the captures that lose material,
+ * which quiescence skips, bound the tree.
  */
 static int quiescence(Worker *w, int alpha, int beta, int ply, int qdepth)
 {
@@ -477,7 +480,8 @@ static int quiescence(Worker *w, int alpha, int beta, int ply, int qdepth)
         w->seldepth = ply;
     if (out_of_time(w))
         return 0;
-    if (ply >= MAX_PLY || qdepth >= QS_MAX_DEPTH)
+    bool bounded = pos->v->def->long_capture_chains;
+    if (ply >= MAX_PLY || (bounded && qdepth >= QS_MAX_DEPTH))
         return evaluate(pos, w->shared->eval);
     /* The table, outside the principal variation: an entry of this quiescence ply or a
      * shallower one (its search was wider) or of the main search settles the node. */
@@ -516,8 +520,10 @@ static int quiescence(Worker *w, int alpha, int beta, int ply, int qdepth)
         /* Quiet moves come last: enough of them once an escape is known. */
         if (quiet && best > -SCORE_MATE_BOUND && quiet_evasions >= QS_QUIET_EVASIONS)
             break;
-        /* Deeper down, out of check, the best few captures, then only recaptures and promotions. */
-        if (!check && qdepth >= QS_FULL_PLIES && legal >= QS_CAPTURES && MOVE_TO(m) != recapture && !MOVE_PIECE(m))
+        /* Where chains run long, deeper down, out of check: the best few captures, then only
+         * recaptures and promotions. */
+        if (bounded && !check && qdepth >= QS_FULL_PLIES && legal >= QS_CAPTURES && MOVE_TO(m) != recapture &&
+            !MOVE_PIECE(m))
             continue;
         Undo u;
         if (!make_if_legal(w, m, &u))

@@ -130,6 +130,7 @@ VariantDef megastar_definition(void)
         .promotion_cells = {promotion_cells[WHITE], promotion_cells[BLACK]},
         .fen_ep = true,
         .insufficient_material = pos_only_royals,
+        .long_capture_chains = true,
     };
     return d;
 }
