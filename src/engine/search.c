@@ -42,10 +42,11 @@
 #define NMP_EVAL_MAX 3
 /* Late-move reductions: LMR_BASE + log(depth) log(move number) / LMR_DIVISOR plies, one less
  * in the principal variation, in or into check, and for killers and counter moves, and one
- * less (more) per LMR_HISTORY_UNIT of good (bad) history. */
+ * less (more) per LMR_HISTORY_UNIT of good (bad) history (the move's own plus its two
+ * continuation entries). */
 #define LMR_BASE 0.75
 #define LMR_DIVISOR 2.25
-#define LMR_HISTORY_UNIT 8192
+#define LMR_HISTORY_UNIT 16384
 #define ASPIRATION_DELTA 25
 /* History scores stay within +-HISTORY_MAX; one cutoff moves them by at most the bonus cap. */
 #define HISTORY_MAX 16384
@@ -103,9 +104,34 @@ typedef struct Worker {
      * it moved and its target). */
     int history[2][MAX_CELLS][MAX_CELLS];
     Move counter[MAX_CODES][MAX_CELLS];
+    /* Continuation history, kept like the history: how a quiet move fared after the move one
+     * and two plies before it, a square table over this variant's (piece code, target) pairs
+     * (see followup_key), made for `followup_variant` when a search starts; NULL if memory ran
+     * out, then the search goes without it.  followup_at[ply]: the key of the move made at ply,
+     * or -1 (a null move, or a move whose piece did not survive it). */
+    int16_t *followup;
+    int followup_keys;
+    const Variant *followup_variant;
+    int followup_at[MAX_PLY + 1];
 } Worker;
 
 static void init_lmr(void);
+
+/* Forgets the continuation history: the next search allocates it afresh (zeroed memory comes
+ * cheaper from calloc than from clearing Megastar's 26 MB). */
+static void clear_followups(Worker *w)
+{
+    free(w->followup);
+    w->followup = NULL;
+    w->followup_variant = NULL;
+}
+
+static void worker_free(Worker *w)
+{
+    if (w)
+        clear_followups(w);
+    free(w);
+}
 
 /* ---- The engine --------------------------------------------------------------------------- */
 
@@ -141,7 +167,7 @@ bool engine_set_threads(Engine *e, int threads)
         return false;
     }
     for (int i = threads; i < e->threads; i++)
-        free(e->workers[i]);
+        worker_free(e->workers[i]);
     for (int i = 0; i < threads; i++)
         workers[i]->id = i;
     free(e->workers);
@@ -153,7 +179,7 @@ bool engine_set_threads(Engine *e, int threads)
 void engine_free(Engine *e)
 {
     for (int i = 0; i < e->threads; i++)
-        free(e->workers[i]);
+        worker_free(e->workers[i]);
     free(e->workers);
     tt_free(&e->tt);
 }
@@ -164,6 +190,7 @@ void engine_new_game(Engine *e)
     for (int i = 0; i < e->threads; i++) {
         memset(e->workers[i]->history, 0, sizeof e->workers[i]->history);
         memset(e->workers[i]->counter, 0, sizeof e->workers[i]->counter);
+        clear_followups(e->workers[i]);
     }
 }
 
@@ -314,6 +341,42 @@ static Move counter_move(const Worker *w, int ply)
     return prev ? w->counter[w->path_piece[ply - 1]][MOVE_TO(prev)] : MOVE_NONE;
 }
 
+/* The index of a (piece code, cell) pair in the continuation-history table, or -1 without a
+ * table or a piece. */
+static int followup_key(const Worker *w, uint8_t code, Cell cell)
+{
+    const Variant *v = w->pos.v;
+    if (!w->followup || !PIECE_TYPE(code))
+        return -1;
+    return ((code >> 4) * v->ntypes + PIECE_TYPE(code) - 1) * v->geo->ncells + cell;
+}
+
+/* The continuation-history rows of the moves one and two plies before `ply` (NULL: none). */
+typedef struct Followups {
+    int16_t *row[2];
+} Followups;
+
+static Followups followups_at(const Worker *w, int ply)
+{
+    Followups f = {{NULL, NULL}};
+    for (int back = 1; back <= 2; back++)
+        if (ply >= back && w->followup_at[ply - back] >= 0)
+            f.row[back - 1] = w->followup + (size_t)w->followup_at[ply - back] * (size_t)w->followup_keys;
+    return f;
+}
+
+/* A quiet board move's history: its own, plus how it fared after the two moves before it. */
+static int quiet_history(const Worker *w, const Followups *f, Move m)
+{
+    const Position *pos = &w->pos;
+    int h = w->history[pos->side][MOVE_FROM(m)][MOVE_TO(m)];
+    int key = followup_key(w, pos->board[MOVE_FROM(m)], MOVE_TO(m));
+    for (int i = 0; i < 2 && key >= 0; i++)
+        if (f->row[i])
+            h += f->row[i][key];
+    return h;
+}
+
 /* Late-move reductions by depth and move number: log(depth) * log(moves), as Ethereal's. */
 static int lmr_table[64][64];
 
@@ -326,13 +389,12 @@ static void init_lmr(void)
 
 /* How much shallower a late quiet move is searched first. */
 static int reduction(const Worker *w, Move m, int depth, int legal, int ply, bool pv_node, bool check, bool gives_check,
-                     Move counter)
+                     Move counter, int history)
 {
     int r = lmr_table[depth < 63 ? depth : 63][legal < 63 ? legal : 63];
     r -= pv_node + (check || gives_check);
     r -= m == w->killers[ply][0] || m == w->killers[ply][1] || m == counter;
-    if (MOVE_KIND(m) != MK_PLACE)
-        r -= w->history[w->pos.side ^ 1][MOVE_FROM(m)][MOVE_TO(m)] / LMR_HISTORY_UNIT;
+    r -= history / LMR_HISTORY_UNIT;
     return r < 0 ? 0 : r > depth - 2 ? depth - 2 : r;
 }
 
@@ -344,6 +406,7 @@ static void order_moves(Worker *w, Move *moves, int n, Move tt_move, int ply)
     int score[MAX_MOVES];
     const Position *pos = &w->pos;
     Move counter = counter_move(w, ply);
+    Followups f = followups_at(w, ply);
     for (int i = 0; i < n; i++) {
         Move m = moves[i];
         int sc;
@@ -363,7 +426,7 @@ static void order_moves(Worker *w, Move *moves, int n, Move tt_move, int ply)
         else if (MOVE_KIND(m) == MK_PLACE)
             sc = w->shared->eval->mg[MAKE_PIECE(pos->side, MOVE_PIECE(m))][MOVE_TO(m)];
         else
-            sc = w->history[pos->side][MOVE_FROM(m)][MOVE_TO(m)];
+            sc = quiet_history(w, &f, m);
         score[i] = sc;
     }
     for (int i = 1; i < n; i++) { /* insertion sort: lists are short */
@@ -531,6 +594,7 @@ static int quiescence(Worker *w, int alpha, int beta, int ply, int qdepth)
         legal++;
         quiet_evasions += quiet;
         w->path_move[ply] = m;
+        w->followup_at[ply] = -1;
         int score = -quiescence(w, -beta, -alpha, ply + 1, qdepth + 1);
         unmake(w, m, &u);
         if (w->stopped)
@@ -561,9 +625,20 @@ static bool has_pieces(const Position *pos)
 }
 
 /* History scores move toward +-HISTORY_MAX by each update, more slowly the closer they are. */
-static void history_update(int *h, int bonus)
+static int history_moved(int h, int bonus)
 {
-    *h += bonus - *h * abs(bonus) / HISTORY_MAX;
+    return h + bonus - h * abs(bonus) / HISTORY_MAX;
+}
+
+/* Moves a quiet board move's history, its own and its continuation entries, by the bonus. */
+static void quiet_history_update(Worker *w, const Followups *f, Move m, int bonus)
+{
+    int *h = &w->history[w->pos.side][MOVE_FROM(m)][MOVE_TO(m)];
+    *h = history_moved(*h, bonus);
+    int key = followup_key(w, w->pos.board[MOVE_FROM(m)], MOVE_TO(m));
+    for (int i = 0; i < 2 && key >= 0; i++)
+        if (f->row[i])
+            f->row[i][key] = (int16_t)history_moved(f->row[i][key], bonus);
 }
 
 /* A quiet move cut off: it becomes a killer and the counter move of the move before it, its
@@ -579,12 +654,12 @@ static void update_quiet_stats(Worker *w, Move m, int depth, int ply, const Move
     int bonus = 16 * depth * depth + 32 * depth + 16;
     if (bonus > HISTORY_BONUS_MAX)
         bonus = HISTORY_BONUS_MAX;
-    int side = w->pos.side;
+    Followups f = followups_at(w, ply);
     if (MOVE_KIND(m) != MK_PLACE)
-        history_update(&w->history[side][MOVE_FROM(m)][MOVE_TO(m)], bonus);
+        quiet_history_update(w, &f, m, bonus);
     for (int i = 0; i < ntried; i++)
         if (tried[i] != m && MOVE_KIND(tried[i]) != MK_PLACE)
-            history_update(&w->history[side][MOVE_FROM(tried[i])][MOVE_TO(tried[i])], -bonus);
+            quiet_history_update(w, &f, tried[i], -bonus);
 }
 
 /* A late or hopeless quiet move at shallow depth is not searched: late move pruning skips
@@ -615,6 +690,7 @@ static int null_move_search(Worker *w, int beta, int depth, int ply, int static_
     Undo u;
     pos_make_null(pos, &u);
     w->path_move[ply] = MOVE_NONE;
+    w->followup_at[ply] = -1;
     w->keys[w->nkeys++] = search_key(pos);
     int margin = (static_eval - beta) / NMP_EVAL_UNIT;
     int r = NMP_BASE + depth / NMP_DEPTH_DIVISOR + (margin < NMP_EVAL_MAX ? margin : NMP_EVAL_MAX);
@@ -713,6 +789,7 @@ static int negamax(Worker *w, int alpha, int beta, int depth, int ply, bool chec
     /* Step 7. The moves, best first. */
     order_moves(w, moves, n, tt_move, ply);
     Move counter = counter_move(w, ply);
+    Followups followups = followups_at(w, ply);
     int best = -SCORE_INF, orig_alpha = alpha, nquiets = 0;
     Move best_move = MOVE_NONE, quiets[MAX_MOVES];
     for (int i = 0; i < n; i++) {
@@ -720,6 +797,7 @@ static int negamax(Worker *w, int alpha, int beta, int depth, int ply, bool chec
         if (root && excluded_at_root(w, m))
             continue;
         bool quiet = is_quiet(pos, m);
+        int history = quiet && MOVE_KIND(m) != MK_PLACE ? quiet_history(w, &followups, m) : 0;
         /* Step 8a. A capture near the leaves that loses too much in its exchange. */
         if (prunable && !quiet && legal && best > -SCORE_MATE_BOUND && depth <= SEE_PRUNE_MAX_DEPTH &&
             pos_is_capture(pos, m) && !MOVE_PIECE(m) && exchange_below(w, m, -SEE_PRUNE_MARGIN * depth))
@@ -745,12 +823,13 @@ static int negamax(Worker *w, int alpha, int beta, int depth, int ply, bool chec
             quiets[nquiets++] = m;
         w->path_move[ply] = m;
         w->path_piece[ply] = pos->board[MOVE_TO(m)];
+        w->followup_at[ply] = followup_key(w, pos->board[MOVE_TO(m)], MOVE_TO(m));
         int score;
         if (legal == 1) {
             score = -negamax(w, -beta, -alpha, depth - 1, ply + 1, gives_check, true);
         } else {
             int r = depth >= 3 && legal > 1 + 2 * pv_node && quiet
-                        ? reduction(w, m, depth, legal, ply, pv_node, check, gives_check, counter)
+                        ? reduction(w, m, depth, legal, ply, pv_node, check, gives_check, counter, history)
                         : 0;
             score = -negamax(w, -alpha - 1, -alpha, depth - 1 - r, ply + 1, gives_check, true);
             if (score > alpha && (r || pv_node))
@@ -1021,6 +1100,19 @@ static void *helper_main(void *arg)
     return NULL;
 }
 
+/* Makes the continuation-history table fit the variant searched, cleared when it changes. */
+static void prepare_followups(Worker *w, const Variant *v)
+{
+    for (int i = 0; i <= MAX_PLY; i++)
+        w->followup_at[i] = -1;
+    if (w->followup && w->followup_variant == v)
+        return;
+    free(w->followup);
+    w->followup_keys = 2 * v->ntypes * v->geo->ncells;
+    w->followup = calloc((size_t)w->followup_keys * (size_t)w->followup_keys, sizeof *w->followup);
+    w->followup_variant = w->followup ? v : NULL;
+}
+
 /* Readies a worker for a new search of the game's position. */
 static void worker_start(Worker *w, Shared *sh, const Game *game)
 {
@@ -1041,6 +1133,7 @@ static void worker_start(Worker *w, Shared *sh, const Game *game)
     w->info.nlines = 0;
     memset(w->killers, 0, sizeof w->killers);
     memset(w->pv_len, 0, sizeof w->pv_len);
+    prepare_followups(w, game->pos.v);
 }
 
 /* The main thread's search, with the helpers running beside it; returns the line to play. */
