@@ -25,6 +25,7 @@ import argparse
 import importlib
 import os
 import re
+import signal
 import subprocess
 import sys
 import tempfile
@@ -147,16 +148,18 @@ def run_api_postgresql(results):
 def run_browser(results):
     """The browser tests (tests/browser/run.mjs): real Chromium clicking through the real UI."""
     env = dict(os.environ, STARFISH_BIN=RELEASE_BIN)
+    # In a session of its own, so that a timeout ends the servers and browsers it started too.
+    proc = subprocess.Popen(["node", os.path.join(ROOT, "tests", "browser", "run.mjs")], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT, start_new_session=True)
     timed_out = False
     try:
-        proc = subprocess.run(["node", os.path.join(ROOT, "tests", "browser", "run.mjs")], capture_output=True,
-                              text=True, timeout=BROWSER_TIMEOUT, env=env, cwd=ROOT)
-    except subprocess.TimeoutExpired as e:  # the tests that finished count; the rest is one failure
-        out = e.stdout.decode(errors="replace") if isinstance(e.stdout, bytes) else e.stdout or ""
-        proc = subprocess.CompletedProcess(e.cmd, -1, out, "")
+        out, err = proc.communicate(timeout=BROWSER_TIMEOUT)
+    except subprocess.TimeoutExpired:  # the tests that finished count; the rest is one failure
+        os.killpg(proc.pid, signal.SIGKILL)
+        out, err = proc.communicate()
         timed_out = True
     seen = 0
-    for line in proc.stdout.splitlines():
+    for line in out.splitlines():
         if line.startswith("PASS "):
             results.record(f"browser {line[5:]}", True)
             seen += 1
@@ -167,7 +170,7 @@ def run_browser(results):
     if timed_out:
         results.record("browser run", False, f"timed out after {BROWSER_TIMEOUT} s")
     elif proc.returncode != 0 and seen == 0:
-        results.record("browser run", False, f"exit {proc.returncode}: {(proc.stderr or proc.stdout)[-2000:]}")
+        results.record("browser run", False, f"exit {proc.returncode}: {(err or out)[-2000:]}")
 
 
 def run_bench(results):
