@@ -29,6 +29,11 @@ bool move_is_legal(Position *pos, Move m)
     return pos->v->ops->move_is_legal(pos, m);
 }
 
+bool pos_make_if_legal(Position *pos, Move m, Undo *u, bool in_check)
+{
+    return pos->v->ops->make_if_legal(pos, m, u, in_check);
+}
+
 bool pos_attacked(const Position *pos, Cell x, int by)
 {
     return pos->v->ops->attacked(pos, x, by, 0xffff);
@@ -72,9 +77,10 @@ uint64_t pos_repetition_key(Position *pos)
     return pos->key ^ (pos_has_legal_ep(pos) ? zobrist_ep[pos->ep] : 0);
 }
 
-int pos_mobility(const Position *pos, const CellSet *pieces, const CellSet *zone, int *zone_hits, CellSet *reach)
+int pos_mobility(const Position *pos, const CellSet *pieces, const CellSet *zone, int *zone_hits,
+                 CellSet reach_by_type[MAX_TYPES])
 {
-    return pos->v->ops->mobility(pos, pieces, zone, zone_hits, reach);
+    return pos->v->ops->mobility(pos, pieces, zone, zone_hits, reach_by_type);
 }
 
 

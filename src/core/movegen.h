@@ -19,6 +19,11 @@ int gen_legal(Position *pos, Move *out);
 int count_legal_moves(Position *pos);
 /* Is a pseudo-legal move legal? */
 bool move_is_legal(Position *pos, Move m);
+/* Makes a pseudo-legal move (pos_make) if it is legal and returns true; else returns false
+ * with the position unchanged.  in_check must say whether the side to move is in check now
+ * (pos_in_check; a search knows it already): with it, check and pin masks decide most moves
+ * without an attack test after making them, and an illegal royal move is never made. */
+bool pos_make_if_legal(Position *pos, Move m, Undo *u, bool in_check);
 
 /* How legal generation decided (per thread): the moves it returned, and the candidates it
  * made and tested because no mask decided them (`starfish bench perft` prints the share). */
@@ -47,10 +52,12 @@ uint64_t pos_repetition_key(Position *pos);
  * The moves of the pieces in `pieces` (all of one side) as they stand: their pushes and
  * captures, castling, double steps and en passant left out, counted pattern by pattern (a
  * cell two of a piece's patterns reach counts twice); and how many of them land in `zone`
- * (when not NULL); into *reach (when not NULL) every cell they move to or capture on.  The
- * evaluation's mobility, from the same attack sets as move generation.
+ * (when not NULL); into reach_by_type[t] (when not NULL, for each type t of the variant) every
+ * cell the pieces of type t move to or capture on.  The evaluation's mobility, from the same
+ * attack sets as move generation, in one pass over the pieces.
  */
-int pos_mobility(const Position *pos, const CellSet *pieces, const CellSet *zone, int *zone_hits, CellSet *reach);
+int pos_mobility(const Position *pos, const CellSet *pieces, const CellSet *zone, int *zone_hits,
+                 CellSet reach_by_type[MAX_TYPES]);
 /* The cells next to a pawn of either side (one step away in any direction). */
 CellSet pos_cells_next_to_pawns(const Position *pos);
 

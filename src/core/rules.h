@@ -17,14 +17,17 @@ typedef struct RulesOps {
     bool (*mover_safe)(const Position *pos);
     /* Makes the move, asks mover_safe, unmakes it. */
     bool (*move_is_legal)(Position *pos, Move m);
+    /* Makes a pseudo-legal move if it is legal (pos_make_if_legal). */
+    bool (*make_if_legal)(Position *pos, Move m, Undo *u, bool in_check);
     /* Pseudo-legal moves; with captures_only, captures and promotions alone. */
     int (*pseudo)(const Position *pos, Move *out, bool captures_only);
     /* Legal moves; with out NULL, only counted (perft's last ply). */
     int (*legal)(Position *pos, Move *out);
     /* The moves of a set of one side's pieces (castling, double steps and en passant left
      * out), counted pattern by pattern, how many land in zone (when not NULL), and the cells
-     * they reach (into *reach when not NULL). */
-    int (*mobility)(const Position *pos, const CellSet *pieces, const CellSet *zone, int *zone_hits, CellSet *reach);
+     * each piece type reaches (into reach_by_type[1..ntypes] when not NULL). */
+    int (*mobility)(const Position *pos, const CellSet *pieces, const CellSet *zone, int *zone_hits,
+                    CellSet reach_by_type[MAX_TYPES]);
     /* The cells next to a pawn of either side. */
     CellSet (*next_to_pawns)(const Position *pos);
 } RulesOps;

@@ -320,6 +320,91 @@ static bool legal_by_making(Position *pos, Move m)
     return ok;
 }
 
+/* Side `by`'s slider and rose patterns (bits) with a piece on the board and a ray from k that
+ * passes one of the cells of s: the lines to k that emptying those cells can open. */
+static inline unsigned lines_through(const Position *pos, Cell k, int by, Set s)
+{
+    const Variant *v = pos->v;
+    unsigned lines = 0;
+    for (unsigned bits = v->kind_patterns[PAT_SLIDE] | v->kind_patterns[PAT_ROSE]; bits; bits &= bits - 1) {
+        int p = __builtin_ctz(bits);
+        const PatternTable *t = &v->pat[p][by];
+        const uint64_t *reach = v->kind_patterns[PAT_ROSE] >> p & 1 ? t->rose->reach : t->back->reach;
+        if (set_any(set_and(set_at(reach, k), s)) && set_any(holders(pos, by, p)))
+            lines |= 1u << p;
+    }
+    return lines;
+}
+
+/* The side to move is not in check: could emptying the cells of `vacated` let one of side
+ * `them`'s sliders or roses reach the royal piece on k? */
+static inline bool exposes(const Position *pos, Cell k, int them, Set vacated)
+{
+    unsigned lines = lines_through(pos, k, them, vacated);
+    return lines && attacked_with(pos, k, them, lines, set_minus(occupied(pos), vacated));
+}
+
+/* The side to move is in check: might a move of a piece other than the royal to `to` answer
+ * it?  Not when several pieces give check, nor when `to` is neither the checker's cell nor
+ * on one of its lines from k (the rays of its slider and rose patterns from k, up to the
+ * first piece: a superset of the cells between). */
+static inline bool may_answer_check(const Position *pos, Cell k, int them, Cell to)
+{
+    const Variant *v = pos->v;
+    Set occ = occupied(pos), checkers = attackers_with(pos, k, them, 0xffff, occ, false);
+    if (set_several(checkers))
+        return false;
+    if (set_has(checkers, to))
+        return true;
+    for (unsigned bits = v->kind_patterns[PAT_SLIDE]; bits; bits &= bits - 1) {
+        int p = __builtin_ctz(bits);
+        if (set_any(set_and(checkers, holders(pos, them, p))) && set_has(slide(v->pat[p][them].back, k, occ), to))
+            return true;
+    }
+    for (unsigned bits = v->kind_patterns[PAT_ROSE]; bits; bits &= bits - 1) {
+        int p = __builtin_ctz(bits);
+        if (set_any(set_and(checkers, holders(pos, them, p))) && set_has(rose(v->pat[p][them].rose, k, occ), to))
+            return true;
+    }
+    return false;
+}
+
+/*
+ * Makes a pseudo-legal move when it is legal (true), else leaves the position as it was;
+ * in_check: the side to move is in check now.  Masks decide without making the move where
+ * they can: a royal move by its target with the royal lifted; another piece's move out of
+ * check when the cells it empties open no enemy line to the royal, in check when it neither
+ * captures the single checker nor lands on its line (illegal).  The rest is made and tested:
+ * en passant, castling, placements, double steps, every move while the opponent has hoppers,
+ * the removal event's moves of the royal piece, and the moves the masks leave open.
+ */
+static bool make_if_legal(Position *pos, Move m, Undo *u, bool in_check)
+{
+    const Variant *v = pos->v;
+    int them = pos->side ^ 1;
+    Cell k = pos->royal[pos->side], from = MOVE_FROM(m), to = MOVE_TO(m);
+    bool removal = v->def->removal_unless_near_pawn;
+    assert(in_check == (k != NO_CELL && attacked(pos, k, them, 0xffff)));
+    MoveKind kind = MOVE_KIND(m);
+    bool masks = k != NO_CELL && (kind == MK_NORMAL || (kind == MK_DOUBLE && from != k)) && !v->kind_patterns[PAT_HOP];
+    bool safe = false; /* legal without a test after the move */
+    if (masks && from == k && !removal) {
+        if (attacked_with(pos, to, them, 0xffff, set_minus(occupied(pos), set_bit(k))))
+            return false;
+        safe = true;
+    } else if (masks && in_check) {
+        if (from != k && !may_answer_check(pos, k, them, to))
+            return false;
+    } else if (masks && from != k) {
+        safe = !exposes(pos, k, them, removal ? set_or(set_bit(from), set_bit(to)) : set_bit(from));
+    }
+    pos_make(pos, m, u);
+    if (safe || mover_safe(pos))
+        return true;
+    pos_unmake(pos, m, u);
+    return false;
+}
+
 /* ---- the royal piece's lines ---- */
 
 typedef struct {
@@ -991,50 +1076,65 @@ static int legal(Position *pos, Move *out)
     return generate(pos, out, GEN_LEGAL);
 }
 
-/* Mobility's tally: the moves of one piece, those of them into the area, the cells seen. */
-static inline void tally(Set reach, Set area, int *moves, int *hits, Set *seen)
+/* Mobility's count so far: the moves, those of them into the area, and (when by_type is not
+ * NULL) the cells each piece type reaches. */
+typedef struct {
+    Set area;
+    int moves, hits;
+    Set *by_type;
+} Tally;
+
+static inline void tally(const Position *pos, Tally *t, Cell from, Set reach)
 {
-    *moves += set_count(reach);
-    *hits += set_count(set_and(reach, area));
-    *seen = set_or(*seen, reach);
+    t->moves += set_count(reach);
+    t->hits += set_count(set_and(reach, t->area));
+    if (t->by_type) {
+        int type = PIECE_TYPE(pos->board[from]);
+        t->by_type[type] = set_or(t->by_type[type], reach);
+    }
 }
 
-/* The moves of the pieces in `pieces` (all of one side), counted pattern by pattern. */
-static int mobility(const Position *pos, const CellSet *pieces, const CellSet *zone, int *zone_hits, CellSet *reached)
+/* The moves of the pieces in `pieces` (all of one side), counted pattern by pattern in one
+ * pass over the patterns. */
+static int mobility(const Position *pos, const CellSet *pieces, const CellSet *zone, int *zone_hits,
+                    CellSet reach_by_type[MAX_TYPES])
 {
     const Variant *v = pos->v;
-    Set mine = set_load(pieces), area = zone ? set_load(zone) : set_none(), seen = set_none();
-    *zone_hits = 0;
-    if (reached)
-        *reached = (CellSet){{0}};
-    if (!set_any(mine))
-        return 0;
-    int side = PIECE_COLOUR(pos->board[set_lowest(mine)]), moves = 0;
+    Set mine = set_load(pieces), seen[MAX_TYPES];
+    Tally tl = {zone ? set_load(zone) : set_none(), 0, 0, reach_by_type ? seen : NULL};
+    for (int type = 0; reach_by_type && type <= v->ntypes; type++)
+        seen[type] = set_none();
+    int side = set_any(mine) ? PIECE_COLOUR(pos->board[set_lowest(mine)]) : WHITE;
     Set theirs = set_load(&pos->by_side[side ^ 1]), occ = set_or(set_load(&pos->by_side[side]), theirs);
     Set empty = set_minus(set_load(&v->all), occ), to = set_or(empty, theirs);
-    for (int p = 0; p < v->def->npatterns; p++) {
+    for (int p = 0; p < v->def->npatterns && set_any(mine); p++) {
         const PatternTable *t = &v->pat[p][side];
         Set h = set_and(holders(pos, side, p), mine);
-        if (!set_any(h))
-            continue;
-        switch (v->def->patterns[p].kind) {
+        switch (set_any(h) ? v->def->patterns[p].kind : PAT_KINDS) {
         case PAT_STEP:
-            while (set_any(h))
-                tally(set_and(set_at(t->to, set_pop(&h)), to), area, &moves, zone_hits, &seen);
+            while (set_any(h)) {
+                Cell from = set_pop(&h);
+                tally(pos, &tl, from, set_and(set_at(t->to, from), to));
+            }
             break;
         case PAT_SLIDE:
-            while (set_any(h))
-                tally(set_and(slide(t->slide, set_pop(&h), occ), to), area, &moves, zone_hits, &seen);
+            while (set_any(h)) {
+                Cell from = set_pop(&h);
+                tally(pos, &tl, from, set_and(slide(t->slide, from, occ), to));
+            }
             break;
         case PAT_ROSE:
-            while (set_any(h))
-                tally(set_and(rose(t->rose, set_pop(&h), occ), to), area, &moves, zone_hits, &seen);
+            while (set_any(h)) {
+                Cell from = set_pop(&h);
+                tally(pos, &tl, from, set_and(rose(t->rose, from, occ), to));
+            }
             break;
         case PAT_HOP:
             while (set_any(h)) {
+                Cell from = set_pop(&h);
                 Set quiet = set_none(), victims = set_none();
-                hop(t->slide, set_pop(&h), occ, &quiet, &victims);
-                tally(set_or(set_and(quiet, empty), set_and(victims, theirs)), area, &moves, zone_hits, &seen);
+                hop(t->slide, from, occ, &quiet, &victims);
+                tally(pos, &tl, from, set_or(set_and(quiet, empty), set_and(victims, theirs)));
             }
             break;
         case PAT_PAWN: /* the single push and the captures */
@@ -1043,17 +1143,18 @@ static int mobility(const Position *pos, const CellSet *pieces, const CellSet *z
                 Set reach = set_and(set_at(t->to, from), theirs);
                 if (t->push[from] != NO_CELL && set_has(empty, t->push[from]))
                     reach = set_or(reach, set_bit(t->push[from]));
-                tally(reach, area, &moves, zone_hits, &seen);
+                tally(pos, &tl, from, reach);
             }
             break;
         default:
             break;
         }
     }
-    if (reached)
-        *reached = set_store(seen);
-    return moves;
+    for (int type = 0; reach_by_type && type <= v->ntypes; type++)
+        reach_by_type[type] = set_store(seen[type]);
+    *zone_hits = tl.hits;
+    return tl.moves;
 }
 
-const RulesOps RULES_OPS = {attacked, attackers, mover_safe, legal_by_making, pseudo, legal, mobility,
+const RulesOps RULES_OPS = {attacked, attackers, mover_safe, legal_by_making, make_if_legal, pseudo, legal, mobility,
                             next_to_pawns};

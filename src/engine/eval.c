@@ -222,7 +222,7 @@ void eval_build(EvalTables *t, const Variant *v, const EvalParams *p)
     for (int type = 1; type <= v->ntypes && type < MAX_TYPES; type++)
         for (int big = 1; big <= v->ntypes && big < MAX_TYPES; big++) {
             const PieceDef *a = &v->def->pieces[type - 1], *b = &v->def->pieces[big - 1];
-            if (!b->pawn && !b->royal && 4 * b->value > 5 * a->value)
+            if (!a->pawn && !a->royal && !b->pawn && !b->royal && 4 * b->value > 5 * a->value)
                 t->bigger[type] |= 1u << big;
         }
     t->contact = p->pawn_shield_mg || p->pawn_contact_mg || p->pawn_contact_eg;
@@ -351,31 +351,25 @@ static CellSet pieces_of(const Position *pos, int side)
 }
 
 /*
- * The moves of one side's pieces and those of them into the zone; with piece-threat weights
- * the pieces are walked type by type, and *threatened counts the enemy pieces that a piece
- * worth a quarter less attacks (once per attacking type).
+ * The moves of one side's pieces and those of them into the zone, in one pass; with
+ * piece-threat weights, *threatened counts the enemy pieces that a piece worth a quarter less
+ * attacks (once per attacking type).
  */
 static int walk_pieces(const Position *pos, const EvalTables *t, int side, const CellSet *pieces,
                        const CellSet *zone, int *hits, int *threatened)
 {
     const Variant *v = pos->v;
+    CellSet reached[MAX_TYPES];
+    int moves = pos_mobility(pos, pieces, zone, hits, t->piece_threats ? reached : NULL);
     *threatened = 0;
-    if (!t->piece_threats)
-        return pos_mobility(pos, pieces, zone, hits, NULL);
-    int moves = 0;
-    *hits = 0;
-    for (int type = 1; type <= v->ntypes && type < MAX_TYPES; type++) {
-        CellSet mine = cellset_and(pieces, &pos->by_type[type]), reached, victims = {{0}};
-        if (cellset_next(&mine, 0) == NO_CELL)
+    for (int type = 1; t->piece_threats && type <= v->ntypes && type < MAX_TYPES; type++) {
+        if (!t->bigger[type]) /* nothing it could threaten, or not one of the pieces walked */
             continue;
-        int h;
-        moves += pos_mobility(pos, &mine, zone, &h, &reached);
-        *hits += h;
-        for (int big = 1; big <= v->ntypes && big < MAX_TYPES; big++)
-            if (t->bigger[type] >> big & 1)
-                victims = cellset_or(&victims, &pos->by_type[big]);
+        CellSet victims = {{0}};
+        for (unsigned big = t->bigger[type]; big; big &= big - 1)
+            victims = cellset_or(&victims, &pos->by_type[__builtin_ctz(big)]);
         victims = cellset_and(&victims, &pos->by_side[side ^ 1]);
-        victims = cellset_and(&victims, &reached);
+        victims = cellset_and(&victims, &reached[type]);
         *threatened += cellset_count(&victims);
     }
     return moves;

@@ -80,8 +80,8 @@ typedef struct EvalTables {
     int phase_total; /* non-pawn, non-royal material of the start position, both sides */
     bool walk;       /* mobility, royal-zone or piece-threat weights: walk each piece's moves */
     bool piece_threats; /* piece-threat weights: walk the pieces type by type */
-    /* Per piece type, the types (neither pawn nor royal) worth more than a quarter above it:
-     * bit t for type t. */
+    /* Per piece type (neither pawn nor royal: the pieces walked), the types (neither pawn nor
+     * royal) worth more than a quarter above it: bit t for type t. */
     uint32_t bigger[MAX_TYPES];
     bool contact;    /* pawn-shield or pawn-contact weights */
     bool passers;    /* passed-pawn weights (and a pawn type) */

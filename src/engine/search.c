@@ -449,14 +449,11 @@ static void make(Worker *w, Move m, Undo *u)
 }
 
 /* Makes a pseudo-legal move if it is legal: the search tests legality only for the moves it
- * actually reaches, after making them. */
-static bool make_if_legal(Worker *w, Move m, Undo *u)
+ * actually reaches (`check`: the side to move is in check, which lets masks decide most). */
+static bool make_if_legal(Worker *w, Move m, Undo *u, bool check)
 {
-    pos_make(&w->pos, m, u);
-    if (!pos_mover_safe(&w->pos)) {
-        pos_unmake(&w->pos, m, u);
+    if (!pos_make_if_legal(&w->pos, m, u, check))
         return false;
-    }
     w->keys[w->nkeys++] = search_key(&w->pos);
     counter_add(&w->nodes, 1);
     return true;
@@ -589,7 +586,7 @@ static int quiescence(Worker *w, int alpha, int beta, int ply, int qdepth)
             !MOVE_PIECE(m))
             continue;
         Undo u;
-        if (!make_if_legal(w, m, &u))
+        if (!make_if_legal(w, m, &u, check))
             continue;
         legal++;
         quiet_evasions += quiet;
@@ -805,7 +802,7 @@ static int negamax(Worker *w, int alpha, int beta, int depth, int ply, bool chec
         Undo u;
         if (root)
             report_current_move(w, m, legal + 1, depth);
-        if (!make_if_legal(w, m, &u))
+        if (!make_if_legal(w, m, &u, check))
             continue;
         legal++;
         bool gives_check = pos_in_check(pos);

@@ -2,7 +2,8 @@
  * The rules core on cell sets, checked against its own definitions on random games of every
  * variant (from the start and from the perft suites' hardest positions):
  *   - legal generation, which decides most moves by check and pin masks, equals making every
- *     pseudo-legal move and keeping those after which the mover's royal piece is safe;
+ *     pseudo-legal move and keeping those after which the mover's royal piece is safe, and so
+ *     does pos_make_if_legal move by move (the search's legality test);
  *   - counting the legal moves (perft's last ply) equals listing them;
  *   - gen_captures lists exactly the captures and promotions of gen_pseudo, in its order;
  *   - make and unmake keep every set, count, key and score sum equal to a recount from the
@@ -24,14 +25,35 @@ static int compare_moves(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* pos_make_if_legal against make-and-test: it makes the move exactly when that is legal,
+ * and otherwise leaves the position as it was (every byte). */
+static void check_make_if_legal(Position *pos, Move m, bool legal)
+{
+    Position before = *pos;
+    Undo u;
+    bool made = pos_make_if_legal(pos, m, &u, pos_in_check(pos));
+    if (made)
+        pos_unmake(pos, m, &u);
+    CHECK(memcmp(pos, &before, sizeof before) == 0);
+    if (made != legal) {
+        char text[MOVE_TEXT_MAX];
+        move_to_text(pos, m, text);
+        test_fail(__FILE__, __LINE__, "%s: pos_make_if_legal says %s is %s", fen_of(pos), text,
+                  made ? "legal" : "illegal");
+    }
+}
+
 /* gen_legal against make-and-test of every pseudo-legal move, and the count. */
 static void check_legal(Position *pos)
 {
     Move legal[MAX_MOVES], pseudo[MAX_MOVES], tested[MAX_MOVES];
     int n = gen_legal(pos, legal), np = gen_pseudo(pos, pseudo), nt = 0;
-    for (int i = 0; i < np; i++)
-        if (move_is_legal(pos, pseudo[i]))
+    for (int i = 0; i < np; i++) {
+        bool ok = move_is_legal(pos, pseudo[i]);
+        check_make_if_legal(pos, pseudo[i], ok);
+        if (ok)
             tested[nt++] = pseudo[i];
+    }
     qsort(legal, (size_t)n, sizeof(Move), compare_moves);
     qsort(tested, (size_t)nt, sizeof(Move), compare_moves);
     CHECK_EQ_INT(n, nt);
@@ -84,11 +106,12 @@ static void check_mobility(const Position *pos)
                 if (MOVE_FROM(pseudo[i]) == c && MOVE_KIND(pseudo[i]) == MK_NORMAL &&
                     !cellset_has(&targets, MOVE_TO(pseudo[i])))
                     cellset_flip(&targets, MOVE_TO(pseudo[i]));
-            int hits;
-            CellSet reached;
-            CHECK_EQ_INT(pos_mobility(pos, &one, &targets, &hits, &reached), cellset_count(&targets));
+            int hits, type = PIECE_TYPE(pos->board[c]);
+            CellSet reached[MAX_TYPES], none = {{0}};
+            CHECK_EQ_INT(pos_mobility(pos, &one, &targets, &hits, reached), cellset_count(&targets));
             CHECK_EQ_INT(hits, cellset_count(&targets));
-            CHECK(memcmp(&reached, &targets, sizeof targets) == 0);
+            for (int t = 1; t <= v->ntypes; t++)
+                CHECK(memcmp(&reached[t], t == type ? &targets : &none, sizeof targets) == 0);
         }
     }
 }
