@@ -401,12 +401,11 @@ static int reduction(const Worker *w, Move m, int depth, int legal, int ply, boo
 /* Orders moves best-first by a score: table move, captures that do not lose material (most
  * valuable victim, least valuable attacker), promotions, killers, the counter move, history,
  * then the captures that lose material. */
-static void order_moves(Worker *w, Move *moves, int n, Move tt_move, int ply)
+static void order_moves(Worker *w, Move *moves, int n, Move tt_move, int ply, const Followups *f)
 {
     int score[MAX_MOVES];
     const Position *pos = &w->pos;
     Move counter = counter_move(w, ply);
-    Followups f = followups_at(w, ply);
     for (int i = 0; i < n; i++) {
         Move m = moves[i];
         int sc;
@@ -426,7 +425,7 @@ static void order_moves(Worker *w, Move *moves, int n, Move tt_move, int ply)
         else if (MOVE_KIND(m) == MK_PLACE)
             sc = w->shared->eval->mg[MAKE_PIECE(pos->side, MOVE_PIECE(m))][MOVE_TO(m)];
         else
-            sc = quiet_history(w, &f, m);
+            sc = quiet_history(w, f, m);
         score[i] = sc;
     }
     for (int i = 1; i < n; i++) { /* insertion sort: lists are short */
@@ -572,7 +571,8 @@ static int quiescence(Worker *w, int alpha, int beta, int ply, int qdepth)
                 moves[k++] = moves[i];
         n = k;
     }
-    order_moves(w, moves, n, found ? e.move : MOVE_NONE, ply);
+    Followups followups = followups_at(w, ply);
+    order_moves(w, moves, n, found ? e.move : MOVE_NONE, ply, &followups);
     Cell recapture = ply > 0 && w->path_move[ply - 1] ? MOVE_TO(w->path_move[ply - 1]) : NO_CELL;
     for (int i = 0; i < n; i++) {
         Move m = moves[i];
@@ -640,7 +640,8 @@ static void quiet_history_update(Worker *w, const Followups *f, Move m, int bonu
 
 /* A quiet move cut off: it becomes a killer and the counter move of the move before it, its
  * history rises, and the quiet moves tried before it fall. */
-static void update_quiet_stats(Worker *w, Move m, int depth, int ply, const Move *tried, int ntried)
+static void update_quiet_stats(Worker *w, const Followups *f, Move m, int depth, int ply, const Move *tried,
+                               int ntried)
 {
     if (w->killers[ply][0] != m) {
         w->killers[ply][1] = w->killers[ply][0];
@@ -651,12 +652,11 @@ static void update_quiet_stats(Worker *w, Move m, int depth, int ply, const Move
     int bonus = 16 * depth * depth + 32 * depth + 16;
     if (bonus > HISTORY_BONUS_MAX)
         bonus = HISTORY_BONUS_MAX;
-    Followups f = followups_at(w, ply);
     if (MOVE_KIND(m) != MK_PLACE)
-        quiet_history_update(w, &f, m, bonus);
+        quiet_history_update(w, f, m, bonus);
     for (int i = 0; i < ntried; i++)
         if (tried[i] != m && MOVE_KIND(tried[i]) != MK_PLACE)
-            quiet_history_update(w, &f, tried[i], -bonus);
+            quiet_history_update(w, f, tried[i], -bonus);
 }
 
 /* A late or hopeless quiet move at shallow depth is not searched: late move pruning skips
@@ -784,9 +784,9 @@ static int negamax(Worker *w, int alpha, int beta, int depth, int ply, bool chec
     }
 
     /* Step 7. The moves, best first. */
-    order_moves(w, moves, n, tt_move, ply);
-    Move counter = counter_move(w, ply);
     Followups followups = followups_at(w, ply);
+    order_moves(w, moves, n, tt_move, ply, &followups);
+    Move counter = counter_move(w, ply);
     int best = -SCORE_INF, orig_alpha = alpha, nquiets = 0;
     Move best_move = MOVE_NONE, quiets[MAX_MOVES];
     for (int i = 0; i < n; i++) {
@@ -794,7 +794,8 @@ static int negamax(Worker *w, int alpha, int beta, int depth, int ply, bool chec
         if (root && excluded_at_root(w, m))
             continue;
         bool quiet = is_quiet(pos, m);
-        int history = quiet && MOVE_KIND(m) != MK_PLACE ? quiet_history(w, &followups, m) : 0;
+        /* Read before the move is made; late-move reductions (from depth 3) alone use it. */
+        int history = quiet && depth >= 3 && MOVE_KIND(m) != MK_PLACE ? quiet_history(w, &followups, m) : 0;
         /* Step 8a. A capture near the leaves that loses too much in its exchange. */
         if (prunable && !quiet && legal && best > -SCORE_MATE_BOUND && depth <= SEE_PRUNE_MAX_DEPTH &&
             pos_is_capture(pos, m) && !MOVE_PIECE(m) && exchange_below(w, m, -SEE_PRUNE_MARGIN * depth))
@@ -843,7 +844,7 @@ static int negamax(Worker *w, int alpha, int beta, int depth, int ply, bool chec
                 update_pv(w, m, ply);
                 if (score >= beta) {
                     if (quiet)
-                        update_quiet_stats(w, m, depth, ply, quiets, nquiets);
+                        update_quiet_stats(w, &followups, m, depth, ply, quiets, nquiets);
                     break;
                 }
             }
