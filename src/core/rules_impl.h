@@ -356,14 +356,12 @@ static inline bool may_answer_check(const Position *pos, Cell k, int them, Cell 
         return false;
     if (set_has(checkers, to))
         return true;
-    for (unsigned bits = v->kind_patterns[PAT_SLIDE]; bits; bits &= bits - 1) {
+    for (unsigned bits = v->kind_patterns[PAT_SLIDE] | v->kind_patterns[PAT_ROSE]; bits; bits &= bits - 1) {
         int p = __builtin_ctz(bits);
-        if (set_any(set_and(checkers, holders(pos, them, p))) && set_has(slide(v->pat[p][them].back, k, occ), to))
-            return true;
-    }
-    for (unsigned bits = v->kind_patterns[PAT_ROSE]; bits; bits &= bits - 1) {
-        int p = __builtin_ctz(bits);
-        if (set_any(set_and(checkers, holders(pos, them, p))) && set_has(rose(v->pat[p][them].rose, k, occ), to))
+        const PatternTable *t = &v->pat[p][them];
+        if (!set_any(set_and(checkers, holders(pos, them, p))))
+            continue;
+        if (set_has(v->kind_patterns[PAT_ROSE] >> p & 1 ? rose(t->rose, k, occ) : slide(t->back, k, occ), to))
             return true;
     }
     return false;
