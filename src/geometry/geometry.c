@@ -11,6 +11,13 @@ void geo_init(Geometry *g, const char *name, int nlevels, MirrorKind mirror)
     g->nlevels = nlevels;
     g->mirror = mirror;
     memset(g->lookup, NO_CELL, sizeof g->lookup);
+    memset(g->name_head, NO_CELL, sizeof g->name_head);
+}
+
+/* The chain of the names that begin with the bytes a and b (b is 0 for a one-character name). */
+static unsigned name_bucket(char a, char b)
+{
+    return ((unsigned char)a * 31u + (unsigned char)b) % NAME_BUCKETS;
 }
 
 /* Cells are numbered in the order they are added: builders add them in position-text order. */
@@ -22,6 +29,10 @@ Cell geo_add_cell(Geometry *g, int q, int r, int level, const char *name)
     g->level[c] = (int8_t)level;
     snprintf(g->cell_name[c], CELL_NAME_MAX, "%s", name);
     g->lookup[level][q + COORD_BIAS][r + COORD_BIAS] = c;
+    g->name_len[c] = (uint8_t)strlen(g->cell_name[c]);
+    unsigned b = name_bucket(g->cell_name[c][0], g->cell_name[c][1]);
+    g->name_next[c] = g->name_head[b];
+    g->name_head[b] = c;
     return c;
 }
 
@@ -96,13 +107,16 @@ Cell geo_parse_cell(const Geometry *g, const char *s, int *len)
 {
     Cell best = NO_CELL;
     int best_len = 0;
-    for (int c = 0; c < g->ncells; c++) {
-        int n = (int)strlen(g->cell_name[c]);
-        if (n > best_len && strncmp(s, g->cell_name[c], (size_t)n) == 0) {
-            best = (Cell)c;
-            best_len = n;
+    /* A name that starts s begins with s[0] and either ends there or goes on with s[1]. */
+    unsigned buckets[2] = {name_bucket(s[0], 0), name_bucket(s[0], s[0] ? s[1] : 0)};
+    for (int k = 0; k < (buckets[1] == buckets[0] ? 1 : 2); k++)
+        for (Cell c = g->name_head[buckets[k]]; c != NO_CELL; c = g->name_next[c]) {
+            int n = g->name_len[c];
+            if (n > best_len && strncmp(s, g->cell_name[c], (size_t)n) == 0) {
+                best = c;
+                best_len = n;
+            }
         }
-    }
     /* "1" must not match the start of "12": a numeric name may not run on into a digit. */
     if (best != NO_CELL && g->numeric_names && s[best_len] >= '0' && s[best_len] <= '9')
         best = NO_CELL;

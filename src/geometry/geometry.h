@@ -25,6 +25,8 @@
 /* Coordinates are stored offset by COORD_BIAS in the lookup table. */
 #define COORD_RANGE 32
 #define COORD_BIAS 16
+/* Buckets of the chains that geo_parse_cell follows (a power of two). */
+#define NAME_BUCKETS 256
 
 typedef uint8_t Cell;
 
@@ -55,6 +57,10 @@ typedef struct Geometry {
     Cell row_cells[MAX_CELLS];
     /* (level, q, r) -> cell or NO_CELL. */
     Cell lookup[MAX_LEVELS][COORD_RANGE][COORD_RANGE];
+    /* Cells chained by the first two bytes of their names (a one-character name's NUL the
+     * second): geo_parse_cell compares a text only with the names that could start it. */
+    Cell name_head[NAME_BUCKETS], name_next[MAX_CELLS];
+    uint8_t name_len[MAX_CELLS];
     bool numeric_names;   /* names are numbers: coordinate notation uses FROM-TO */
     bool file_rank_names; /* names are file letter + rank (8x8): SAN disambiguates by either */
 } Geometry;

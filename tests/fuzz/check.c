@@ -26,11 +26,15 @@
 /* ASan keeps freed memory out of use for 16 MB of later frees, not 256 MB: a use after free
  * within an input (or the next few) is still caught, and the targets' allocations come back
  * from memory already mapped, where most of them faulted fresh pages in (tb, uci: a fifth of
- * the time, in the kernel).  ASAN_OPTIONS can still set it. */
+ * the time, in the kernel).  And ASan clears the shadow of a large block (unpoisons it) by
+ * writing zeros, not by mapping fresh zero pages over it, which it did above 64 KB: the search's
+ * continuation history (1 to 26 MB, allocated per search after each new game, so per uci input)
+ * then faulted its shadow in afresh, a few MB each time, to poison it.  ASAN_OPTIONS can still
+ * set either. */
 const char *__asan_default_options(void);
 const char *__asan_default_options(void)
 {
-    return "quarantine_size_mb=16";
+    return "quarantine_size_mb=16:clear_shadow_mmap_threshold=1073741824";
 }
 
 void fuzz_fail(const char *what, const Variant *v, const char *a, const char *b)

@@ -23,7 +23,21 @@
  * as a new one would be (the options' values as engine_init set them the first time, a new
  * one-bucket table, the history and counter moves cleared by engine_new_game), so every input
  * starts from the same state.
+ *
+ * Each search stops at SEARCH_NODES nodes (--wrap=search_run), whatever its limits: the next
+ * line stops it anyway, but only once the input's thread gets the CPU to read that line, so a
+ * search ran for as long as the scheduler left it alone (on a loaded machine, milliseconds).
+ * `go infinite` and `go ponder` still wait for their `stop`, without using the CPU.
+ *
+ * And one thread runs every search (--wrap=pthread_create,pthread_join): uci.c starts a thread
+ * per `go` and joins it when the search stops, which under ASan maps and unmaps a stack and
+ * its shadow, and allocates the thread's pawn table (eval.c) afresh.  While an input is read,
+ * a thread created with default attributes while the search thread is idle is that thread;
+ * joining it waits for its work to end.  Other threads (libFuzzer's, detached ones, a second
+ * at once) are real threads.
  */
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,8 +49,12 @@
 
 #define INPUT_MAX 65536
 #define HASH_MB 0
+#define SEARCH_NODES 4096
 
 bool __real_engine_init(Engine *e, size_t hash_mb);
+SearchResult __real_search_run(Engine *e, Game *game, const SearchLimits *limits, const SearchObserver *observer);
+int __real_pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*run)(void *), void *arg);
+int __real_pthread_join(pthread_t thread, void **result);
 
 /* The engine as engine_init left it (its values; the memory it points to is the live one). */
 static Engine pristine;
@@ -63,6 +81,72 @@ void __wrap_engine_free(Engine *e)
     pristine.workers = e->workers;
 }
 
+SearchResult __wrap_search_run(Engine *e, Game *game, const SearchLimits *limits, const SearchObserver *observer)
+{
+    SearchLimits capped = *limits;
+    if (!capped.nodes || capped.nodes > SEARCH_NODES)
+        capped.nodes = SEARCH_NODES;
+    return __real_search_run(e, game, &capped, observer);
+}
+
+/* The search thread: work handed to it (run, arg), done when run is NULL again. */
+static struct {
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    pthread_t thread;
+    bool started, reading_input;
+    void *(*run)(void *);
+    void *arg, *result;
+} searcher = {.lock = PTHREAD_MUTEX_INITIALIZER, .changed = PTHREAD_COND_INITIALIZER};
+
+static void *searcher_main(void *unused)
+{
+    (void)unused;
+    pthread_mutex_lock(&searcher.lock);
+    for (;;) {
+        while (!searcher.run)
+            pthread_cond_wait(&searcher.changed, &searcher.lock);
+        void *(*run)(void *) = searcher.run;
+        void *arg = searcher.arg;
+        pthread_mutex_unlock(&searcher.lock);
+        void *result = run(arg);
+        pthread_mutex_lock(&searcher.lock);
+        searcher.result = result;
+        searcher.run = NULL;
+        pthread_cond_broadcast(&searcher.changed);
+    }
+    return NULL;
+}
+
+int __wrap_pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*run)(void *), void *arg)
+{
+    pthread_mutex_lock(&searcher.lock);
+    bool mine = searcher.reading_input && !attr && !searcher.run;
+    if (mine && !searcher.started)
+        searcher.started = __real_pthread_create(&searcher.thread, NULL, searcher_main, NULL) == 0;
+    mine = mine && searcher.started;
+    if (mine) {
+        searcher.run = run;
+        searcher.arg = arg;
+        *thread = searcher.thread;
+        pthread_cond_broadcast(&searcher.changed);
+    }
+    pthread_mutex_unlock(&searcher.lock);
+    return mine ? 0 : __real_pthread_create(thread, attr, run, arg);
+}
+
+int __wrap_pthread_join(pthread_t thread, void **result)
+{
+    pthread_mutex_lock(&searcher.lock);
+    bool mine = searcher.started && pthread_equal(thread, searcher.thread);
+    while (mine && searcher.run)
+        pthread_cond_wait(&searcher.changed, &searcher.lock);
+    if (mine && result)
+        *result = searcher.result;
+    pthread_mutex_unlock(&searcher.lock);
+    return mine ? 0 : __real_pthread_join(thread, result);
+}
+
 static void blunt(char *text, size_t len, const char *word)
 {
     size_t n = strlen(word);
@@ -83,8 +167,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     blunt(text, size, "threads");
     FILE *in = fmemopen(text, size, "r");
     FILE *out = fopen("/dev/null", "w");
+    searcher.reading_input = true;
     if (in && out)
         uci_loop(in, out);
+    searcher.reading_input = false;
     if (in)
         fclose(in);
     if (out)

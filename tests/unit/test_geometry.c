@@ -237,3 +237,50 @@ TEST(megastar_neighbours)
     CHECK_EQ_STR(neighbour(g, "Ua1", "N"), "-");
     CHECK_EQ_STR(neighbour(g, "Ua1", "S"), "-");
 }
+
+/* The longest name that starts s, found by comparing s with every name (geo_parse_cell looks
+ * only at the names that begin with s's first two bytes). */
+static Cell longest_name_at(const Geometry *g, const char *s, int *len)
+{
+    Cell best = NO_CELL;
+    *len = 0;
+    for (int c = 0; c < g->ncells; c++) {
+        int n = (int)strlen(g->cell_name[c]);
+        if (n > *len && strncmp(s, g->cell_name[c], (size_t)n) == 0) {
+            best = (Cell)c;
+            *len = n;
+        }
+    }
+    if (best != NO_CELL && g->numeric_names && s[*len] >= '0' && s[*len] <= '9') {
+        best = NO_CELL;
+        *len = 0;
+    }
+    return best;
+}
+
+/* Every name, its first character alone, and each followed by text that could extend it (a
+ * digit, a letter, a separator, another name's start) parse as reading every name would. */
+TEST(geo_parse_cell_reads_the_longest_name_on_every_board)
+{
+    const Geometry *boards[3] = {geo_square8(), geo_hexstar(), geo_megastar()};
+    static const char *const tails[] = {"", "0", "1", "3", "9", "a", "U", "-", "x", "=Q", "e4", "19", "Ld3"};
+    for (int b = 0; b < 3; b++) {
+        const Geometry *g = boards[b];
+        for (int c = 0; c < g->ncells; c++)
+            for (size_t t = 0; t < sizeof tails / sizeof *tails; t++) {
+                char text[32], first[32];
+                snprintf(text, sizeof text, "%s%s", g->cell_name[c], tails[t]);
+                snprintf(first, sizeof first, "%c%s", g->cell_name[c][0], tails[t]);
+                const char *texts[2] = {text, first};
+                for (int k = 0; k < 2; k++) {
+                    int len, expected_len;
+                    Cell expected = longest_name_at(g, texts[k], &expected_len);
+                    CHECK_EQ_INT(geo_parse_cell(g, texts[k], &len), expected);
+                    CHECK_EQ_INT(len, expected_len);
+                }
+            }
+        int len;
+        CHECK_EQ_INT(geo_parse_cell(g, "", &len), NO_CELL);
+        CHECK_EQ_INT(len, 0);
+    }
+}
