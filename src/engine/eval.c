@@ -42,6 +42,43 @@ static void pawn_distance(const Variant *v, int code, int *dist)
     }
 }
 
+/* The royal's mean distance in moves from `from` to every cell it reaches on an empty board
+ * (BFS over its moves). */
+static double mean_distance(const Variant *v, int code, Cell from)
+{
+    int dist[MAX_CELLS];
+    Cell queue[MAX_CELLS];
+    int head = 0, tail = 0, sum = 0;
+    for (Cell c = 0; c < v->geo->ncells; c++)
+        dist[c] = -1;
+    dist[from] = 0;
+    queue[tail++] = from;
+    while (head < tail) {
+        Cell c = queue[head++];
+        sum += dist[c];
+        CellSet next = variant_targets(v, code, c);
+        CELLSET_EACH(t, &next)
+            if (dist[t] < 0) {
+                dist[t] = dist[c] + 1;
+                queue[tail++] = t;
+            }
+    }
+    return tail > 1 ? (double)sum / (tail - 1) : 0;
+}
+
+/* Per cell, the royal's remoteness: its mean distance to every cell relative to the board's
+ * average of that mean ((mean - avg) / avg): above 0 in corners and on edges, below 0 in the
+ * centre. */
+static void royal_remoteness(const Variant *v, int code, double *remote)
+{
+    double avg = 0;
+    for (Cell c = 0; c < v->geo->ncells; c++)
+        avg += remote[c] = mean_distance(v, code, c);
+    avg /= v->geo->ncells;
+    for (Cell c = 0; c < v->geo->ncells; c++)
+        remote[c] = avg > 0 ? (remote[c] - avg) / avg : 0;
+}
+
 static int16_t clamp16(double x)
 {
     return (int16_t)(x > 30000 ? 30000 : x < -30000 ? -30000 : x);
@@ -180,8 +217,11 @@ void eval_build(EvalTables *t, const Variant *v, const EvalParams *p)
         t->hand_mg[code] = vmg;
         t->hand_eg[code] = veg;
         int reach[MAX_CELLS], sum = 0, dist[MAX_CELLS], maxdist = 0;
+        double remote[MAX_CELLS];
         for (Cell c = 0; c < g->ncells; c++)
             sum += reach[c] = variant_reach(v, code, c);
+        if (pd->royal && (p->royal_remote_mg || p->royal_remote_eg))
+            royal_remoteness(v, code, remote);
         double avg = (double)sum / g->ncells;
         if (pd->pawn) {
             pawn_distance(v, code, dist);
@@ -195,6 +235,10 @@ void eval_build(EvalTables *t, const Variant *v, const EvalParams *p)
             if (pd->royal) {
                 mg = (int)(-p->royal_shelter_mg * mob); /* shelter: fewer open lines around the king */
                 eg = (int)(p->royal_activity_eg * mob); /* activity */
+                if (p->royal_remote_mg || p->royal_remote_eg) {
+                    mg += (int)(p->royal_remote_mg * remote[c]);
+                    eg += (int)(p->royal_remote_eg * remote[c]);
+                }
             } else if (pd->pawn) {
                 int advance = dist[c] >= 0 ? maxdist - dist[c] : 0;
                 mg = vmg + p->pawn_advance_mg * advance;

@@ -3,7 +3,8 @@
  * piece-square terms generated from the geometry (how many cells a piece reaches from a cell
  * on an empty board, so centralisation and square-says's marks come out by themselves), pawn
  * advancement toward the promotion zone, royal shelter in the middlegame and activity in the
- * endgame, a tempo bonus, and the variant's own term (eval_bonus).  Optional terms, computed
+ * endgame (from the royal's reach, and from its remoteness: the moves it needs, on average, to
+ * reach every cell, so that a king tucked into a corner is told from one on the centre file), a tempo bonus, and the variant's own term (eval_bonus).  Optional terms, computed
  * only when their weight is not zero: mobility (pseudo-legal moves of the pieces), attacks on
  * the cells around the enemy royal, pawns sheltering the royal, and pieces standing next to a
  * pawn (Starvation's lifeline), passed pawns (no enemy pawn can stop them: pawn_stoppers
@@ -25,7 +26,8 @@
 /*
  * The scalar weights: X(field, default, tuning step, min, max, description).  Units:
  * centipawns unless said otherwise; "reach" is a cell's empty-board reach relative to the
- * piece's average over the board ((reach - avg) / avg).
+ * piece's average over the board ((reach - avg) / avg); "remoteness" likewise for the royal's
+ * mean distance in moves from a cell to every cell.
  */
 #define EVAL_SCALARS(X)                                                                           \
     X(centre_mg, 125, 10, -500, 1000, "per mille of a piece's value per unit of reach, middlegame") \
@@ -35,6 +37,8 @@
     X(pawn_near_promotion, 40, 8, -100, 400, "a pawn one push from its zone, endgame")           \
     X(royal_shelter_mg, 12, 4, -400, 400, "penalty per unit of the royal's reach, middlegame")   \
     X(royal_activity_eg, 25, 4, -400, 400, "bonus per unit of the royal's reach, endgame")       \
+    X(royal_remote_mg, 0, 8, -400, 800, "bonus per unit of the royal's remoteness, middlegame")    \
+    X(royal_remote_eg, 0, 8, -800, 400, "bonus per unit of the royal's remoteness, endgame")       \
     X(tempo, 10, 2, -50, 80, "for the side to move")                                             \
     X(bonus_weight, 100, 10, 0, 400, "percent of the variant's own term (eval_bonus)")           \
     X(mobility_mg, 0, 8, -200, 400, "1/16 cp per pseudo-legal move of a piece, middlegame")      \

@@ -96,6 +96,8 @@ static void all_terms(const Variant *v, EvalParams *p)
     p->pawn_threat_eg = 20;
     p->piece_threat_mg = 25;
     p->piece_threat_eg = 15;
+    p->royal_remote_mg = 200;
+    p->royal_remote_eg = -100;
 }
 
 TEST(eval_symmetric_under_mirror)
@@ -247,6 +249,35 @@ TEST(eval_piece_threats_in_chess)
         {"4k3/8/8/3q4/8/1B2N3/8/4K3 b - - 0 1", 10}, /* a knight and a bishop attack the queen */
     };
     check_terms(&p, cases, sizeof cases / sizeof cases[0]);
+}
+
+/* The royal's remoteness in chess: its mean distance in king moves to the other 63 cells,
+ * relative to the board's average of that mean (3.75), times the weight (e1: 254 moves to
+ * the 63 other cells, 4.032, and (4.032 - 3.75) / 3.75 = 0.075). */
+TEST(eval_royal_remoteness_in_chess)
+{
+    static EvalTables t, off;
+    const Variant *v = variant_by_name("chess");
+    const Geometry *g = v->geo;
+    EvalParams p;
+    eval_default_params(v, &p);
+    eval_build(&off, v, &p);
+    p.royal_remote_mg = 1000;
+    p.royal_remote_eg = -1000;
+    eval_build(&t, v, &p);
+    static const struct {
+        int file, rank, thousandths;
+    } cells[] = {{4, 0, 75}, {6, 0, 189}, {7, 0, 304}, {0, 0, 304}, {4, 1, -90}, {4, 3, -272}};
+    for (int colour = 0; colour < 2; colour++) {
+        int king = MAKE_PIECE(colour, v->royal_type);
+        for (size_t i = 0; i < sizeof cells / sizeof cells[0]; i++) {
+            Cell c = geo_cell_at(g, cells[i].file, colour == WHITE ? cells[i].rank : 7 - cells[i].rank, 0);
+            int mg = t.mg[king][c] - off.mg[king][c], eg = t.eg[king][c] - off.eg[king][c];
+            if (abs(mg - cells[i].thousandths) > 1 || abs(eg + cells[i].thousandths) > 1)
+                test_fail(__FILE__, __LINE__, "colour %d, cell %s: %d / %d, expected %d", colour, g->cell_name[c], mg,
+                          eg, cells[i].thousandths);
+        }
+    }
 }
 
 /* The evaluation keeps the pawn terms of the structures it met; tables rebuilt in place with
