@@ -8,12 +8,14 @@
  * cell, the attack tables' reverse sets and lines give the checkers, the cells that answer
  * every check (the line to a slider or rose, a leaper's own cell), and the pinned pieces with
  * the line each must stay on; a royal move is legal when its target is not attacked with the
- * royal lifted off the board.  What no mask decides is made and tested: en passant, castling,
- * placements, a royal double step (en passant may answer it), moves on a hopper's line to the
- * royal (a hop needs exactly one screen, so a piece arriving or leaving can open it) and every
- * move while a hopper gives check; and for the removal event, a removed piece empties its
- * from and to cells, which can expose the royal only when one of them is one of the (at most
- * two) pieces between the royal and an enemy slider.  rules_stats counts how often.
+ * royal lifted off the board; a placement, unless it leaves a check unanswered or puts the
+ * royal on an attacked cell.  What no mask decides is made and tested: en passant, castling,
+ * placements where there are hoppers, a royal double step (en passant may answer it), moves
+ * on a hopper's line to the royal (a hop needs exactly one screen, so a piece arriving or
+ * leaving can open it) and every move while a hopper gives check; and for the removal event,
+ * a removed piece empties its from and to cells, which can expose the royal only when one of
+ * them is one of the (at most two) pieces between the royal and an enemy slider.  rules_stats
+ * counts how often.
  */
 #include <assert.h>
 #ifdef __BMI2__
@@ -837,11 +839,11 @@ static void count_pawns_with_shifted_pushes(Gen *g, const PatternTable *t, Set h
 }
 #endif
 
-/* The moves of pattern p's holders in `fast` (not slow, generated pattern by pattern). */
-static void gen_pattern(Gen *g, int p, PatternKind kind, Set fast)
+/* The moves of h, some of pattern p's holders (those generated pattern by pattern). */
+static void gen_pattern(Gen *g, int p, PatternKind kind, Set h)
 {
     const PatternTable *t = &g->v->pat[p][g->us];
-    Set h = set_and(holders(g->pos, g->us, p), fast), to = set_or(g->quiet_to, g->theirs);
+    Set to = set_or(g->quiet_to, g->theirs);
     switch (kind) {
     case PAT_STEP:
         while (set_any(h)) {
@@ -923,6 +925,42 @@ ALWAYS_INLINE void gen_royal(Gen *g, Cell from)
         emit_tested(g, from, set_bit(g->pos->ep), MK_EP, false);
 }
 
+/*
+ * Of the free cells, those where a placement of a piece of `type` is legal, decided without
+ * making it (*test false), or every free cell with *test set: each is then made and tested.
+ * Without hoppers a placed piece can only close lines: it leaves the royal piece safe unless
+ * that is in check now and the cell blocks nothing; the royal piece itself is safe on a cell
+ * no enemy attacks.  With hoppers (a placed piece can become a screen) or a second royal
+ * piece, the placement is made and tested.
+ */
+static Set placement_cells(const Gen *g, int type, Set free, bool *test)
+{
+    const Position *pos = g->pos;
+    const Variant *v = g->v;
+    Cell k = pos->royal[g->us];
+    bool royal = v->is_royal[MAKE_PIECE(g->us, type)];
+    Set occ = occupied(pos);
+    *test = g->mode == GEN_LEGAL && (v->kind_patterns[PAT_HOP] || (royal && k != NO_CELL));
+    if (g->mode != GEN_LEGAL || *test)
+        return free;
+    if (royal) {
+        Set safe = set_none();
+        for (Set cells = free; set_any(cells);) {
+            Cell c = set_pop(&cells);
+            if (!attacked_with(pos, c, g->them, 0xffff, occ))
+                safe = set_or(safe, set_bit(c));
+        }
+        return safe;
+    }
+    if (k == NO_CELL) /* safe only while the royal piece is still in hand */
+        return !v->has_royal || pos->hand[g->us][v->royal_type] ? free : set_none();
+    if (!attacked_with(pos, k, g->them, 0xffff, occ))
+        return free;
+    Lines l;
+    royal_lines(pos, k, occ, &l);
+    return set_and(free, l.block);
+}
+
 static void gen_placements(Gen *g)
 {
     const Variant *v = g->v;
@@ -930,9 +968,15 @@ static void gen_placements(Gen *g)
     for (int t = 1; t <= v->ntypes; t++) {
         if (!g->pos->hand[g->us][t])
             continue;
-        for (Set cells = free; set_any(cells);) {
+        bool test;
+        Set cells = placement_cells(g, t, free, &test);
+        if (!test && !g->out) {
+            g->n += set_count(cells);
+            continue;
+        }
+        while (set_any(cells)) {
             Cell c = set_pop(&cells);
-            if (g->mode == GEN_LEGAL) {
+            if (test) {
                 rules_stats.tested++;
                 if (!legal_by_making(g->pos, MOVE(NO_CELL, c, t, MK_PLACE)))
                     continue;
@@ -1019,13 +1063,15 @@ static int generate(Position *pos, Move *out, int mode)
     g.out = out;
     g.n = 0;
     g.legal = mode == GEN_LEGAL;
-    if (g.legal && pos->royal[g.us] == NO_CELL)
-        return tested_moves(pos, out);
     if (pos->hand_total[g.us]) { /* the setup phase: placements only */
         if (mode != GEN_CAPTURES)
             gen_placements(&g);
+        if (g.legal)
+            rules_stats.legal += (uint64_t)g.n;
         return g.n;
     }
+    if (g.legal && pos->royal[g.us] == NO_CELL)
+        return tested_moves(pos, out);
     g.ours = set_load(&pos->by_side[g.us]);
     g.theirs = set_load(&pos->by_side[g.them]);
     g.occ = set_or(g.ours, g.theirs);
@@ -1050,8 +1096,11 @@ static int generate(Position *pos, Move *out, int mode)
         one_by_one = set_or(one_by_one, set_load(&pos->by_type[__builtin_ctz(types)]));
     one_by_one = set_and(pieces, one_by_one);
     Set fast = set_minus(pieces, one_by_one);
-    for (int p = 0; p < v->def->npatterns; p++)
-        gen_pattern(&g, p, v->def->patterns[p].kind, fast);
+    for (int p = 0; p < v->def->npatterns; p++) {
+        Set h = set_and(holders(pos, g.us, p), fast);
+        if (set_any(h))
+            gen_pattern(&g, p, v->def->patterns[p].kind, h);
+    }
     while (set_any(one_by_one)) {
         Cell from = set_pop(&one_by_one);
         gen_piece(&g, from, set_has(g.slow, from));

@@ -168,6 +168,10 @@ static const struct GameSet {
     {"starchess", "starchess", NULL, 12, 80},
     {"starchess", "starchess-ludii", NULL, 12, 80},
     {"starchess", "starchess-ludii", "1/2/RP1N2k/2Pp1q/B1npr/Q2Pp1/KP1p2b/2/1[] w 32 0 5", 12, 60},
+    /* Setup phases with checks: placements on 11 and 17 alone block the bishop's check; the
+     * king in hand may not be placed on 4, 11 or 17, which the bishop attacks. */
+    {"starchess", "starchess", "1/2/K6/6/4k/1b4/7/2/1[QRBNqrn] w 0 1", 12, 40},
+    {"starchess", "starchess", "1/2/7/6/4k/1b4/7/2/1[KQRBNqrn] w 0 1", 12, 40},
     {"megastar", "megastar", NULL, 6, 80},
     {"megastar", "megastar",
      "1/2/3/4/5/3p2/5pf/8/9/S1P3n3/2K5k2/2B1P3s3/1L3p5l1/1LL4p3ll/3B5bb1/11/2P5t1/6cp1/B6f/PN3np/5r/4R/"

@@ -35,14 +35,21 @@ static const char *const AFTER_SETUP_LUDII = "1/2/NP3pr/BP2pq/KP1pk/QP2pb/RP3pn/
 /* The standard setup of the brief, which reaches AFTER_SETUP. */
 static const char *const SETUP = "K@17 K@21 Q@22 Q@16 R@28 R@10 B@11 B@27 N@4 N@34";
 
-/* The moves from one cell (or all, with from == NULL) of a position given as a piece list. */
-static const char *moves_of(const char *variant, const char *pieces, const char *tail, const char *from)
+/* The moves from one cell (or all, with from == NULL) of a position given as a piece list
+ * and the pieces in hand. */
+static const char *moves_in_hand(const char *variant, const char *pieces, const char *hand, const char *tail,
+                                 const char *from)
 {
     static char buf[4096];
     Position pos;
-    if (!setup(&pos, variant, star_fen(pieces, "", tail)))
+    if (!setup(&pos, variant, star_fen(pieces, hand, tail)))
         return "(bad position)";
     return legal_moves_text(&pos, from, buf, sizeof buf);
+}
+
+static const char *moves_of(const char *variant, const char *pieces, const char *tail, const char *from)
+{
+    return moves_in_hand(variant, pieces, "", tail, from);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -359,12 +366,17 @@ TEST(starchess_placement_with_one_piece_in_hand)
 {
     /* Only a knight in hand: its placements alone, on the four empty back-rank cells; the king
      * on 17 does not move while a piece is in hand. */
-    Position pos;
-    char buf[256];
-    if (setup(&pos, "starchess", star_fen("K17 k21", "N", "w 0 1")))
-        CHECK_EQ_STR(legal_moves_text(&pos, NULL, buf, sizeof buf), "N@11 N@22 N@28 N@4");
-    if (setup(&pos, "starchess", star_fen("K17 k21", "n", "b 0 1")))
-        CHECK_EQ_STR(legal_moves_text(&pos, NULL, buf, sizeof buf), "N@10 N@16 N@27 N@34");
+    CHECK_EQ_STR(moves_in_hand("starchess", "K17 k21", "N", "w 0 1", NULL), "N@11 N@22 N@28 N@4");
+    CHECK_EQ_STR(moves_in_hand("starchess", "K17 k21", "n", "b 0 1", NULL), "N@10 N@16 N@27 N@34");
+}
+
+TEST(starchess_placements_while_in_check)
+{
+    /* The bishop on 23 checks the king on 4 along 17 and 11: only placements there answer. */
+    CHECK_EQ_STR(moves_in_hand("starchess", "K4 k21 b23", "QRBNqrn", "w 0 1", NULL),
+                 "B@11 B@17 N@11 N@17 Q@11 Q@17 R@11 R@17");
+    /* With the king in hand, it may not be placed on the cells the bishop attacks. */
+    CHECK_EQ_STR(moves_in_hand("starchess", "k21 b23", "KNqrn", "w 0 1", NULL), "K@22 K@28 N@11 N@17 N@22 N@28 N@4");
 }
 
 TEST(starchess_checkmate_and_stalemate)
