@@ -18,6 +18,7 @@
  * counts how often.
  */
 #include <assert.h>
+#include <string.h>
 #ifdef __BMI2__
 #include <immintrin.h>
 #endif
@@ -295,9 +296,26 @@ static Set cells_next_to(const Variant *v, Set s)
     return near;
 }
 
+/* The cells next to a pawn of either side.  The pawns change in few moves, so the last answer
+ * is kept (per thread, per width) and given again while they stay. */
+static Set near_pawns(const Position *pos)
+{
+    static _Thread_local struct {
+        const Variant *v;
+        Set pawns, near;
+    } last;
+    Set pawns = set_load(&pos->by_type[pos->v->pawn_type]);
+    if (last.v != pos->v || memcmp(&last.pawns, &pawns, sizeof pawns) != 0) {
+        last.v = pos->v;
+        last.pawns = pawns;
+        last.near = cells_next_to(pos->v, pawns);
+    }
+    return last.near;
+}
+
 static CellSet next_to_pawns(const Position *pos)
 {
-    return set_store(cells_next_to(pos->v, set_load(&pos->by_type[pos->v->pawn_type])));
+    return set_store(near_pawns(pos));
 }
 
 static bool mover_safe(const Position *pos)
@@ -1027,8 +1045,16 @@ static void prepare_legal(Gen *g)
     g->removal = v->def->removal_unless_near_pawn;
     if (g->removal) {
         g->pawns = set_load(&g->pos->by_type[v->pawn_type]);
-        g->near = cells_next_to(v, g->pawns);
-        g->slow = set_or(g->slow, set_minus(g->ours, set_or(g->near, g->pawns)));
+        g->near = near_pawns(g->pos);
+        Set kept = set_or(g->near, g->pawns), removable = set_minus(g->ours, kept);
+        if (!g->out && !set_any(l->checkers)) {
+            /* Counting (no order to keep) out of check: a removable piece that is no screen
+             * opens a line to the royal only by taking a screen (and being removed there),
+             * which is made and tested; its other moves are legal. */
+            removable = set_and(removable, l->screens);
+            g->risky = set_or(g->risky, set_minus(set_and(g->theirs, l->screens), kept));
+        }
+        g->slow = set_or(g->slow, removable);
     }
 }
 

@@ -160,6 +160,9 @@ static const struct GameSet {
     {"starvation", "starvation", NULL, 12, 80},
     {"starvation", "starvation", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 12, 60},
     {"starvation", "starvation", "rnbqkbnr/8/8/3pp3/3PP3/8/8/RNBQKBNR w KQkq - 0 1", 12, 60},
+    /* No pawns: Nxa5 takes the bishop that screens the king from the queen, and the knight is
+     * removed, which opens the file: illegal. */
+    {"starvation", "starvation", "q6k/8/8/b7/8/1N6/8/K7 w - - 0 1", 8, 30},
     {"square-says", "square-says", NULL, 12, 80},
     {"square-says", "square-says-reversed", NULL, 12, 80},
     {"square-says", "square-says", "4k3/1m1m1m1m/8/M1M1M1M1/1m1m1m1m/8/M1M1M1M1/4K3 w - - 0 1", 12, 60},
