@@ -217,7 +217,7 @@ void eval_build(EvalTables *t, const Variant *v, const EvalParams *p)
         t->hand_mg[code] = vmg;
         t->hand_eg[code] = veg;
         int reach[MAX_CELLS], sum = 0, dist[MAX_CELLS], maxdist = 0;
-        double remote[MAX_CELLS];
+        double remote[MAX_CELLS] = {0}; /* worked out only where a weight needs it */
         for (Cell c = 0; c < g->ncells; c++)
             sum += reach[c] = variant_reach(v, code, c);
         if (pd->royal && (p->royal_remote_mg || p->royal_remote_eg))
@@ -235,10 +235,8 @@ void eval_build(EvalTables *t, const Variant *v, const EvalParams *p)
             if (pd->royal) {
                 mg = (int)(-p->royal_shelter_mg * mob); /* shelter: fewer open lines around the king */
                 eg = (int)(p->royal_activity_eg * mob); /* activity */
-                if (p->royal_remote_mg || p->royal_remote_eg) {
-                    mg += (int)(p->royal_remote_mg * remote[c]);
-                    eg += (int)(p->royal_remote_eg * remote[c]);
-                }
+                mg += (int)(p->royal_remote_mg * remote[c]);
+                eg += (int)(p->royal_remote_eg * remote[c]);
             } else if (pd->pawn) {
                 int advance = dist[c] >= 0 ? maxdist - dist[c] : 0;
                 mg = vmg + p->pawn_advance_mg * advance;

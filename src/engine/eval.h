@@ -4,8 +4,9 @@
  * on an empty board, so centralisation and square-says's marks come out by themselves), pawn
  * advancement toward the promotion zone, royal shelter in the middlegame and activity in the
  * endgame (from the royal's reach, and from its remoteness: the moves it needs, on average, to
- * reach every cell, so that a king tucked into a corner is told from one on the centre file), a tempo bonus, and the variant's own term (eval_bonus).  Optional terms, computed
- * only when their weight is not zero: mobility (pseudo-legal moves of the pieces), attacks on
+ * reach every cell, so that a king tucked into a corner is told from one on the centre file),
+ * a tempo bonus, and the variant's own term (eval_bonus).  Optional terms, computed only when
+ * their weight is not zero: mobility (pseudo-legal moves of the pieces), attacks on
  * the cells around the enemy royal, pawns sheltering the royal, and pieces standing next to a
  * pawn (Starvation's lifeline), passed pawns (no enemy pawn can stop them: pawn_stoppers
  * in eval.c, from the variant's pawn moves, so hex boards and limping pawns need no case),
