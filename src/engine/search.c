@@ -108,28 +108,31 @@ typedef struct Worker {
      * and two plies before it, a square table over this variant's (piece code, target) pairs
      * (see followup_key), made for `followup_variant` when a search starts; NULL if memory ran
      * out, then the search goes without it.  followup_at[ply]: the key of the move made at ply,
-     * or -1 (a null move, or a move whose piece did not survive it). */
+     * or -1 (a null move, or a move whose piece did not survive it).  followup_dirty: a
+     * search has written to the table since it was last zeroed. */
     int16_t *followup;
     int followup_keys;
     const Variant *followup_variant;
+    bool followup_dirty;
     int followup_at[MAX_PLY + 1];
 } Worker;
 
 static void init_lmr(void);
 
-/* Forgets the continuation history: the next search allocates it afresh (zeroed memory comes
- * cheaper from calloc than from clearing Megastar's 26 MB). */
+/* Forgets the continuation history.  The table is kept for the next game of the same variant:
+ * zeroing it (1.2 MB in chess, 26 MB in Megastar, and only when a search wrote to it) is
+ * cheaper than giving it back and faulting fresh pages in again. */
 static void clear_followups(Worker *w)
 {
-    free(w->followup);
-    w->followup = NULL;
-    w->followup_variant = NULL;
+    if (w->followup && w->followup_dirty)
+        memset(w->followup, 0, (size_t)w->followup_keys * (size_t)w->followup_keys * sizeof *w->followup);
+    w->followup_dirty = false;
 }
 
 static void worker_free(Worker *w)
 {
     if (w)
-        clear_followups(w);
+        free(w->followup);
     free(w);
 }
 
@@ -1103,12 +1106,15 @@ static void prepare_followups(Worker *w, const Variant *v)
 {
     for (int i = 0; i <= MAX_PLY; i++)
         w->followup_at[i] = -1;
-    if (w->followup && w->followup_variant == v)
+    if (w->followup && w->followup_variant == v) {
+        w->followup_dirty = true;
         return;
+    }
     free(w->followup);
     w->followup_keys = 2 * v->ntypes * v->geo->ncells;
     w->followup = calloc((size_t)w->followup_keys * (size_t)w->followup_keys, sizeof *w->followup);
     w->followup_variant = w->followup ? v : NULL;
+    w->followup_dirty = w->followup != NULL;
 }
 
 /* Readies a worker for a new search of the game's position. */
