@@ -847,6 +847,15 @@ static void gen_pawns_shifted(Gen *g, const PatternTable *t, Set h)
 static void count_pawns_with_shifted_pushes(Gen *g, const PatternTable *t, Set h)
 {
     pawn_pushes_shifted(g, t, h);
+    if (!set_any(g->risky) && g->pos->ep == NO_CELL) { /* the common case: only counts to add */
+        Set targets = set_and(g->theirs, g->allowed), zone = set_and(targets, g->promo);
+        int more = g->v->npromotion_types - 1; /* moves into the zone promote to each piece */
+        while (set_any(h)) {
+            Set hits = set_at(t->to, set_pop(&h));
+            g->n += set_count(set_and(hits, targets)) + set_count(set_and(hits, zone)) * more;
+        }
+        return;
+    }
     while (set_any(h)) {
         Cell from = set_pop(&h);
         Set hits = set_at(t->to, from);
