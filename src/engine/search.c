@@ -112,6 +112,7 @@ typedef struct Worker {
      * search has written to the table since it was last zeroed. */
     int16_t *followup;
     int followup_keys;
+    int followup_base[MAX_CODES]; /* a piece code's first key (its key on cell 0), or -1 */
     const Variant *followup_variant;
     bool followup_dirty;
     int followup_at[MAX_PLY + 1];
@@ -348,10 +349,8 @@ static Move counter_move(const Worker *w, int ply)
  * table or a piece. */
 static int followup_key(const Worker *w, uint8_t code, Cell cell)
 {
-    const Variant *v = w->pos.v;
-    if (!w->followup || !PIECE_TYPE(code))
-        return -1;
-    return ((code >> 4) * v->ntypes + PIECE_TYPE(code) - 1) * v->geo->ncells + cell;
+    int base = w->followup_base[code];
+    return base < 0 ? -1 : base + cell;
 }
 
 /* The continuation-history rows of the moves one and two plies before `ply` (NULL: none). */
@@ -401,52 +400,103 @@ static int reduction(const Worker *w, Move m, int depth, int legal, int ply, boo
     return r < 0 ? 0 : r > depth - 2 ? depth - 2 : r;
 }
 
-/* Orders moves best-first by a score: table move, captures that do not lose material (most
+/* A move list in the order the search tries it.  order_moves scores every move once; a move
+ * is put in its place only when the search reaches it, because most nodes end after their first
+ * move or two: the first ORDER_PICKS places by picking the best left, the rest by one sort.
+ * Both keep moves of equal score in generation order, so the order is that of a stable sort. */
+#define ORDER_PICKS 3
+
+typedef struct MoveOrder {
+    Move *moves;
+    int score[MAX_MOVES];
+    int n, placed;
+} MoveOrder;
+
+/* The score of a move for ordering: table move, captures that do not lose material (most
  * valuable victim, least valuable attacker), promotions, killers, the counter move, history,
  * then the captures that lose material. */
-static void order_moves(Worker *w, Move *moves, int n, Move tt_move, int ply, const Followups *f)
+static int order_score(Worker *w, Move m, Move tt_move, int ply, Move counter, const Followups *f)
 {
-    int score[MAX_MOVES];
     const Position *pos = &w->pos;
+    if (m == tt_move)
+        return 1 << 30;
+    if (pos_is_capture(pos, m)) {
+        int sc = victim_value(w, m) * 16 - piece_value(w, pos->board[MOVE_FROM(m)]) / 16;
+        return sc + (capture_loses(w, m) ? -(1 << 24) : 1 << 24);
+    }
+    if (MOVE_PIECE(m) && MOVE_KIND(m) != MK_PLACE)
+        return (1 << 23) + MOVE_PIECE(m);
+    if (m == w->killers[ply][0])
+        return 1 << 22;
+    if (m == w->killers[ply][1])
+        return (1 << 22) - 1;
+    if (m == counter)
+        return (1 << 22) - 2;
+    if (MOVE_KIND(m) == MK_PLACE)
+        return w->shared->eval->mg[MAKE_PIECE(pos->side, MOVE_PIECE(m))][MOVE_TO(m)];
+    return quiet_history(w, f, m);
+}
+
+static void order_moves(Worker *w, MoveOrder *o, Move *moves, int n, Move tt_move, int ply, const Followups *f)
+{
     Move counter = counter_move(w, ply);
-    for (int i = 0; i < n; i++) {
-        Move m = moves[i];
-        int sc;
-        if (m == tt_move)
-            sc = 1 << 30;
-        else if (pos_is_capture(pos, m)) {
-            sc = victim_value(w, m) * 16 - piece_value(w, pos->board[MOVE_FROM(m)]) / 16;
-            sc += capture_loses(w, m) ? -(1 << 24) : 1 << 24;
-        } else if (MOVE_PIECE(m) && MOVE_KIND(m) != MK_PLACE)
-            sc = (1 << 23) + MOVE_PIECE(m);
-        else if (m == w->killers[ply][0])
-            sc = (1 << 22);
-        else if (m == w->killers[ply][1])
-            sc = (1 << 22) - 1;
-        else if (m == counter)
-            sc = (1 << 22) - 2;
-        else if (MOVE_KIND(m) == MK_PLACE)
-            sc = w->shared->eval->mg[MAKE_PIECE(pos->side, MOVE_PIECE(m))][MOVE_TO(m)];
-        else
-            sc = quiet_history(w, f, m);
-        score[i] = sc;
+    o->moves = moves;
+    o->n = n;
+    o->placed = 0;
+    for (int i = 0; i < n; i++)
+        o->score[i] = order_score(w, moves[i], tt_move, ply, counter, f);
+}
+
+/* Puts the entry at `from` in place `to` (to <= from), the ones between one place later. */
+static void order_place(MoveOrder *o, int to, int from)
+{
+    Move m = o->moves[from];
+    int sc = o->score[from];
+    for (int k = from; k > to; k--) {
+        o->moves[k] = o->moves[k - 1];
+        o->score[k] = o->score[k - 1];
     }
-    for (int i = 1; i < n; i++) { /* insertion sort: lists are short */
-        Move m = moves[i];
-        int sc = score[i], j = i - 1;
-        for (; j >= 0 && score[j] < sc; j--) {
-            moves[j + 1] = moves[j];
-            score[j + 1] = score[j];
+    o->moves[to] = m;
+    o->score[to] = sc;
+}
+
+/* The i-th move to try (i counts up from 0, one by one). */
+static Move order_next(MoveOrder *o, int i)
+{
+    if (i < o->placed)
+        return o->moves[i];
+    if (i < ORDER_PICKS) {
+        int best = i;
+        for (int j = i + 1; j < o->n; j++)
+            if (o->score[j] > o->score[best])
+                best = j;
+        order_place(o, i, best);
+        o->placed = i + 1;
+    } else {
+        for (int j = i + 1; j < o->n; j++) { /* insertion sort of the rest: lists are short */
+            int k = j;
+            while (k > i && o->score[k - 1] < o->score[j])
+                k--;
+            order_place(o, k, j);
         }
-        moves[j + 1] = m;
-        score[j + 1] = sc;
+        o->placed = o->n;
     }
+    return o->moves[i];
+}
+
+/* After a move: the new position's key goes on the path (for repetitions), and its table
+ * bucket is fetched ahead of the probe. */
+static void push_key(Worker *w)
+{
+    uint64_t key = search_key(&w->pos);
+    w->keys[w->nkeys++] = key;
+    tt_prefetch(&w->shared->engine->tt, key);
 }
 
 static void make(Worker *w, Move m, Undo *u)
 {
     pos_make(&w->pos, m, u);
-    w->keys[w->nkeys++] = search_key(&w->pos);
+    push_key(w);
     counter_add(&w->nodes, 1);
 }
 
@@ -456,7 +506,7 @@ static bool make_if_legal(Worker *w, Move m, Undo *u, bool check)
 {
     if (!pos_make_if_legal(&w->pos, m, u, check))
         return false;
-    w->keys[w->nkeys++] = search_key(&w->pos);
+    push_key(w);
     counter_add(&w->nodes, 1);
     return true;
 }
@@ -468,6 +518,16 @@ static void unmake(Worker *w, Move m, const Undo *u)
 }
 
 /* The score when the side to move has no legal move. */
+static bool has_legal_move(Position *pos)
+{
+    Move moves[MAX_MOVES];
+    int n = gen_pseudo(pos, moves);
+    for (int i = 0; i < n; i++)
+        if (move_is_legal(pos, moves[i]))
+            return true;
+    return false;
+}
+
 static int no_moves_score(const Position *pos, bool check, int ply)
 {
     if (check)
@@ -575,10 +635,11 @@ static int quiescence(Worker *w, int alpha, int beta, int ply, int qdepth)
         n = k;
     }
     Followups followups = followups_at(w, ply);
-    order_moves(w, moves, n, found ? e.move : MOVE_NONE, ply, &followups);
+    MoveOrder order;
+    order_moves(w, &order, moves, n, found ? e.move : MOVE_NONE, ply, &followups);
     Cell recapture = ply > 0 && w->path_move[ply - 1] ? MOVE_TO(w->path_move[ply - 1]) : NO_CELL;
     for (int i = 0; i < n; i++) {
-        Move m = moves[i];
+        Move m = order_next(&order, i);
         bool quiet = is_quiet(pos, m);
         /* Quiet moves come last: enough of them once an escape is known. */
         if (quiet && best > -SCORE_MATE_BOUND && quiet_evasions >= QS_QUIET_EVASIONS)
@@ -691,7 +752,7 @@ static int null_move_search(Worker *w, int beta, int depth, int ply, int static_
     pos_make_null(pos, &u);
     w->path_move[ply] = MOVE_NONE;
     w->followup_at[ply] = -1;
-    w->keys[w->nkeys++] = search_key(pos);
+    push_key(w);
     int margin = (static_eval - beta) / NMP_EVAL_UNIT;
     int r = NMP_BASE + depth / NMP_DEPTH_DIVISOR + (margin < NMP_EVAL_MAX ? margin : NMP_EVAL_MAX);
     int score = -negamax(w, -beta, -beta + 1, depth - r, ply + 1, false, false);
@@ -755,14 +816,9 @@ static int negamax(Worker *w, int alpha, int beta, int depth, int ply, bool chec
     if (found && !pv_node && !root && tt_entry_decides(&e, depth, alpha, beta, ply))
         return score_from_tt(e.score, ply);
 
-    Move moves[MAX_MOVES];
-    int n = gen_pseudo(pos, moves), legal = 0;
     /* Step 4. The 50-move rule ends the game unless the side to move is mated. */
-    if (!root && fifty_move_rule_reached(pos)) {
-        for (int i = 0; i < n && !legal; i++)
-            legal += move_is_legal(pos, moves[i]);
-        return legal || !check ? drawn_score(pos, "fifty-move", ply) : no_moves_score(pos, true, ply);
-    }
+    if (!root && fifty_move_rule_reached(pos))
+        return check && !has_legal_move(pos) ? no_moves_score(pos, true, ply) : drawn_score(pos, "fifty-move", ply);
 
     /* Shallow pruning trusts the static evaluation: not in check, not at the root or in the
      * principal variation, not during a setup phase, not near mate scores. */
@@ -786,14 +842,17 @@ static int negamax(Worker *w, int alpha, int beta, int depth, int ply, bool chec
             return score;
     }
 
-    /* Step 7. The moves, best first. */
+    /* Step 7. The moves, best first (generated only now: the steps above often end the node). */
+    Move moves[MAX_MOVES];
+    int n = gen_pseudo(pos, moves), legal = 0;
     Followups followups = followups_at(w, ply);
-    order_moves(w, moves, n, tt_move, ply, &followups);
+    MoveOrder order;
+    order_moves(w, &order, moves, n, tt_move, ply, &followups);
     Move counter = counter_move(w, ply);
     int best = -SCORE_INF, orig_alpha = alpha, nquiets = 0;
     Move best_move = MOVE_NONE, quiets[MAX_MOVES];
     for (int i = 0; i < n; i++) {
-        Move m = moves[i];
+        Move m = order_next(&order, i);
         if (root && excluded_at_root(w, m))
             continue;
         bool quiet = is_quiet(pos, m);
@@ -1115,6 +1174,11 @@ static void prepare_followups(Worker *w, const Variant *v)
     w->followup = calloc((size_t)w->followup_keys * (size_t)w->followup_keys, sizeof *w->followup);
     w->followup_variant = w->followup ? v : NULL;
     w->followup_dirty = w->followup != NULL;
+    for (int code = 0; code < MAX_CODES; code++) {
+        int type = PIECE_TYPE(code);
+        bool keyed = w->followup && type >= 1 && type <= v->ntypes && code >> 4 <= 1;
+        w->followup_base[code] = keyed ? ((code >> 4) * v->ntypes + type - 1) * v->geo->ncells : -1;
+    }
 }
 
 /* Readies a worker for a new search of the game's position. */

@@ -53,6 +53,12 @@ void tt_clear(TT *tt);
 void tt_free(TT *tt);
 /* A new search: entries of earlier ones become older. */
 void tt_new_search(TT *tt);
+/* Asks the processor to bring the key's bucket into the cache: called as soon as a position's
+ * key is known, so that the probe which follows finds it there. */
+static inline void tt_prefetch(const TT *tt, uint64_t key)
+{
+    __builtin_prefetch(&tt->buckets[key & tt->mask]);
+}
 /* The entry of the position with this key, if the table has it. */
 bool tt_probe(const TT *tt, uint64_t key, TTEntry *out);
 void tt_store(TT *tt, uint64_t key, Move move, int score, int depth, int bound);
