@@ -1,7 +1,8 @@
 #include "tt.h"
 
-#include <stdlib.h>
 #include <string.h>
+
+#include "../util/bigmem.h"
 
 /* The data word: move (bits 0-23), score + 32768 (24-39), depth + 128 (40-47), bound
  * (48-49), generation (50-55), epoch (56-63). */
@@ -54,14 +55,12 @@ bool tt_resize(TT *tt, size_t megabytes)
     size_t count = 1;
     while (count * 2 * sizeof(TTBucket) <= bytes)
         count *= 2;
-    /* calloc: a large table comes as zero pages, touched only when used (a new engine with a
-     * big table starts at once); one spare bucket to align the table to a cache line. */
-    void *raw = calloc(count + 1, sizeof(TTBucket));
-    if (!raw)
+    /* Zero pages, touched only when used: a new engine with a big table starts at once. */
+    TTBucket *buckets = bigmem_alloc(count * sizeof(TTBucket));
+    if (!buckets)
         return false;
-    free(tt->raw);
-    tt->raw = raw;
-    tt->buckets = (TTBucket *)(((uintptr_t)raw + 63) & ~(uintptr_t)63);
+    tt_free(tt);
+    tt->buckets = buckets;
     tt->mask = count - 1;
     tt->generation = tt->epoch = 0;
     return true;
@@ -79,7 +78,7 @@ void tt_clear(TT *tt)
 
 void tt_free(TT *tt)
 {
-    free(tt->raw);
+    bigmem_free(tt->buckets, (tt->mask + 1) * sizeof(TTBucket));
     memset(tt, 0, sizeof *tt);
 }
 

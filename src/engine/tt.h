@@ -9,7 +9,8 @@
  * A new entry replaces the same position's, else the bucket's least valuable one: the
  * shallowest, counting each search it has aged as TT_AGE_WEIGHT plies.  Clearing the table
  * (a new game) takes constant time: it starts a new epoch, and entries of the old ones read
- * exactly as empty slots would.
+ * exactly as empty slots would.  The table sits on huge pages where the system gives them
+ * (util/bigmem.c): probes land anywhere in it, and with 4 KB pages most missed the TLB too.
  */
 #ifndef STARFISH_TT_H
 #define STARFISH_TT_H
@@ -34,8 +35,7 @@ typedef struct {
 } TTBucket;
 
 typedef struct {
-    TTBucket *buckets;  /* aligned to 64 bytes inside raw */
-    void *raw;
+    TTBucket *buckets;  /* from bigmem_alloc */
     size_t mask;        /* bucket count - 1 (a power of two) */
     unsigned generation; /* of the current search, 6 bits */
     unsigned epoch;      /* counts the clears (8 bits): entries of other epochs are empty */

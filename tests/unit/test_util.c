@@ -1,11 +1,14 @@
 /*
  * The shared utilities of src/util/ (numbers, the generator, the text buffer, the error
- * helper, the option parser) and two pieces of the rules core that serve several callers: the perft divide and
+ * helper, the option parser, big tables) and two pieces of the rules core that serve several callers: the perft divide and
  * the PGN writer's tags.
  */
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../../src/core/pgn.h"
+#include "../../src/util/bigmem.h"
 #include "../../src/util/error.h"
 #include "../../src/util/options.h"
 #include "../../src/util/parse.h"
@@ -59,6 +62,24 @@ TEST(util_rng_is_splitmix64)
     }
     for (int i = 0; i < 10; i++)
         CHECK(seen[i]);
+}
+
+/* Big tables come zeroed and aligned to a 2 MB huge page, whatever their size, and can be
+ * written from end to end. */
+TEST(util_bigmem_is_zeroed_and_aligned)
+{
+    CHECK(bigmem_alloc(0) == NULL);
+    size_t sizes[] = {64, (size_t)3 << 20, (size_t)16 << 20};
+    for (int i = 0; i < 3; i++) {
+        unsigned char *p = bigmem_alloc(sizes[i]);
+        CHECK(p != NULL);
+        CHECK_EQ_INT((int)((uintptr_t)p & (((size_t)2 << 20) - 1)), 0);
+        CHECK_EQ_INT(p[0] | p[sizes[i] / 2] | p[sizes[i] - 1], 0);
+        memset(p, 0xab, sizes[i]);
+        CHECK_EQ_INT(p[sizes[i] - 1], 0xab);
+        bigmem_free(p, sizes[i]);
+    }
+    bigmem_free(NULL, 0);
 }
 
 TEST(util_text_grows_and_hands_over)
