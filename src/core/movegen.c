@@ -77,12 +77,11 @@ uint64_t pos_repetition_key(Position *pos)
     return pos->key ^ (pos_has_legal_ep(pos) ? zobrist_ep[pos->ep] : 0);
 }
 
-int pos_mobility(const Position *pos, const CellSet *pieces, const CellSet *zone, int *zone_hits,
-                 CellSet reach_by_type[MAX_TYPES])
+PieceMoves pos_piece_moves(const Position *pos, const CellSet *pieces, const CellSet *zone,
+                           const uint32_t threat_types[MAX_TYPES])
 {
-    return pos->v->ops->mobility(pos, pieces, zone, zone_hits, reach_by_type);
+    return pos->v->ops->piece_moves(pos, pieces, zone, threat_types);
 }
-
 
 CellSet pos_cells_next_to_pawns(const Position *pos)
 {

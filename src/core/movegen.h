@@ -48,16 +48,22 @@ bool pos_mover_safe(const Position *pos);
 bool pos_has_legal_ep(Position *pos);
 /* The key that repetition compares: pos->key plus the en-passant cell when it matters. */
 uint64_t pos_repetition_key(Position *pos);
+/* What pos_piece_moves counts of a side's pieces' moves. */
+typedef struct PieceMoves {
+    int moves;      /* pattern by pattern: a cell two of a piece's patterns reach counts twice */
+    int zone_hits;  /* those of them into the zone */
+    int threatened; /* per type t, the enemy pieces of the types in threat_types[t] that some
+                       piece of type t moves onto or captures, each counted once per type t */
+} PieceMoves;
 /*
  * The moves of the pieces in `pieces` (all of one side) as they stand: their pushes and
- * captures, castling, double steps and en passant left out, counted pattern by pattern (a
- * cell two of a piece's patterns reach counts twice); and how many of them land in `zone`
- * (when not NULL); into reach_by_type[t] (when not NULL, for each type t of the variant) every
- * cell the pieces of type t move to or capture on.  The evaluation's mobility, from the same
- * attack sets as move generation, in one pass over the pieces.
+ * captures, castling, double steps and en passant left out; how many land in `zone` (when not
+ * NULL); and, when threat_types is not NULL, the enemy pieces they threaten (bit u of
+ * threat_types[t]: a piece of type t threatens the enemy pieces of type u).  The evaluation's
+ * mobility, from the same attack sets as move generation, in one pass over the pieces.
  */
-int pos_mobility(const Position *pos, const CellSet *pieces, const CellSet *zone, int *zone_hits,
-                 CellSet reach_by_type[MAX_TYPES]);
+PieceMoves pos_piece_moves(const Position *pos, const CellSet *pieces, const CellSet *zone,
+                           const uint32_t threat_types[MAX_TYPES]);
 /* The cells next to a pawn of either side (one step away in any direction). */
 CellSet pos_cells_next_to_pawns(const Position *pos);
 

@@ -6,7 +6,7 @@
 #ifndef STARFISH_RULES_H
 #define STARFISH_RULES_H
 
-#include "position.h"
+#include "movegen.h"
 
 typedef struct RulesOps {
     /* Is x attacked by side `by`, counting only attackers using the given pattern bits? */
@@ -23,11 +23,9 @@ typedef struct RulesOps {
     int (*pseudo)(const Position *pos, Move *out, bool captures_only);
     /* Legal moves; with out NULL, only counted (perft's last ply). */
     int (*legal)(Position *pos, Move *out);
-    /* The moves of a set of one side's pieces (castling, double steps and en passant left
-     * out), counted pattern by pattern, how many land in zone (when not NULL), and the cells
-     * each piece type reaches (into reach_by_type[1..ntypes] when not NULL). */
-    int (*mobility)(const Position *pos, const CellSet *pieces, const CellSet *zone, int *zone_hits,
-                    CellSet reach_by_type[MAX_TYPES]);
+    /* pos_piece_moves: the moves of a set of one side's pieces, counted. */
+    PieceMoves (*piece_moves)(const Position *pos, const CellSet *pieces, const CellSet *zone,
+                              const uint32_t threat_types[MAX_TYPES]);
     /* The cells next to a pawn of either side. */
     CellSet (*next_to_pawns)(const Position *pos);
 } RulesOps;

@@ -340,13 +340,13 @@ static bool legal_by_making(Position *pos, Move m)
     return ok;
 }
 
-/* Side `by`'s slider and rose patterns (bits) with a piece on the board and a ray from k that
- * passes one of the cells of s: the lines to k that emptying those cells can open. */
-static inline unsigned lines_through(const Position *pos, Cell k, int by, Set s)
+/* Of side `by`'s patterns `kinds` (bits), those with a piece on the board and a ray from k
+ * (up to MAX_VECS of them: lines or rose paths) that passes one of the cells of s. */
+static inline unsigned lines_through(const Position *pos, Cell k, int by, unsigned kinds, Set s)
 {
     const Variant *v = pos->v;
     unsigned lines = 0;
-    for (unsigned bits = v->kind_patterns[PAT_SLIDE] | v->kind_patterns[PAT_ROSE]; bits; bits &= bits - 1) {
+    for (unsigned bits = kinds; bits; bits &= bits - 1) {
         int p = __builtin_ctz(bits);
         const PatternTable *t = &v->pat[p][by];
         const uint64_t *reach = v->kind_patterns[PAT_ROSE] >> p & 1 ? t->rose->reach : t->back->reach;
@@ -356,12 +356,19 @@ static inline unsigned lines_through(const Position *pos, Cell k, int by, Set s)
     return lines;
 }
 
-/* The side to move is not in check: could emptying the cells of `vacated` let one of side
- * `them`'s sliders or roses reach the royal piece on k? */
-static inline bool exposes(const Position *pos, Cell k, int them, Set vacated)
+/* The side to move is not in check: could a move that empties the cells of `vacated` and
+ * puts a piece on `to` (when not vacated) let one of side `them`'s pieces reach the royal
+ * piece on k?  Only sliders and roses through an emptied cell, and hoppers through either
+ * (a piece arriving can be their screen): leaps, steps and pawn captures attack the same
+ * cells after a move as before it. */
+static inline bool exposes(const Position *pos, Cell k, int them, Set vacated, Cell to)
 {
-    unsigned lines = lines_through(pos, k, them, vacated);
-    return lines && attacked_with(pos, k, them, lines, set_minus(occupied(pos), vacated));
+    const Variant *v = pos->v;
+    unsigned lines = lines_through(pos, k, them, v->kind_patterns[PAT_SLIDE] | v->kind_patterns[PAT_ROSE], vacated);
+    if (!v->kind_patterns[PAT_HOP])
+        return lines && attacked_with(pos, k, them, lines, set_minus(occupied(pos), vacated));
+    lines |= lines_through(pos, k, them, v->kind_patterns[PAT_HOP], set_or(vacated, set_bit(to)));
+    return lines && attacked_with(pos, k, them, lines, set_minus(set_or(occupied(pos), set_bit(to)), vacated));
 }
 
 /* The side to move is in check: might a move of a piece other than the royal to `to` answer
@@ -393,8 +400,9 @@ static inline bool may_answer_check(const Position *pos, Cell k, int them, Cell 
  * they can: a royal move by its target with the royal lifted; another piece's move out of
  * check when the cells it empties open no enemy line to the royal, in check when it neither
  * captures the single checker nor lands on its line (illegal).  The rest is made and tested:
- * en passant, castling, placements, double steps, every move while the opponent has hoppers,
- * the removal event's moves of the royal piece, and the moves the masks leave open.
+ * en passant, castling, placements, royal double steps, every move in check or with the
+ * removal event while the opponent has hoppers, the removal event's moves of the royal piece,
+ * and the moves the masks leave open.
  */
 static bool make_if_legal(Position *pos, Move m, Undo *u, bool in_check)
 {
@@ -404,7 +412,9 @@ static bool make_if_legal(Position *pos, Move m, Undo *u, bool in_check)
     bool removal = v->def->removal_unless_near_pawn;
     assert(in_check == (k != NO_CELL && attacked(pos, k, them, 0xffff)));
     MoveKind kind = MOVE_KIND(m);
-    bool masks = k != NO_CELL && (kind == MK_NORMAL || (kind == MK_DOUBLE && from != k)) && !v->kind_patterns[PAT_HOP];
+    /* With hoppers, a screen arriving or leaving may answer a check: made and tested. */
+    bool masks = k != NO_CELL && (kind == MK_NORMAL || (kind == MK_DOUBLE && from != k)) &&
+                 !(v->kind_patterns[PAT_HOP] && (in_check || removal));
     bool safe = false; /* legal without a test after the move */
     if (masks && from == k && !removal) {
         if (attacked_with(pos, to, them, 0xffff, set_minus(occupied(pos), set_bit(k))))
@@ -414,7 +424,7 @@ static bool make_if_legal(Position *pos, Move m, Undo *u, bool in_check)
         if (from != k && !may_answer_check(pos, k, them, to))
             return false;
     } else if (masks && from != k) {
-        safe = !exposes(pos, k, them, removal ? set_or(set_bit(from), set_bit(to)) : set_bit(from));
+        safe = !exposes(pos, k, them, removal ? set_or(set_bit(from), set_bit(to)) : set_bit(from), to);
     }
     pos_make(pos, m, u);
     if (safe || mover_safe(pos))
@@ -799,7 +809,10 @@ static inline void emit_shifted(Gen *g, Set targets, int by, MoveKind kind)
     } else {
         while (set_any(targets)) {
             Cell to = set_pop(&targets);
-            emit_promoting(g, (Cell)(to - by), set_bit(to), kind, true);
+            if (set_has(g->promo, to))
+                emit_promoting(g, (Cell)(to - by), set_bit(to), kind, true);
+            else
+                g->out[g->n++] = MOVE(to - by, to, 0, kind);
         }
     }
     while (set_any(risky)) {
@@ -1158,57 +1171,59 @@ static int legal(Position *pos, Move *out)
     return generate(pos, out, GEN_LEGAL);
 }
 
-/* Mobility's count so far: the moves, those of them into the area, and (when by_type is not
- * NULL) the cells each piece type reaches. */
+/* piece_moves's count so far, and per piece type (when threats are counted) the cells its
+ * pieces reach. */
 typedef struct {
+    PieceMoves n;
     Set area;
-    int moves, hits;
-    Set *by_type;
-} Tally;
+    Set *seen;
+} Walk;
 
-static inline void tally(const Position *pos, Tally *t, Cell from, Set reach)
+ALWAYS_INLINE void walk_count(Walk *w, const Position *pos, Cell from, Set reach)
 {
-    t->moves += set_count(reach);
-    t->hits += set_count(set_and(reach, t->area));
-    if (t->by_type) {
+    w->n.moves += set_count(reach);
+    w->n.zone_hits += set_count(set_and(reach, w->area));
+    if (w->seen) {
         int type = PIECE_TYPE(pos->board[from]);
-        t->by_type[type] = set_or(t->by_type[type], reach);
+        w->seen[type] = set_or(w->seen[type], reach);
     }
 }
 
 /* The moves of the pieces in `pieces` (all of one side), counted pattern by pattern in one
  * pass over the patterns. */
-static int mobility(const Position *pos, const CellSet *pieces, const CellSet *zone, int *zone_hits,
-                    CellSet reach_by_type[MAX_TYPES])
+static PieceMoves piece_moves(const Position *pos, const CellSet *pieces, const CellSet *zone,
+                              const uint32_t threat_types[MAX_TYPES])
 {
     const Variant *v = pos->v;
     Set mine = set_load(pieces), seen[MAX_TYPES];
-    Tally tl = {zone ? set_load(zone) : set_none(), 0, 0, reach_by_type ? seen : NULL};
-    for (int type = 0; reach_by_type && type <= v->ntypes; type++)
-        seen[type] = set_none();
-    int side = set_any(mine) ? PIECE_COLOUR(pos->board[set_lowest(mine)]) : WHITE;
+    Walk w = {{0, 0, 0}, zone ? set_load(zone) : set_none(), threat_types ? seen : NULL};
+    if (!set_any(mine))
+        return w.n;
+    if (threat_types)
+        memset(seen, 0, sizeof seen);
+    int side = PIECE_COLOUR(pos->board[set_lowest(mine)]);
     Set theirs = set_load(&pos->by_side[side ^ 1]), occ = set_or(set_load(&pos->by_side[side]), theirs);
     Set empty = set_minus(set_load(&v->all), occ), to = set_or(empty, theirs);
-    for (int p = 0; p < v->def->npatterns && set_any(mine); p++) {
+    for (int p = 0; p < v->def->npatterns; p++) {
         const PatternTable *t = &v->pat[p][side];
         Set h = set_and(holders(pos, side, p), mine);
         switch (set_any(h) ? v->def->patterns[p].kind : PAT_KINDS) {
         case PAT_STEP:
             while (set_any(h)) {
                 Cell from = set_pop(&h);
-                tally(pos, &tl, from, set_and(set_at(t->to, from), to));
+                walk_count(&w, pos, from, set_and(set_at(t->to, from), to));
             }
             break;
         case PAT_SLIDE:
             while (set_any(h)) {
                 Cell from = set_pop(&h);
-                tally(pos, &tl, from, set_and(slide(t->slide, from, occ), to));
+                walk_count(&w, pos, from, set_and(slide(t->slide, from, occ), to));
             }
             break;
         case PAT_ROSE:
             while (set_any(h)) {
                 Cell from = set_pop(&h);
-                tally(pos, &tl, from, set_and(rose(t->rose, from, occ), to));
+                walk_count(&w, pos, from, set_and(rose(t->rose, from, occ), to));
             }
             break;
         case PAT_HOP:
@@ -1216,7 +1231,7 @@ static int mobility(const Position *pos, const CellSet *pieces, const CellSet *z
                 Cell from = set_pop(&h);
                 Set quiet = set_none(), victims = set_none();
                 hop(t->slide, from, occ, &quiet, &victims);
-                tally(pos, &tl, from, set_or(set_and(quiet, empty), set_and(victims, theirs)));
+                walk_count(&w, pos, from, set_or(set_and(quiet, empty), set_and(victims, theirs)));
             }
             break;
         case PAT_PAWN: /* the single push and the captures */
@@ -1225,18 +1240,23 @@ static int mobility(const Position *pos, const CellSet *pieces, const CellSet *z
                 Set reach = set_and(set_at(t->to, from), theirs);
                 if (t->push[from] != NO_CELL && set_has(empty, t->push[from]))
                     reach = set_or(reach, set_bit(t->push[from]));
-                tally(pos, &tl, from, reach);
+                walk_count(&w, pos, from, reach);
             }
             break;
         default:
             break;
         }
     }
-    for (int type = 0; reach_by_type && type <= v->ntypes; type++)
-        reach_by_type[type] = set_store(seen[type]);
-    *zone_hits = tl.hits;
-    return tl.moves;
+    for (int type = 1; threat_types && type <= v->ntypes; type++) {
+        if (!threat_types[type] || !set_any(seen[type]))
+            continue;
+        Set victims = set_none(); /* of either side: seen holds none of the side's own */
+        for (unsigned bits = threat_types[type]; bits; bits &= bits - 1)
+            victims = set_or(victims, set_load(&pos->by_type[__builtin_ctz(bits)]));
+        w.n.threatened += set_count(set_and(seen[type], victims));
+    }
+    return w.n;
 }
 
-const RulesOps RULES_OPS = {attacked, attackers, mover_safe, legal_by_making, make_if_legal, pseudo, legal, mobility,
+const RulesOps RULES_OPS = {attacked, attackers, mover_safe, legal_by_making, make_if_legal, pseudo, legal, piece_moves,
                             next_to_pawns};

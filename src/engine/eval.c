@@ -267,7 +267,8 @@ void eval_build(EvalTables *t, const Variant *v, const EvalParams *p)
             if (!a->pawn && !a->royal && !b->pawn && !b->royal && 4 * b->value > 5 * a->value)
                 t->bigger[type] |= 1u << big;
         }
-    t->contact = p->pawn_shield_mg || p->pawn_contact_mg || p->pawn_contact_eg;
+    t->contact = p->pawn_contact_mg || p->pawn_contact_eg;
+    t->shield = p->pawn_shield_mg != 0;
     build_passers(t, v, p);
     build_threats(t, v, p);
     /* Game phase: non-pawn material on the board and in hand at the start. */
@@ -317,10 +318,11 @@ static void passer_terms(const EvalTables *t, const CellSet pawns[2], int *mg, i
 {
     for (int side = 0; side < 2; side++) {
         int sign = side == WHITE ? 1 : -1;
-        CELLSET_EACH(c, &pawns[side])
-            if (!sets_meet(&t->stoppers[side][c], &pawns[side ^ 1])) {
-                *mg += sign * t->passer_mg[side][c];
-                *eg += sign * t->passer_eg[side][c];
+        Cell cells[SET_CELLS_MAX];
+        for (int i = 0, n = cellset_list(&pawns[side], cells); i < n; i++)
+            if (!sets_meet(&t->stoppers[side][cells[i]], &pawns[side ^ 1])) {
+                *mg += sign * t->passer_mg[side][cells[i]];
+                *eg += sign * t->passer_eg[side][cells[i]];
             }
     }
 }
@@ -365,7 +367,7 @@ static const PawnEntry *pawn_entry(const Position *pos, const EvalTables *t, Paw
     CellSet pawns[2] = {cellset_and(all, &pos->by_side[WHITE]), cellset_and(all, &pos->by_side[BLACK])};
     uint64_t h = t->id;
     for (int side = 0; side < 2; side++)
-        for (int i = 0; i < SET_WORDS_MAX; i++)
+        for (int i = 0; i < pos->v->words; i++)
             h = (h ^ pawns[side].w[i]) * 0x9e3779b97f4a7c15ull;
     PawnEntry *table = pawn_table(), *e = table ? &table[h >> (64 - PAWN_BITS)] : spare;
     if (table && e->tables == t->id && memcmp(e->pawns, pawns, sizeof pawns) == 0)
@@ -376,9 +378,9 @@ static const PawnEntry *pawn_entry(const Position *pos, const EvalTables *t, Paw
     e->passer_mg = e->passer_eg = 0;
     for (int side = 0; side < 2; side++) {
         e->attacks[side] = (CellSet){{0}};
-        if (t->threats)
-            CELLSET_EACH(c, &pawns[side])
-                e->attacks[side] = cellset_or(&e->attacks[side], &t->pawn_takes[side][c]);
+        Cell cells[SET_CELLS_MAX];
+        for (int i = 0, n = t->threats ? cellset_list(&pawns[side], cells) : 0; i < n; i++)
+            e->attacks[side] = cellset_or(&e->attacks[side], &t->pawn_takes[side][cells[i]]);
     }
     if (t->passers)
         passer_terms(t, pawns, &e->passer_mg, &e->passer_eg);
@@ -392,31 +394,6 @@ static CellSet pieces_of(const Position *pos, int side)
     return cellset_minus(&pieces, &pos->by_type[pos->v->royal_type]);
 }
 
-/*
- * The moves of one side's pieces and those of them into the zone, in one pass; with
- * piece-threat weights, *threatened counts the enemy pieces that a piece worth a quarter less
- * attacks (once per attacking type).
- */
-static int walk_pieces(const Position *pos, const EvalTables *t, int side, const CellSet *pieces,
-                       const CellSet *zone, int *hits, int *threatened)
-{
-    const Variant *v = pos->v;
-    CellSet reached[MAX_TYPES];
-    int moves = pos_mobility(pos, pieces, zone, hits, t->piece_threats ? reached : NULL);
-    *threatened = 0;
-    for (int type = 1; t->piece_threats && type <= v->ntypes && type < MAX_TYPES; type++) {
-        if (!t->bigger[type]) /* nothing it could threaten, or not one of the pieces walked */
-            continue;
-        CellSet victims = {{0}};
-        for (unsigned big = t->bigger[type]; big; big &= big - 1)
-            victims = cellset_or(&victims, &pos->by_type[__builtin_ctz(big)]);
-        victims = cellset_and(&victims, &pos->by_side[side ^ 1]);
-        victims = cellset_and(&victims, &reached[type]);
-        *threatened += cellset_count(&victims);
-    }
-    return moves;
-}
-
 /* The optional terms, White minus Black, in sixteenths of a centipawn. */
 static void dynamic_terms(const Position *pos, const EvalTables *t, const PawnEntry *pe, int *mg16, int *eg16)
 {
@@ -427,15 +404,16 @@ static void dynamic_terms(const Position *pos, const EvalTables *t, const PawnEn
         Cell enemy_royal = pos->royal[side ^ 1];
         const CellSet *zone = enemy_royal != NO_CELL && (p->royal_zone_mg || p->royal_zone_sq_mg) ? &t->zone[enemy_royal] : NULL;
         CellSet pieces = pieces_of(pos, side);
-        int moves = 0, hits = 0, contact = 0, threatened = 0;
+        PieceMoves walked = {0, 0, 0};
         if (t->walk)
-            moves = walk_pieces(pos, t, side, &pieces, zone, &hits, &threatened);
+            walked = pos_piece_moves(pos, &pieces, zone, t->piece_threats ? t->bigger : NULL);
+        int moves = walked.moves, hits = walked.zone_hits, threatened = walked.threatened, contact = 0;
         if (t->contact) {
             CellSet touching = cellset_and(&pieces, &pe->near);
             contact = cellset_count(&touching);
         }
         int shield = 0;
-        if (t->contact && pos->royal[side] != NO_CELL) { /* own pawns next to the royal piece */
+        if (t->shield && pos->royal[side] != NO_CELL) { /* own pawns next to the royal piece */
             CellSet around = cellset_and(&t->zone[pos->royal[side]], &pe->pawns[side]);
             shield = cellset_count(&around);
         }
@@ -473,8 +451,8 @@ int evaluate(const Position *pos, const EvalTables *t)
     if (phase > t->phase_total)
         phase = t->phase_total;
     PawnEntry spare;
-    const PawnEntry *pe = t->contact || t->passers || t->threats ? pawn_entry(pos, t, &spare) : NULL;
-    if (t->walk || t->contact || t->threats) {
+    const PawnEntry *pe = t->contact || t->shield || t->passers || t->threats ? pawn_entry(pos, t, &spare) : NULL;
+    if (t->walk || t->contact || t->shield || t->threats) {
         int mg16, eg16;
         dynamic_terms(pos, t, pe, &mg16, &eg16);
         mgd += mg16 / 16;

@@ -84,11 +84,12 @@ typedef struct EvalTables {
     int hand_mg[MAX_CODES], hand_eg[MAX_CODES]; /* a piece in hand */
     int phase_total; /* non-pawn, non-royal material of the start position, both sides */
     bool walk;       /* mobility, royal-zone or piece-threat weights: walk each piece's moves */
-    bool piece_threats; /* piece-threat weights: walk the pieces type by type */
+    bool piece_threats; /* piece-threat weights: count the enemy pieces the moves threaten */
     /* Per piece type (neither pawn nor royal: the pieces walked), the types (neither pawn nor
      * royal) worth more than a quarter above it: bit t for type t. */
     uint32_t bigger[MAX_TYPES];
-    bool contact;    /* pawn-shield or pawn-contact weights */
+    bool contact;    /* pawn-contact weights */
+    bool shield;     /* pawn-shield weights */
     bool passers;    /* passed-pawn weights (and a pawn type) */
     bool threats;    /* pawn-threat weights (and a pawn type) */
     /* Per pawn colour and cell: where an enemy pawn stops that pawn from running to its zone

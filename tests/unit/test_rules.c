@@ -85,9 +85,9 @@ static void check_captures(const Position *pos)
     CHECK_EQ_INT(nc, k);
 }
 
-/* Each piece's mobility and reach: the cells its ordinary pseudo-legal moves go to (a promotion
- * counted once), for pieces whose patterns never reach one cell twice (after the setup phase, when
- * pieces move). */
+/* Each piece's mobility and threats: the cells its ordinary pseudo-legal moves go to (a
+ * promotion counted once) and the enemy pieces on them, counted for its own type only, for
+ * pieces whose patterns never reach one cell twice (after the setup phase, when pieces move). */
 static void check_mobility(const Position *pos)
 {
     const Variant *v = pos->v;
@@ -106,12 +106,15 @@ static void check_mobility(const Position *pos)
                 if (MOVE_FROM(pseudo[i]) == c && MOVE_KIND(pseudo[i]) == MK_NORMAL &&
                     !cellset_has(&targets, MOVE_TO(pseudo[i])))
                     cellset_flip(&targets, MOVE_TO(pseudo[i]));
-            int hits, type = PIECE_TYPE(pos->board[c]);
-            CellSet reached[MAX_TYPES], none = {{0}};
-            CHECK_EQ_INT(pos_mobility(pos, &one, &targets, &hits, reached), cellset_count(&targets));
-            CHECK_EQ_INT(hits, cellset_count(&targets));
-            for (int t = 1; t <= v->ntypes; t++)
-                CHECK(memcmp(&reached[t], t == type ? &targets : &none, sizeof targets) == 0);
+            int type = PIECE_TYPE(pos->board[c]);
+            CellSet victims = cellset_and(&targets, &pos->by_side[side ^ 1]);
+            uint32_t every = (2u << v->ntypes) - 2, own[MAX_TYPES] = {0}, another[MAX_TYPES] = {0};
+            own[type] = another[type == 1 ? 2 : 1] = every;
+            PieceMoves m = pos_piece_moves(pos, &one, &targets, own);
+            CHECK_EQ_INT(m.moves, cellset_count(&targets));
+            CHECK_EQ_INT(m.zone_hits, cellset_count(&targets));
+            CHECK_EQ_INT(m.threatened, cellset_count(&victims));
+            CHECK_EQ_INT(pos_piece_moves(pos, &one, NULL, another).threatened, 0);
         }
     }
 }
