@@ -156,6 +156,22 @@ TEST(san_parsing)
     game_free(&g);
 }
 
+/* Compared loosely, SAN may leave out or add the hyphen, capture and promotion signs. */
+TEST(san_loose_signs)
+{
+    Position pos;
+    char err[200];
+    if (!setup(&pos, "chess", "7k/P7/8/8/8/8/8/K4N2 w - - 0 1"))
+        return;
+    Move knight = parse_move(&pos, "f1e3", err, sizeof err);
+    CHECK(knight != MOVE_NONE);
+    CHECK(parse_move(&pos, "N-e3", err, sizeof err) == knight);
+    CHECK(parse_move(&pos, "N:e3", err, sizeof err) == knight);
+    Move queen = parse_move(&pos, "a7a8q", err, sizeof err);
+    CHECK(queen != MOVE_NONE);
+    CHECK(parse_move(&pos, "a8Q", err, sizeof err) == queen);
+}
+
 TEST(game_ends)
 {
     CHECK_RESULT(status_after("chess", NULL, "f3 e5 g4 Qh4"), RESULT_BLACK_WINS, "checkmate");
