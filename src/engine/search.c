@@ -30,6 +30,8 @@
 #define FUTILITY_MAX_DEPTH 2
 #define FUTILITY_MARGIN 100 /* plus this per ply of depth */
 #define LMP_MAX_DEPTH 3
+#define HISTORY_PRUNE_MAX_DEPTH 6
+#define HISTORY_PRUNE_UNIT 2048
 /* A capture that loses more than SEE_PRUNE_MARGIN per ply of depth in its exchange is not
  * searched within SEE_PRUNE_MAX_DEPTH plies of the leaves. */
 #define SEE_PRUNE_MAX_DEPTH 5
@@ -724,11 +726,14 @@ static void update_quiet_stats(Worker *w, const Followups *f, Move m, int depth,
 }
 
 /* A late or hopeless quiet move at shallow depth is not searched: late move pruning skips
- * those after the first 3 + depth^2, futility pruning those that would need a large swing of
- * the static evaluation to reach alpha. */
-static bool prune_quiet(int static_eval, int alpha, int depth, int legal)
+ * those after the first 3 + depth^2, history pruning those whose history is below
+ * -HISTORY_PRUNE_UNIT per ply of depth, futility pruning those that would need a large swing
+ * of the static evaluation to reach alpha. */
+static bool prune_quiet(int static_eval, int alpha, int depth, int legal, int history)
 {
     if (depth <= LMP_MAX_DEPTH && legal > 3 + depth * depth)
+        return true;
+    if (depth <= HISTORY_PRUNE_MAX_DEPTH && history < -HISTORY_PRUNE_UNIT * depth)
         return true;
     return depth <= FUTILITY_MAX_DEPTH && static_eval + FUTILITY_MARGIN * (depth + 1) <= alpha;
 }
@@ -856,8 +861,8 @@ static int negamax(Worker *w, int alpha, int beta, int depth, int ply, bool chec
         if (root && excluded_at_root(w, m))
             continue;
         bool quiet = is_quiet(pos, m);
-        /* Read before the move is made; late-move reductions (from depth 3) alone use it. */
-        int history = quiet && depth >= 3 && MOVE_KIND(m) != MK_PLACE ? quiet_history(w, &followups, m) : 0;
+        /* Read before the move is made, for late-move reductions and history pruning. */
+        int history = quiet && MOVE_KIND(m) != MK_PLACE && (depth >= 3 || prunable) ? quiet_history(w, &followups, m) : 0;
         /* Step 8a. A capture near the leaves that loses too much in its exchange. */
         if (prunable && !quiet && legal && best > -SCORE_MATE_BOUND && depth <= SEE_PRUNE_MAX_DEPTH &&
             pos_is_capture(pos, m) && !MOVE_PIECE(m) && exchange_below(w, m, -SEE_PRUNE_MARGIN * depth))
@@ -872,7 +877,7 @@ static int negamax(Worker *w, int alpha, int beta, int depth, int ply, bool chec
 
         /* Step 8b. Futility and late-move pruning of quiet moves near the leaves. */
         if (prunable && quiet && !gives_check && legal > 1 && best > -SCORE_MATE_BOUND &&
-            prune_quiet(static_eval, alpha, depth, legal)) {
+            prune_quiet(static_eval, alpha, depth, legal, history)) {
             unmake(w, m, &u);
             continue;
         }
