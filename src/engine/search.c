@@ -520,16 +520,6 @@ static void unmake(Worker *w, Move m, const Undo *u)
 }
 
 /* The score when the side to move has no legal move. */
-static bool has_legal_move(Position *pos)
-{
-    Move moves[MAX_MOVES];
-    int n = gen_pseudo(pos, moves);
-    for (int i = 0; i < n; i++)
-        if (move_is_legal(pos, moves[i]))
-            return true;
-    return false;
-}
-
 static int no_moves_score(const Position *pos, bool check, int ply)
 {
     if (check)
@@ -823,7 +813,7 @@ static int negamax(Worker *w, int alpha, int beta, int depth, int ply, bool chec
 
     /* Step 4. The 50-move rule ends the game unless the side to move is mated. */
     if (!root && fifty_move_rule_reached(pos))
-        return check && !has_legal_move(pos) ? no_moves_score(pos, true, ply) : drawn_score(pos, "fifty-move", ply);
+        return check && count_legal_moves(pos) == 0 ? no_moves_score(pos, true, ply) : drawn_score(pos, "fifty-move", ply);
 
     /* Shallow pruning trusts the static evaluation: not in check, not at the root or in the
      * principal variation, not during a setup phase, not near mate scores. */
@@ -875,7 +865,7 @@ static int negamax(Worker *w, int alpha, int beta, int depth, int ply, bool chec
         legal++;
         bool gives_check = pos_in_check(pos);
 
-        /* Step 8b. Futility and late-move pruning of quiet moves near the leaves. */
+        /* Step 8b. Futility, late-move and history pruning of quiet moves near the leaves. */
         if (prunable && quiet && !gives_check && legal > 1 && best > -SCORE_MATE_BOUND &&
             prune_quiet(static_eval, alpha, depth, legal, history)) {
             unmake(w, m, &u);
