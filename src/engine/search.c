@@ -53,6 +53,8 @@
 /* History scores stay within +-HISTORY_MAX; one cutoff moves them by at most the bonus cap. */
 #define HISTORY_MAX 16384
 #define HISTORY_BONUS_MAX 1200
+/* The continuation history's keys: a (side, piece type, cell) triple each. */
+#define FOLLOWUP_KEYS_MAX (2 * MAX_TYPES * MAX_CELLS)
 /* A mate in p plies ends a search under a clock only once an iteration this many plies
  * deeper than p has run: any shorter mate would have been found by then, reductions of late
  * moves included (a mate found at a shallow depth, through extensions, proves nothing about
@@ -110,26 +112,30 @@ typedef struct Worker {
      * and two plies before it, a square table over this variant's (piece code, target) pairs
      * (see followup_key), made for `followup_variant` when a search starts; NULL if memory ran
      * out, then the search goes without it.  followup_at[ply]: the key of the move made at ply,
-     * or -1 (a null move, or a move whose piece did not survive it).  followup_dirty: a
-     * search has written to the table since it was last zeroed. */
+     * or -1 (a null move, or a move whose piece did not survive it).  The table is zero but
+     * for the rows marked in followup_written; its memory, followup_capacity entries, is kept
+     * when the variant changes and the new table fits in it. */
     int16_t *followup;
+    size_t followup_capacity;
     int followup_keys;
     int followup_base[MAX_CODES]; /* a piece code's first key (its key on cell 0), or -1 */
     const Variant *followup_variant;
-    bool followup_dirty;
+    uint64_t followup_written[(FOLLOWUP_KEYS_MAX + 63) / 64];
     int followup_at[MAX_PLY + 1];
 } Worker;
 
 static void init_lmr(void);
 
-/* Forgets the continuation history.  The table is kept for the next game of the same variant:
- * zeroing it (1.2 MB in chess, 26 MB in Megastar, and only when a search wrote to it) is
- * cheaper than giving it back and faulting fresh pages in again. */
+/* Forgets the continuation history by zeroing the rows searches wrote to: a search of a few
+ * thousand nodes writes a few dozen of the table's rows (768 in chess, 3640 in Megastar), and
+ * zeroing all of it (1.2 MB in chess, 26 MB in Megastar) cost more than such a search. */
 static void clear_followups(Worker *w)
 {
-    if (w->followup && w->followup_dirty)
-        memset(w->followup, 0, (size_t)w->followup_keys * (size_t)w->followup_keys * sizeof *w->followup);
-    w->followup_dirty = false;
+    size_t row = (size_t)w->followup_keys * sizeof *w->followup;
+    for (int i = 0; i < (FOLLOWUP_KEYS_MAX + 63) / 64; i++)
+        for (uint64_t bits = w->followup_written[i]; bits; bits &= bits - 1)
+            memset(w->followup + (size_t)(i * 64 + __builtin_ctzll(bits)) * (size_t)w->followup_keys, 0, row);
+    memset(w->followup_written, 0, sizeof w->followup_written);
 }
 
 static void worker_free(Worker *w)
@@ -694,6 +700,12 @@ static void quiet_history_update(Worker *w, const Followups *f, Move m, int bonu
             f->row[i][key] = (int16_t)history_moved(f->row[i][key], bonus);
 }
 
+/* Notes that a continuation-history row is about to be written (clear_followups zeroes it). */
+static void mark_followup_written(Worker *w, int key)
+{
+    w->followup_written[key / 64] |= (uint64_t)1 << (key % 64);
+}
+
 /* A quiet move cut off: it becomes a killer and the counter move of the move before it, its
  * history rises, and the quiet moves tried before it fall. */
 static void update_quiet_stats(Worker *w, const Followups *f, Move m, int depth, int ply, const Move *tried,
@@ -708,6 +720,9 @@ static void update_quiet_stats(Worker *w, const Followups *f, Move m, int depth,
     int bonus = 16 * depth * depth + 32 * depth + 16;
     if (bonus > HISTORY_BONUS_MAX)
         bonus = HISTORY_BONUS_MAX;
+    for (int back = 1; back <= 2; back++)
+        if (f->row[back - 1])
+            mark_followup_written(w, w->followup_at[ply - back]);
     if (MOVE_KIND(m) != MK_PLACE)
         quiet_history_update(w, f, m, bonus);
     for (int i = 0; i < ntried; i++)
@@ -1155,20 +1170,23 @@ static void *helper_main(void *arg)
     return NULL;
 }
 
-/* Makes the continuation-history table fit the variant searched, cleared when it changes. */
+/* Makes the continuation-history table fit the variant searched, cleared when it changes (in
+ * the memory it had if the new table fits there). */
 static void prepare_followups(Worker *w, const Variant *v)
 {
     for (int i = 0; i <= MAX_PLY; i++)
         w->followup_at[i] = -1;
-    if (w->followup && w->followup_variant == v) {
-        w->followup_dirty = true;
+    if (w->followup && w->followup_variant == v)
         return;
-    }
-    free(w->followup);
+    clear_followups(w);
     w->followup_keys = 2 * v->ntypes * v->geo->ncells;
-    w->followup = calloc((size_t)w->followup_keys * (size_t)w->followup_keys, sizeof *w->followup);
+    size_t entries = (size_t)w->followup_keys * (size_t)w->followup_keys;
+    if (!w->followup || entries > w->followup_capacity) {
+        free(w->followup);
+        w->followup = calloc(entries, sizeof *w->followup);
+        w->followup_capacity = w->followup ? entries : 0;
+    }
     w->followup_variant = w->followup ? v : NULL;
-    w->followup_dirty = w->followup != NULL;
     for (int code = 0; code < MAX_CODES; code++) {
         int type = PIECE_TYPE(code);
         bool keyed = w->followup && type >= 1 && type <= v->ntypes && code >> 4 <= 1;

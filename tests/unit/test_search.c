@@ -92,3 +92,40 @@ TEST(engine_always_answers_with_a_legal_move)
     }
     engine_free(&e);
 }
+
+/* The nodes a depth-limited search of a variant's start position visits. */
+static uint64_t start_nodes(Engine *e, const char *variant, int depth)
+{
+    Game g = {0};
+    char err[200];
+    if (!game_init(&g, variant_by_name(variant), NULL, err, sizeof err)) {
+        test_fail(__FILE__, __LINE__, "%s: %s", variant, err);
+        return 0;
+    }
+    SearchLimits limits = {.depth = depth};
+    uint64_t nodes = search_run(e, &g, &limits, NULL).nodes;
+    game_free(&g);
+    return nodes;
+}
+
+/* After engine_new_game a search is the one a new engine makes: nothing the games before it
+ * learnt is left (the tables, the histories, the continuation histories, whose memory a game
+ * of another variant goes on using when the new table fits in it). */
+TEST(engine_new_game_forgets_the_games_before)
+{
+    Engine fresh, used;
+    if (!engine_init(&fresh, 1) || !engine_init(&used, 1))
+        return;
+    uint64_t chess = start_nodes(&fresh, "chess", 7);
+    engine_new_game(&fresh);
+    uint64_t starvation = start_nodes(&fresh, "starvation", 6);
+    start_nodes(&used, "megastar", 4);
+    engine_new_game(&used);
+    CHECK_EQ_INT(start_nodes(&used, "chess", 7), chess);
+    engine_new_game(&used);
+    start_nodes(&used, "chess", 8);
+    engine_new_game(&used);
+    CHECK_EQ_INT(start_nodes(&used, "starvation", 6), starvation);
+    engine_free(&fresh);
+    engine_free(&used);
+}
