@@ -11,14 +11,17 @@ about a second each) to a fixed depth over UCI, one thread, 16 MB of hash, a new
 each; the speed of a game is its nodes (the last `info` line's count) over its time, summed
 over its positions.
 
-Times are the CPU time the engine process spends from sending `go` to its answer (from
-/proc), not wall time, so that other work on a shared machine slows a run less; start-up
-(Stockfish loads its network) is not counted.
+Times are the CPU time the engine process spends from sending `go` to its answer (the
+process's CPU clock, in nanoseconds: /proc's counts of 10 ms ticks moved the rows of runs under
+a second by several per cent), not wall time, so that other work on a shared machine slows a
+run less; start-up (Stockfish loads its network) is not counted.
 
 --baseline BINARY measures an earlier starfish build beside the current one (every row), so a
 change's speed-up is read from one run: `make bench BASELINE=/path/to/old/starfish`.
 
-Each measurement is the best of --repeat runs.  Prints one table: nodes, seconds and millions
+Each measurement is the best of --repeat runs, and the engines of a row take turns run by run
+(starfish, the baseline, the peers, then starfish again...), so that a spell of load elsewhere
+on the machine falls on all of them alike.  Prints one table: nodes, seconds and millions
 of nodes per second per row; then the ratios starfish/peer for chess, starfish/baseline for
 every row, and the speed goals of issue 14 with whether each holds.
 """
@@ -27,6 +30,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
@@ -97,10 +101,9 @@ class Engine:
 
 
 def cpu_seconds(proc):
-    """The CPU time a process has spent so far (all its threads), from /proc."""
-    with open(f"/proc/{proc.pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    """The CPU time a process has spent so far (all its threads, ended ones too): its CPU-time
+    clock, whose id Linux makes from the pid as clock_getcpuclockid(3) does."""
+    return time.clock_gettime((~proc.pid << 3) | 2)
 
 
 def timed_perft(binary, variant, position, depth):
@@ -133,16 +136,20 @@ def row(game, what, engine, nodes, secs):
     print(f"{game:20} {what:22} {engine:16} {nodes:12} {secs:8.3f} {nodes / secs / 1e6:8.2f}", flush=True)
 
 
-def search_speeds(binary, args):
-    """Per game: the nodes and seconds of its positions' searches (each the best of --repeat)."""
+def search_speeds(binaries, repeat):
+    """Per engine and game: the nodes and seconds of its positions' searches (each the best of
+    `repeat`, the engines taking turns)."""
     totals = {}
     for game, position, depth in SEARCH:
-        best = None
-        for _ in range(args.repeat):
-            nodes, secs = timed_search(binary, game, position, depth)
-            best = (nodes, secs) if best is None or nodes / secs > best[0] / best[1] else best
-        nodes, secs = totals.get(game, (0, 0.0))
-        totals[game] = (nodes + best[0], secs + best[1])
+        best = {}
+        for _ in range(repeat):
+            for ename, binary in binaries:
+                nodes, secs = timed_search(binary, game, position, depth)
+                if ename not in best or nodes / secs > best[ename][0] / best[ename][1]:
+                    best[ename] = (nodes, secs)
+        for ename, (nodes, secs) in best.items():
+            old_nodes, old_secs = totals.get((ename, game), (0, 0.0))
+            totals[(ename, game)] = (old_nodes + nodes, old_secs + secs)
     return totals
 
 
@@ -185,18 +192,21 @@ def main():
     speed = {}
     print(f"{'game':20} {'what':22} {'engine':16} {'nodes':>12} {'seconds':>8} {'Mnps':>8}")
     for game, pname, position, depth, expected, peers in PERFT:
-        for ename, binary in engines if peers else ours:
-            best = None
-            for _ in range(args.repeat):
+        best = {}
+        for _ in range(args.repeat):
+            for ename, binary in engines if peers else ours:
                 secs, nodes = timed_perft(binary, game, position, depth)
                 if nodes != expected:
                     print(f"error: {ename} counted {nodes} nodes on {game} {pname} depth {depth}, expected {expected}")
                     return 1
-                best = secs if best is None else min(best, secs)
-            speed[(game, pname, ename)] = expected / best
-            row(game, f"perft {pname} d{depth}", ename, expected, best)
-    for ename, binary in ours:
-        for game, (nodes, secs) in search_speeds(binary, args).items():
+                best[ename] = min(best.get(ename, secs), secs)
+        for ename, secs in best.items():
+            speed[(game, pname, ename)] = expected / secs
+            row(game, f"perft {pname} d{depth}", ename, expected, secs)
+    searches = search_speeds(ours, args.repeat)
+    for ename, _ in ours:
+        for game in dict.fromkeys(g for g, *_ in SEARCH):
+            nodes, secs = searches[(ename, game)]
             speed[(game, "search", ename)] = nodes / secs
             row(game, f"search x{len([p for p in SEARCH if p[0] == game])}", ename, nodes, secs)
     print()
