@@ -2,13 +2,23 @@
 
 #include <stdint.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #define HUGE_PAGE ((size_t)2 << 20)
+
+/* `bytes` rounded up to whole pages: what mmap hands out and munmap must be given back (a
+ * trim that ends inside a page fails, and the rest of the mapping stayed mapped). */
+static size_t whole_pages(size_t bytes)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    return (bytes + page - 1) / page * page;
+}
 
 void *bigmem_alloc(size_t bytes)
 {
     if (!bytes)
         return NULL;
+    bytes = whole_pages(bytes);
     /* Map a huge page more than asked, then give back the pages before and after the aligned
      * part; anonymous pages come zeroed, and only when touched. */
     size_t total = bytes + HUGE_PAGE;
@@ -31,5 +41,5 @@ void *bigmem_alloc(size_t bytes)
 void bigmem_free(void *p, size_t bytes)
 {
     if (p)
-        munmap(p, bytes);
+        munmap(p, whole_pages(bytes));
 }
