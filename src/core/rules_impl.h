@@ -880,6 +880,14 @@ static void count_pawns_with_shifted_pushes(Gen *g, const PatternTable *t, Set h
 #endif
 
 /* The moves of h, some of pattern p's holders (those generated pattern by pattern). */
+/* Could a piece on `from` whose moves on an empty board are `reach` have a move?  Asked only
+ * where a walk of its lines or paths costs more than the question: when only captures are
+ * generated, one with no enemy piece in reach has none. */
+static inline bool worth_walking(const Gen *g, const uint64_t *reach, Cell from)
+{
+    return set_any(g->quiet_to) || set_any(set_and(set_at(reach, from), g->theirs));
+}
+
 static void gen_pattern(Gen *g, int p, PatternKind kind, Set h)
 {
     const PatternTable *t = &g->v->pat[p][g->us];
@@ -894,18 +902,22 @@ static void gen_pattern(Gen *g, int p, PatternKind kind, Set h)
     case PAT_SLIDE:
         while (set_any(h)) {
             Cell from = set_pop(&h);
-            emit_fast(g, from, set_and(slide(t->slide, from, g->occ), to), MK_NORMAL, false);
+            if (worth_walking(g, t->slide->reach, from))
+                emit_fast(g, from, set_and(slide(t->slide, from, g->occ), to), MK_NORMAL, false);
         }
         break;
     case PAT_ROSE:
         while (set_any(h)) {
             Cell from = set_pop(&h);
-            emit_fast(g, from, set_and(rose(t->rose, from, g->occ), to), MK_NORMAL, false);
+            if (worth_walking(g, t->rose->reach, from))
+                emit_fast(g, from, set_and(rose(t->rose, from, g->occ), to), MK_NORMAL, false);
         }
         break;
-    case PAT_HOP:
+    case PAT_HOP: /* hops have no max_len (attack.c), so reach holds the whole lines */
         while (set_any(h)) {
             Cell from = set_pop(&h);
+            if (!worth_walking(g, t->slide->reach, from))
+                continue;
             Set quiet = set_none(), victims = set_none();
             hop(t->slide, from, g->occ, &quiet, &victims);
             emit_fast(g, from, set_or(set_and(quiet, g->quiet_to), set_and(victims, g->theirs)), MK_NORMAL, false);
