@@ -592,8 +592,14 @@ static int refined_eval(Worker *w, const TTEntry *e, int ply)
  * keep the capture trees of crowded boards (Megastar's, where dozens of pieces stand en prise
  * to hopping Slings) from growing without end; elsewhere the captures that lose material,
  * which quiescence skips, bound the tree.
+ *
+ * `check_known`: whether the side to move is in check, or CHECK_UNKNOWN (the main search knows it
+ * for the nodes it hands over; below, each node finds out itself once the table has not
+ * settled it, which most captures' replies are spared).
  */
-static int quiescence(Worker *w, int alpha, int beta, int ply, int qdepth)
+#define CHECK_UNKNOWN (-1)
+
+static int quiescence(Worker *w, int alpha, int beta, int ply, int qdepth, int check_known)
 {
     Position *pos = &w->pos;
     if (ply > w->seldepth)
@@ -611,7 +617,7 @@ static int quiescence(Worker *w, int alpha, int beta, int ply, int qdepth)
     bool found = tt_probe(tt, key, &e);
     if (found && beta - alpha == 1 && tt_entry_decides(&e, -qdepth, alpha, beta, ply))
         return score_from_tt(e.score, ply);
-    bool check = pos_in_check(pos);
+    bool check = check_known == CHECK_UNKNOWN ? pos_in_check(pos) : check_known;
     Move moves[MAX_MOVES], best_move = MOVE_NONE;
     int n, legal = 0, quiet_evasions = 0, orig_alpha = alpha;
     int best = -SCORE_INF;
@@ -654,7 +660,7 @@ static int quiescence(Worker *w, int alpha, int beta, int ply, int qdepth)
         quiet_evasions += quiet;
         w->path_move[ply] = m;
         w->followup_at[ply] = -1;
-        int score = -quiescence(w, -beta, -alpha, ply + 1, qdepth + 1);
+        int score = -quiescence(w, -beta, -alpha, ply + 1, qdepth + 1, CHECK_UNKNOWN);
         unmake(w, m, &u);
         if (w->stopped)
             return 0;
@@ -815,7 +821,7 @@ static int negamax(Worker *w, int alpha, int beta, int depth, int ply, bool chec
     if (check)
         depth++;
     if (depth <= 0 || ply >= MAX_PLY)
-        return quiescence(w, alpha, beta, ply, 0);
+        return quiescence(w, alpha, beta, ply, 0, check);
 
     /* Step 3. The transposition table: a deep enough entry with a fitting bound ends the node
      * outside the principal variation. */
