@@ -880,12 +880,26 @@ static void count_pawns_with_shifted_pushes(Gen *g, const PatternTable *t, Set h
 #endif
 
 /* The moves of h, some of pattern p's holders (those generated pattern by pattern). */
-/* Could a piece on `from` whose moves on an empty board are `reach` have a move?  Asked only
- * where a walk of its lines or paths costs more than the question: when only captures are
- * generated, one with no enemy piece in reach has none. */
-static inline bool worth_walking(const Gen *g, const uint64_t *reach, Cell from)
+/* The pieces of h (holders of pattern p) that could take something by p: all of them for
+ * steps and pawns, whose targets cost a lookup; for slides, hops and roses, those with an enemy
+ * piece in their empty-board reach, the others' lines or paths not worth walking when only
+ * captures are wanted (hops have no max_len, attack.c: their reach holds the whole lines). */
+static Set with_victims_in_reach(const Gen *g, int p, Set h)
 {
-    return set_any(g->quiet_to) || set_any(set_and(set_at(reach, from), g->theirs));
+    const PatternTable *t = &g->v->pat[p][g->us];
+    PatternKind kind = g->v->def->patterns[p].kind;
+    const uint64_t *reach = kind == PAT_SLIDE || kind == PAT_HOP ? t->slide->reach
+                            : kind == PAT_ROSE                   ? t->rose->reach
+                                                                 : NULL;
+    if (!reach)
+        return h;
+    Set kept = set_none();
+    for (Set rest = h; set_any(rest);) {
+        Cell from = set_pop(&rest);
+        if (set_any(set_and(set_at(reach, from), g->theirs)))
+            kept = set_or(kept, set_bit(from));
+    }
+    return kept;
 }
 
 static void gen_pattern(Gen *g, int p, PatternKind kind, Set h)
@@ -902,22 +916,18 @@ static void gen_pattern(Gen *g, int p, PatternKind kind, Set h)
     case PAT_SLIDE:
         while (set_any(h)) {
             Cell from = set_pop(&h);
-            if (worth_walking(g, t->slide->reach, from))
-                emit_fast(g, from, set_and(slide(t->slide, from, g->occ), to), MK_NORMAL, false);
+            emit_fast(g, from, set_and(slide(t->slide, from, g->occ), to), MK_NORMAL, false);
         }
         break;
     case PAT_ROSE:
         while (set_any(h)) {
             Cell from = set_pop(&h);
-            if (worth_walking(g, t->rose->reach, from))
-                emit_fast(g, from, set_and(rose(t->rose, from, g->occ), to), MK_NORMAL, false);
+            emit_fast(g, from, set_and(rose(t->rose, from, g->occ), to), MK_NORMAL, false);
         }
         break;
-    case PAT_HOP: /* hops have no max_len (attack.c), so reach holds the whole lines */
+    case PAT_HOP:
         while (set_any(h)) {
             Cell from = set_pop(&h);
-            if (!worth_walking(g, t->slide->reach, from))
-                continue;
             Set quiet = set_none(), victims = set_none();
             hop(t->slide, from, g->occ, &quiet, &victims);
             emit_fast(g, from, set_or(set_and(quiet, g->quiet_to), set_and(victims, g->theirs)), MK_NORMAL, false);
@@ -1158,6 +1168,8 @@ static int generate(Position *pos, Move *out, int mode)
     Set fast = set_minus(pieces, one_by_one);
     for (int p = 0; p < v->def->npatterns; p++) {
         Set h = set_and(holders(pos, g.us, p), fast);
+        if (mode == GEN_CAPTURES)
+            h = with_victims_in_reach(&g, p, h);
         if (set_any(h))
             gen_pattern(&g, p, v->def->patterns[p].kind, h);
     }
