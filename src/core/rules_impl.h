@@ -879,7 +879,6 @@ static void count_pawns_with_shifted_pushes(Gen *g, const PatternTable *t, Set h
 }
 #endif
 
-/* The moves of h, some of pattern p's holders (those generated pattern by pattern). */
 /* The pieces of h (holders of pattern p) that could take something by p: all of them for
  * steps and pawns, whose targets cost a lookup; for slides, hops and roses, those with an enemy
  * piece in their empty-board reach, the others' lines or paths not worth walking when only
@@ -902,6 +901,7 @@ static Set with_victims_in_reach(const Gen *g, int p, Set h)
     return kept;
 }
 
+/* The moves of h, some of pattern p's holders (those generated pattern by pattern). */
 static void gen_pattern(Gen *g, int p, PatternKind kind, Set h)
 {
     const PatternTable *t = &g->v->pat[p][g->us];

@@ -593,9 +593,9 @@ static int refined_eval(Worker *w, const TTEntry *e, int ply)
  * to hopping Slings) from growing without end; elsewhere the captures that lose material,
  * which quiescence skips, bound the tree.
  *
- * `check_known`: whether the side to move is in check, or CHECK_UNKNOWN (the main search knows it
- * for the nodes it hands over; below, each node finds out itself once the table has not
- * settled it, which most captures' replies are spared).
+ * `check_known`: whether the side to move is in check, or CHECK_UNKNOWN (the main search
+ * knows it for the nodes it hands over; below, each node finds out itself once the table has
+ * not settled it, which most captures' replies are spared).
  */
 #define CHECK_UNKNOWN (-1)
 
