@@ -375,7 +375,7 @@ static void mark_types_apart(Variant *v)
             CellSet seen = {{0}};
             for (unsigned bits = pm; bits; bits &= bits - 1) {
                 const PatternTable *t = &v->pat[__builtin_ctz(bits)][PIECE_COLOUR(code)];
-                const uint64_t *reach = t->to ? t->to : t->slide ? t->slide->reach : t->rose->reach;
+                const uint64_t *reach = pattern_reach(t);
                 for (int k = 0; k < v->words; k++) {
                     uint64_t w = reach[(size_t)c * (size_t)v->words + (size_t)k];
                     if (seen.w[k] & w)
@@ -473,28 +473,14 @@ CellSet variant_targets(const Variant *v, int code, Cell c)
     for (unsigned bits = v->pattern_mask[code][c]; bits; bits &= bits - 1) {
         int i = __builtin_ctz(bits);
         const PatternTable *t = &v->pat[i][colour];
-        const uint64_t *set = NULL;
-        switch (v->def->patterns[i].kind) {
-        case PAT_PAWN:
+        if (v->def->patterns[i].kind == PAT_PAWN) {
             if (t->push[c] != NO_CELL && !cellset_has(&out, t->push[c]))
                 cellset_flip(&out, t->push[c]);
             if (t->push2[c] != NO_CELL && !cellset_has(&out, t->push2[c]))
                 cellset_flip(&out, t->push2[c]);
-            /* fall through */
-        case PAT_STEP:
-            set = t->to;
-            break;
-        case PAT_SLIDE:
-        case PAT_HOP:
-            set = t->slide->reach;
-            break;
-        case PAT_ROSE:
-            set = t->rose->reach;
-            break;
-        default:
-            break;
         }
-        for (int k = 0; set && k < v->words; k++)
+        const uint64_t *set = pattern_reach(t);
+        for (int k = 0; k < v->words; k++)
             out.w[k] |= set[(size_t)c * (size_t)v->words + (size_t)k];
     }
     return out;

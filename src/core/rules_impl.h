@@ -881,17 +881,14 @@ static void count_pawns_with_shifted_pushes(Gen *g, const PatternTable *t, Set h
 
 /* The pieces of h (holders of pattern p) that could take something by p: all of them for
  * steps and pawns, whose targets cost a lookup; for slides, hops and roses, those with an enemy
- * piece in their empty-board reach, the others' lines or paths not worth walking when only
- * captures are wanted (hops have no max_len, attack.c: their reach holds the whole lines). */
+ * piece in their empty-board reach (pattern_reach), the others' lines or paths not worth
+ * walking when only captures are wanted. */
 static Set with_victims_in_reach(const Gen *g, int p, Set h)
 {
-    const PatternTable *t = &g->v->pat[p][g->us];
     PatternKind kind = g->v->def->patterns[p].kind;
-    const uint64_t *reach = kind == PAT_SLIDE || kind == PAT_HOP ? t->slide->reach
-                            : kind == PAT_ROSE                   ? t->rose->reach
-                                                                 : NULL;
-    if (!reach)
+    if (kind == PAT_STEP || kind == PAT_PAWN)
         return h;
+    const uint64_t *reach = pattern_reach(&g->v->pat[p][g->us]);
     Set kept = set_none();
     for (Set rest = h; set_any(rest);) {
         Cell from = set_pop(&rest);

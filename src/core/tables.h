@@ -219,6 +219,14 @@ typedef struct PatternTable {
     } shift;
 } PatternTable;
 
+/* A pattern's targets from each cell on an empty board: the leaps of a step, the captures of a
+ * pawn (not its pushes), the whole rays of a slider or hopper (hops have no max_len), every
+ * path of a rose. */
+static inline const uint64_t *pattern_reach(const PatternTable *t)
+{
+    return t->to ? t->to : t->slide ? t->slide->reach : t->rose->reach;
+}
+
 /* Width-specific rules code (rules_impl.h, one instantiation per set width). */
 struct RulesOps;
 
