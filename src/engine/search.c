@@ -1200,6 +1200,14 @@ static void prepare_followups(Worker *w, const Variant *v)
     }
 }
 
+void engine_prepare(Engine *e, const Variant *v)
+{
+    tt_touch(&e->tt);
+    eval_tables(v);
+    for (int i = 0; i < e->threads; i++)
+        prepare_followups(e->workers[i], v);
+}
+
 /* Readies a worker for a new search of the game's position. */
 static void worker_start(Worker *w, Shared *sh, const Game *game)
 {

@@ -94,6 +94,10 @@ void engine_free(Engine *e);
 bool engine_set_threads(Engine *e, int threads);
 /* Forgets everything learnt (a new game). */
 void engine_new_game(Engine *e);
+/* Does now the work that would otherwise slow the next search of a game of variant v down
+ * (the hash table's first writes, the evaluation's tables, the continuation history's);
+ * called while no search runs, when a front end is told to get ready. */
+void engine_prepare(Engine *e, const Variant *v);
 /* The opponent played the expected move: a `go ponder` search now runs on the clock. */
 void engine_ponderhit(Engine *e);
 /*

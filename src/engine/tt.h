@@ -39,6 +39,7 @@ typedef struct {
     size_t mask;        /* bucket count - 1 (a power of two) */
     unsigned generation; /* of the current search, 6 bits */
     unsigned epoch;      /* counts the clears (8 bits): entries of other epochs are empty */
+    bool touched;        /* every page written since the last resize (tt_touch) */
 } TT;
 
 /* What a probe finds. */
@@ -50,6 +51,9 @@ typedef struct {
 /* Resizes to the largest power of two of buckets fitting in `megabytes`; clears it. */
 bool tt_resize(TT *tt, size_t megabytes);
 void tt_clear(TT *tt);
+/* Writes every page of the table once (the first time after a resize), so that the searches
+ * which follow meet no page faults in it. */
+void tt_touch(TT *tt);
 void tt_free(TT *tt);
 /* A new search: entries of earlier ones become older. */
 void tt_new_search(TT *tt);

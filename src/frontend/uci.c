@@ -506,6 +506,8 @@ static bool handle(Session *s, char *line)
         return true;
     const char *c = tok[0];
     if (strcmp(c, "isready") == 0) {
+        if (!s->searching)
+            engine_prepare(&s->engine, s->variant);
         say(s, "readyok");
         return true;
     }

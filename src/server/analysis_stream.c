@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 
 #include "../core/movegen.h"
 #include "response.h"
@@ -14,6 +15,7 @@
 
 #define KEEPALIVE_MS 10000     /* a comment after this long without an event */
 #define EVENT_MAX (64 * 1024)  /* one event's text */
+#define PLACE_WAIT_MS 2000     /* how long a new stream waits for a hung-up search to end */
 
 /* Text waiting to be sent. */
 typedef struct Chunk {
@@ -120,15 +122,21 @@ static void send_event(Stream *s, const char *event, const char *data)
         MHD_resume_connection(s->conn);
 }
 
-/* Stops the search when the client has hung up (its socket reads the end) or is gone. */
-static void watch_client(Stream *s)
+/* Whether the client has hung up (its socket reads the end) or libmicrohttpd is done with it. */
+static bool client_gone(Stream *s)
 {
     char b;
     ssize_t n = s->sock >= 0 ? recv(s->sock, &b, 1, MSG_PEEK | MSG_DONTWAIT) : -1;
     pthread_mutex_lock(&s->lock);
     bool gone = s->gone || closing || n == 0 || (n < 0 && s->sock >= 0 && errno != EAGAIN && errno != EWOULDBLOCK);
     pthread_mutex_unlock(&s->lock);
-    if (gone)
+    return gone;
+}
+
+/* Stops the search when the client is gone. */
+static void watch_client(Stream *s)
+{
+    if (client_gone(s))
         atomic_store(&s->engine.stop, true);
 }
 
@@ -236,22 +244,55 @@ static void on_free(void *cls)
     release(s);
 }
 
-/* A free place among the running searches for s: false when there is none (or shutdown). */
+/* Sleeps on table_empty (table_lock held) until it is signalled or the monotonic clock
+ * reaches deadline_ms. */
+static void wait_for_table(int64_t deadline_ms)
+{
+    int64_t left = deadline_ms - clock_ms();
+    if (left <= 0)
+        return;
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += (time_t)(left / 1000);
+    until.tv_nsec += (long)(left % 1000) * 1000000L;
+    if (until.tv_nsec >= 1000000000L) {
+        until.tv_sec++;
+        until.tv_nsec -= 1000000000L;
+    }
+    pthread_cond_timedwait(&table_empty, &table_lock, &until);
+}
+
+/* A free place among the running searches for s: false when there is none (or shutdown).
+ * A search whose client has hung up gives its place: the analysis board opens a stream for
+ * each position shown and closes the last, and a search notices its client's going only
+ * about once a second, so a player stepping through moves would otherwise meet "busy". */
 static bool take_place(Stream *s, char *err, size_t len)
 {
-    bool ok = false;
+    int64_t deadline = clock_ms() + PLACE_WAIT_MS;
+    int place = -1;
     pthread_mutex_lock(&table_lock);
-    for (int i = 0; !closing && !ok && i < ANALYSIS_STREAMS; i++)
-        if (!running[i]) {
-            running[i] = s;
-            ok = true;
+    for (;;) {
+        bool ending = false;
+        for (int i = 0; i < ANALYSIS_STREAMS; i++) {
+            if (!running[i])
+                place = i;
+            else if (atomic_load(&running[i]->engine.stop) || client_gone(running[i])) {
+                atomic_store(&running[i]->engine.stop, true);
+                ending = true;
+            }
         }
+        if (closing || place >= 0 || !ending || clock_ms() >= deadline)
+            break;
+        wait_for_table(deadline);
+    }
+    if (!closing && place >= 0)
+        running[place] = s;
     pthread_mutex_unlock(&table_lock);
-    if (!ok)
+    if (closing || place < 0)
         snprintf(err, len, closing ? "the server is shutting down"
                                    : "the engine is busy with %d analyses; try again when one ends",
                  ANALYSIS_STREAMS);
-    return ok;
+    return !closing && place >= 0;
 }
 
 static void give_place(Stream *s)

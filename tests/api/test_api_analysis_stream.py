@@ -101,6 +101,24 @@ def test_stream_limits_and_errors():
     assert [name for name, _ in events(over)] == ["done"]
 
 
+def test_a_stream_left_gives_its_place_at_once():
+    # The analysis board closes a position's stream when the player steps to the next one: the
+    # next stream must not meet "busy" while the searches left behind have yet to notice.
+    s = h.shared()
+    assert wait_streams(s, 0)
+    for _ in range(3):
+        left = [stream(s, variant="megastar", lines=1), stream(s, variant="chess", lines=2)]
+        for r in left:
+            next(events(r))
+            r.close()
+        started = time.monotonic()
+        resp = stream(s, variant="starchess", lines=1)
+        assert time.monotonic() - started < 2.5
+        assert next(events(resp))[0] == "info"
+        resp.close()
+        assert wait_streams(s, 0)
+
+
 def test_shutdown_ends_a_running_stream():
     server = h.Server()
     try:
