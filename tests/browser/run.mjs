@@ -302,6 +302,7 @@ test('starchess-setup-and-moves', async (t) => {
     // White clicks (piece, then cell); Black drags from the hand onto the board.
     await place(side === 'white' ? white : black, side, letter.toUpperCase(), cell, { drag: side === 'black' });
   }
+  await waitPlies(white, setup.length); // Black placed last: White's page learns of it by its event stream
   check(await white.locator('.hand-piece').count() === 0, 'pieces left in hand after the setup');
   const labels = await white.locator('.mv-num').allInnerTexts();
   check(labels.slice(0, 5).join(' ') === 'I. II. III. IV. V.', `setup numbered ${labels.join(' ')}`);
