@@ -168,7 +168,7 @@ load-test: starfish
 
 # 10,000 event streams on one server, moves meanwhile: threads, memory per stream, p99.
 load-test-streams: starfish
-	python3 tools/load_test.py --streams 10000 --seconds 20
+	python3 tools/load_test.py --streams 10000 --seconds 60 --moves 150
 
 # Each fuzz target for FUZZ_SECONDS, one after the other at the lowest priority, its corpus
 # kept in FUZZ_CORPUS/NAME between runs; FUZZ_TARGETS="api pgn" picks some.

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """A bounded load test of `starfish serve` on loopback.
 
-Default: creates --games friend games spread over every variant, then for each game runs two
-player threads that alternately make random legal moves (from the state's `legal` list) and
+Default: creates --games friend games spread over every variant, then for each game runs a
+thread that makes random legal moves for both players in turn (from the `legal` list of the
+answer to the last move, each player on a connection of its own: nobody polls), and
 --spectators threads per game following the game's Server-Sent Events stream.  Stops after
 --moves moves per game or --seconds, whichever comes first.  Then runs `wrk` (Debian's
 package) against a game's state URL for a throughput figure.  Reports move round-trip latency
@@ -126,29 +127,30 @@ class Stats:
         return p99
 
 
-def player(port, game_id, token, colour, moves, deadline, stats, rng):
-    """Moves for one side, through one keep-alive connection, until done or the deadline."""
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+def players(port, game_id, tokens, moves, deadline, stats, rng, pace):
+    """Both sides of one game, each through a keep-alive connection of its own, taking turns: the
+    answer to a move says whose turn it is next and what is legal, so nobody polls.  A move at
+    most every `pace` seconds, until each side made `moves` moves, the game ended or the
+    deadline."""
+    conns = {colour: http.client.HTTPConnection("127.0.0.1", port, timeout=30) for colour in tokens}
+    status, g = request(port, "GET", f"/api/games/{game_id}", conn=conns["white"])
     made = 0
-    while made < moves and time.time() < deadline:
-        status, g = request(port, "GET", f"/api/games/{game_id}", conn=conn)
-        if status != 200:
-            stats.error(f"GET {game_id}: {status}")
-            return
-        if g["status"] != "ongoing":
-            return
-        if g["side"] != colour:
-            time.sleep(0.005)
-            continue
+    next_move = time.perf_counter()
+    while status == 200 and g["status"] == "ongoing" and made < 2 * moves and time.time() < deadline:
+        time.sleep(max(0.0, next_move - time.perf_counter()))
+        next_move = time.perf_counter() + pace
+        colour = g["side"]
         move = rng.choice(g["legal"])["uci"]
         start = time.perf_counter()
-        status, answer = request(port, "POST", f"/api/games/{game_id}/moves", {"move": move, "token": token}, conn)
+        status, answer = request(port, "POST", f"/api/games/{game_id}/moves", {"move": move, "token": tokens[colour]},
+                                 conns[colour])
         stats.add(time.perf_counter() - start)
         if status != 200:
             stats.error(f"move {move} in {game_id}: {status} {answer}")
-            return
+        g = answer
         made += 1
-    conn.close()
+    for conn in conns.values():
+        conn.close()
 
 
 def spectator(port, game_id, deadline, stats):
@@ -181,15 +183,14 @@ def create_games(port, count, rng_variants=True):
     return games
 
 
-def play(port, games, moves, seconds, stats):
-    """Two players per game until each made `moves` moves or the time is up; returns the time taken."""
+def play(port, games, moves, seconds, stats, pace):
+    """Each game played by both its players (a thread a game, a move at most every `pace`
+    seconds) until each made `moves` moves or the time is up; returns the time taken."""
     deadline = time.time() + seconds
     rng = random.Random(1)
-    threads = []
-    for game_id, white, black in games:
-        for token, colour in ((white, "white"), (black, "black")):
-            threads.append(threading.Thread(target=player, args=(port, game_id, token, colour, moves, deadline, stats,
-                                                                  random.Random(rng.random())), daemon=True))
+    threads = [threading.Thread(target=players, args=(port, game_id, {"white": white, "black": black}, moves, deadline,
+                                                       stats, random.Random(rng.random()), pace), daemon=True)
+               for game_id, white, black in games]
     started = time.time()
     for t in threads:
         t.start()
@@ -206,7 +207,7 @@ def games_and_spectators(args, server):
                   for g in games for _ in range(args.spectators)]
     for t in spectators:
         t.start()
-    elapsed = play(server.port, games, args.moves, args.seconds, stats)
+    elapsed = play(server.port, games, args.moves, args.seconds, stats, args.pace)
     print(f"games {args.games}, spectators {args.games * args.spectators}, server threads {server.threads()}")
     stats.report(elapsed)
     print(f"state events delivered to spectators: {stats.events}")
@@ -225,8 +226,11 @@ def read_streams(port, game_ids, count, counts, quit):
     """In a process of its own (the players' latency is measured without it competing for the
     interpreter): opens `count` event streams on raw non-blocking sockets and reads them with a
     selector; counts[0] streams that got their first event, counts[1] events, counts[2] streams
-    the server ended."""
+    the server ended.  It runs at a lower priority (nice 10): it stands for ten thousand clients
+    on other machines, and on a 2-core machine its reading (about a core at full speed) would
+    otherwise take the CPU the server and the measured players need."""
     raise_file_limit()
+    os.nice(10)
     sel = selectors.DefaultSelector()
     for i in range(count):
         s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -302,7 +306,7 @@ def many_streams(args, server):
           f"{rss_before / 1024:.1f} -> {rss_after / 1024:.1f} MiB, {per_stream:.1f} KiB per stream")
     stats = Stats()
     events_before = streams.events
-    elapsed = play(server.port, games[:args.players], args.moves, args.seconds, stats)
+    elapsed = play(server.port, games[:args.players], args.moves, args.seconds, stats, args.pace)
     threads_during = server.threads()
     p99 = stats.report(elapsed)
     print(f"state events read meanwhile: {streams.events - events_before} "
@@ -328,6 +332,7 @@ def main():
     parser.add_argument("--spectators", type=int, default=2, help="per game")
     parser.add_argument("--moves", type=int, default=30, help="per player and game")
     parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--pace", type=float, default=0.04, help="seconds between two moves of a game, at least")
     parser.add_argument("--streams", type=int, default=0, help="hold this many event streams instead")
     parser.add_argument("--stream-games", type=int, default=100, help="games the streams watch")
     parser.add_argument("--players", type=int, default=10, help="of those games, how many are played meanwhile")
