@@ -1104,6 +1104,30 @@ test('analysis-board', async (t) => {
   await shot(page, 'analysis-board-megastar');
 });
 
+// With the server's analyses all taken (two streams held open from here), the analysis board
+// says it waits and asks again; once a place is free its lines come.
+test('analysis-waits-for-a-place', async (t) => {
+  // The searches of the tests before (their pages closed) end first.
+  for (let i = 0; i < 100 && (await api('GET', '/api/health')).analysis_streams > 0; i++) await sleep(100);
+  const holders = [];
+  for (const variant of ['megastar', 'starchess']) {
+    const ctl = new AbortController();
+    const r = await fetch(`${server.base}/api/analysis/stream?variant=${variant}`, { signal: ctl.signal });
+    check(r.status === 200, `holding stream ${variant}: ${r.status}`);
+    holders.push(ctl);
+  }
+  try {
+    const page = await newPlayer(t);
+    await page.goto(`${server.base}/#/analysis?variant=chess`);
+    await page.waitForFunction(() => /busy/.test(document.querySelector('#analysis-meta')?.textContent || ''), null, { timeout: 15000 });
+    check(await page.locator('#lines .line').count() === 0, 'lines shown while the server had no place');
+    for (const ctl of holders) ctl.abort();
+    await page.waitForSelector('#lines .line', { timeout: 20000 });
+  } finally {
+    for (const ctl of holders) ctl.abort();
+  }
+});
+
 // Takebacks: asked by one friend, accepted by the other; the engine takes back at once in a
 // game without a clock.
 test('takeback', async (t) => {

@@ -9,6 +9,8 @@ import { h } from '../ui.js';
 import { moveRows, parseUci, splitFen } from '../position.js';
 
 export const LINES = 3;
+const RETRY_MS = 2000;
+const RETRIES = 30; // a minute
 
 // A score for the side to move -> { text, frac, cp } from White's side (frac: White's share).
 export function whiteScore({ score_cp: cp, mate }, side) {
@@ -100,15 +102,31 @@ export class AnalysisPanel {
       this.lines.replaceChildren(h('div', { class: 'muted small' }, 'The game is over in this position.'));
       return;
     }
+    this.open(fen, 0);
+  }
+
+  // Streams the search of fen.  A stream refused before it opened (the server runs as many
+  // analyses as it has room for: 503) is asked again every RETRY_MS while the panel shows fen.
+  open(fen, tries) {
     const source = new EventSource(api.analysisStreamUrl({ variant: this.state.variant.name, fen, lines: LINES }));
+    let opened = false;
     this.source = source;
+    source.onopen = () => { opened = true; };
     source.addEventListener('info', (e) => this.show(JSON.parse(e.data), fen));
     source.addEventListener('done', () => {
       source.close();
       this.meta.textContent += ' \u00B7 done';
     });
     source.onerror = () => {
-      if (source.readyState === EventSource.CLOSED && this.source === source) this.meta.textContent = 'The analysis stopped (the server is busy or gone).';
+      if (source.readyState !== EventSource.CLOSED || this.source !== source) return;
+      if (opened || tries >= RETRIES) {
+        this.meta.textContent = 'The analysis stopped (the server is busy or gone).';
+        return;
+      }
+      this.meta.textContent = 'The engine is busy with other analyses; trying again\u2026';
+      setTimeout(() => {
+        if (this.source === source) this.open(fen, tries + 1);
+      }, RETRY_MS);
     };
   }
 
