@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../util/clock.h"
 #include "ranks.h"
 
 #define POLL_NS 1000000 /* how often the messages are looked at: 1 ms */
@@ -273,13 +274,7 @@ static void wait_for_news(Farm *f)
         if (f->size == 1) {
             pthread_cond_wait(&f->changed, &f->lock);
         } else {
-            struct timespec until;
-            clock_gettime(CLOCK_MONOTONIC, &until);
-            until.tv_nsec += POLL_NS;
-            if (until.tv_nsec >= 1000000000) {
-                until.tv_sec++;
-                until.tv_nsec -= 1000000000;
-            }
+            struct timespec until = clock_after_ns(CLOCK_MONOTONIC, POLL_NS);
             pthread_cond_timedwait(&f->changed, &f->lock, &until);
         }
     }

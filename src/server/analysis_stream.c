@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <time.h>
 
 #include "../core/movegen.h"
 #include "response.h"
@@ -251,14 +250,7 @@ static void wait_for_table(int64_t deadline_ms)
     int64_t left = deadline_ms - clock_ms();
     if (left <= 0)
         return;
-    struct timespec until;
-    clock_gettime(CLOCK_REALTIME, &until);
-    until.tv_sec += (time_t)(left / 1000);
-    until.tv_nsec += (long)(left % 1000) * 1000000L;
-    if (until.tv_nsec >= 1000000000L) {
-        until.tv_sec++;
-        until.tv_nsec -= 1000000000L;
-    }
+    struct timespec until = clock_after_ns(CLOCK_REALTIME, left * 1000000);
     pthread_cond_timedwait(&table_empty, &table_lock, &until);
 }
 
@@ -285,14 +277,15 @@ static bool take_place(Stream *s, char *err, size_t len)
             break;
         wait_for_table(deadline);
     }
-    if (!closing && place >= 0)
+    bool ok = !closing && place >= 0;
+    if (ok)
         running[place] = s;
     pthread_mutex_unlock(&table_lock);
-    if (closing || place < 0)
+    if (!ok)
         snprintf(err, len, closing ? "the server is shutting down"
                                    : "the engine is busy with %d analyses; try again when one ends",
                  ANALYSIS_STREAMS);
-    return !closing && place >= 0;
+    return ok;
 }
 
 static void give_place(Stream *s)

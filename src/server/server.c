@@ -50,13 +50,7 @@ static void *clock_thread(void *arg)
     int64_t idle_ms = *(const int64_t *)arg, next_eviction = clock_ms() + EVICT_EVERY_MS;
     pthread_mutex_lock(&clock_lock);
     while (!clock_quit) {
-        struct timespec until;
-        clock_gettime(CLOCK_REALTIME, &until);
-        until.tv_nsec += 100 * 1000000L;
-        if (until.tv_nsec >= 1000000000L) {
-            until.tv_sec++;
-            until.tv_nsec -= 1000000000L;
-        }
+        struct timespec until = clock_after_ns(CLOCK_REALTIME, 100 * 1000000L);
         pthread_cond_timedwait(&clock_cond, &clock_lock, &until);
         if (clock_quit)
             break;
