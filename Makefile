@@ -27,7 +27,7 @@ REL := build/release
 ASAN := build/asan
 SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-.PHONY: all run test test-scale asan librules bench perft-deep fuzz-long load-test load-test-streams clean
+.PHONY: all run test test-scale asan librules bench bench-ab perft-deep fuzz-long load-test load-test-streams clean
 
 all: starfish
 
@@ -161,6 +161,11 @@ perft-deep: starfish
 
 bench: starfish
 	python3 tools/bench_perft.py $(if $(BASELINE),--baseline $(BASELINE))
+
+# The search speed of this build against BASELINE when both search the same trees: both at
+# once, one a core (tools/bench_ab.py).
+bench-ab: starfish
+	python3 tools/bench_ab.py ./starfish $(BASELINE)
 
 # A bounded load test of the web server on loopback (games, players, spectators, then wrk).
 load-test: starfish

@@ -501,6 +501,20 @@ static void push_key(Worker *w)
     tt_prefetch(&w->shared->engine->tt, key);
 }
 
+/* The key of the position after a move, as far as the move alone tells it (not castling
+ * rights, en passant, promotion, limping pawns or the variants' events): good enough to fetch
+ * the child's table bucket before the move is made and tested (push_key fetches the exact
+ * one after). */
+static uint64_t key_after(const Position *pos, Move m)
+{
+    Cell from = MOVE_FROM(m), to = MOVE_TO(m);
+    if (MOVE_KIND(m) == MK_PLACE)
+        return pos->key ^ zobrist_side;
+    uint8_t code = pos->board[from], victim = pos->board[to];
+    uint64_t k = pos->key ^ zobrist_side ^ zobrist_piece[code][from] ^ zobrist_piece[code][to];
+    return victim ? k ^ zobrist_piece[victim][to] : k;
+}
+
 static void make(Worker *w, Move m, Undo *u)
 {
     pos_make(&w->pos, m, u);
@@ -512,6 +526,7 @@ static void make(Worker *w, Move m, Undo *u)
  * actually reaches (`check`: the side to move is in check, which lets masks decide most). */
 static bool make_if_legal(Worker *w, Move m, Undo *u, bool check)
 {
+    tt_prefetch(&w->shared->engine->tt, key_after(&w->pos, m));
     if (!pos_make_if_legal(&w->pos, m, u, check))
         return false;
     push_key(w);
@@ -598,6 +613,11 @@ static int refined_eval(Worker *w, const TTEntry *e, int ply)
  * not settled it, which most captures' replies are spared).
  */
 #define CHECK_UNKNOWN (-1)
+/* Quiescence asks for the table buckets of its first QS_PREFETCHES captures' children as soon
+ * as it has them, before ordering them: a probe's cache miss is a large part of what a node
+ * costs, and by the time a capture is made its bucket has arrived.  (All of them: Megastar's
+ * long capture lists then fetched more than the search used, and it slowed.) */
+#define QS_PREFETCHES 4
 
 static int quiescence(Worker *w, int alpha, int beta, int ply, int qdepth, int check_known)
 {
@@ -634,8 +654,11 @@ static int quiescence(Worker *w, int alpha, int beta, int ply, int qdepth, int c
         n = gen_captures(pos, moves);
         int k = 0;
         for (int i = 0; i < n; i++)
-            if (!qsearch_skips(w, moves[i], best, alpha))
+            if (!qsearch_skips(w, moves[i], best, alpha)) {
+                if (k < QS_PREFETCHES)
+                    tt_prefetch(tt, key_after(pos, moves[i]));
                 moves[k++] = moves[i];
+            }
         n = k;
     }
     Followups followups = followups_at(w, ply);

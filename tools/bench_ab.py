@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""A/B search speed of two starfish builds that search the same trees (a change meant to
+make nodes cheaper without changing which moves are searched).
+
+Both binaries search each of `make bench`'s search positions (tools/bench_perft.py's SEARCH)
+at the same time, one on each of the machine's first two cores, and swap cores every round,
+so that whatever else slows the machine (a virtual machine's neighbours, frequency changes)
+falls on both alike; runs one after the other moved by 5-10% from run to run on the 2-core
+development machine, where an A/A run of this tool stays within about 4% a game.  Refuses
+builds whose searches differ in node count: then speed is no longer the only difference, and
+the change needs an SPRT.
+
+    tools/bench_ab.py NEW_BINARY OLD_BINARY [--rounds N]
+
+Prints, per game, each build's millions of nodes a second (lower than alone: the two share
+the memory bus and the last-level cache) and NEW's speed over OLD's; then the same over all
+games (by time).
+"""
+import argparse
+import os
+import sys
+import threading
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bench_perft  # noqa: E402
+
+
+def search_on_core(binary, core, game, position, depth, out):
+    """Appends (nodes, CPU seconds) of one search to `out`, the engine held on `core`."""
+    engine = bench_perft.Engine(binary)
+    os.sched_setaffinity(engine.proc.pid, {core})
+    engine.send("setoption name Hash value 16")
+    engine.setup(game, position)
+    start = bench_perft.cpu_seconds(engine.proc)
+    engine.send(f"go depth {depth}")
+    info = [line.split() for line in engine.until("bestmove") if line.startswith("info") and " nodes " in line]
+    out.append((int(info[-1][info[-1].index("nodes") + 1]), bench_perft.cpu_seconds(engine.proc) - start))
+    engine.close()
+
+
+def one_round(new, old, cores, game, position, depth):
+    """Both builds' (nodes, seconds) for one search, run at once on the two cores given."""
+    results = ([], [])
+    threads = [threading.Thread(target=search_on_core, args=(binary, core, game, position, depth, out))
+               for binary, core, out in zip((new, old), cores, results)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return results[0][0], results[1][0]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("new")
+    parser.add_argument("old")
+    parser.add_argument("--rounds", type=int, default=4)
+    args = parser.parse_args()
+    if len(os.sched_getaffinity(0)) < 2:
+        print("error: this comparison needs two cores")
+        return 1
+    totals = {}
+    for game, position, depth in bench_perft.SEARCH:
+        for r in range(args.rounds):
+            (nodes, new_secs), (old_nodes, old_secs) = one_round(args.new, args.old, (0, 1) if r % 2 == 0 else (1, 0),
+                                                                 game, position, depth)
+            if nodes != old_nodes:
+                print(f"error: the builds search different trees ({game} {position} depth {depth}: "
+                      f"{nodes} and {old_nodes} nodes); compare them by SPRT")
+                return 1
+            total = totals.setdefault(game, [0, 0.0, 0.0])
+            total[0] += nodes
+            total[1] += new_secs
+            total[2] += old_secs
+    print(f"{'game':22} {'new Mnps':>9} {'old Mnps':>9} {'new/old':>8}")
+    for game, (nodes, new_secs, old_secs) in totals.items():
+        print(f"{game:22} {nodes / new_secs / 1e6:9.2f} {nodes / old_secs / 1e6:9.2f} {old_secs / new_secs:8.3f}")
+    new_all, old_all = sum(t[1] for t in totals.values()), sum(t[2] for t in totals.values())
+    print(f"{'all (by time)':22} {'':9} {'':9} {old_all / new_all:8.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
