@@ -10,7 +10,7 @@ development machine, where an A/A run of this tool stays within about 4% a game.
 builds whose searches differ in node count: then speed is no longer the only difference, and
 the change needs an SPRT.
 
-    tools/bench_ab.py NEW_BINARY OLD_BINARY [--rounds N]
+    tools/bench_ab.py NEW_BINARY OLD_BINARY [--rounds N] [--game GAME ...]
 
 Prints, per game, each build's millions of nodes a second (lower than alone: the two share
 the memory bus and the last-level cache) and NEW's speed over OLD's; then the same over all
@@ -55,12 +55,15 @@ def main():
     parser.add_argument("new")
     parser.add_argument("old")
     parser.add_argument("--rounds", type=int, default=4)
+    parser.add_argument("--game", action="append", help="only this game's positions (repeatable)")
     args = parser.parse_args()
     if len(os.sched_getaffinity(0)) < 2:
         print("error: this comparison needs two cores")
         return 1
     totals = {}
     for game, position, depth in bench_perft.SEARCH:
+        if args.game and game not in args.game:
+            continue
         for r in range(args.rounds):
             (nodes, new_secs), (old_nodes, old_secs) = one_round(args.new, args.old, (0, 1) if r % 2 == 0 else (1, 0),
                                                                  game, position, depth)
