@@ -19,7 +19,9 @@ run less; start-up (Stockfish loads its network) is not counted.
 --baseline BINARY measures an earlier starfish build beside the current one (every row), so a
 change's speed-up is read from one run: `make bench BASELINE=/path/to/old/starfish`.
 
-Each measurement is the best of --repeat runs, and the engines of a row take turns run by run
+Each measurement is the best of --repeat runs (5: on the 2-core virtual machine one process
+perfting the Starchess row six times over ran at 70-117 M leaves/s, and the best of three still
+moved the row by a fifth between runs), and the engines of a row take turns run by run
 (starfish, the baseline, the peers, then starfish again...), so that a spell of load elsewhere
 on the machine falls on all of them alike.  Prints one table: nodes, seconds and millions
 of nodes per second per row; then the ratios starfish/peer for chess, starfish/baseline for
@@ -177,7 +179,7 @@ def print_goals(speed, baseline):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--binary", default=os.path.join(ROOT, "starfish"))
     parser.add_argument("--baseline", help="an earlier starfish binary, measured beside --binary")
     args = parser.parse_args()
