@@ -25,29 +25,20 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench_perft  # noqa: E402
 
 
-def search_on_core(binary, core, game, position, depth, out):
-    """Appends (nodes, CPU seconds) of one search to `out`, the engine held on `core`."""
-    engine = bench_perft.Engine(binary)
-    os.sched_setaffinity(engine.proc.pid, {core})
-    engine.send("setoption name Hash value 16")
-    engine.setup(game, position)
-    start = bench_perft.cpu_seconds(engine.proc)
-    engine.send(f"go depth {depth}")
-    info = [line.split() for line in engine.until("bestmove") if line.startswith("info") and " nodes " in line]
-    out.append((int(info[-1][info[-1].index("nodes") + 1]), bench_perft.cpu_seconds(engine.proc) - start))
-    engine.close()
-
-
 def one_round(new, old, cores, game, position, depth):
     """Both builds' (nodes, seconds) for one search, run at once on the two cores given."""
-    results = ([], [])
-    threads = [threading.Thread(target=search_on_core, args=(binary, core, game, position, depth, out))
-               for binary, core, out in zip((new, old), cores, results)]
+    results = [None, None]
+
+    def search(i, binary, core):
+        results[i] = bench_perft.timed_search(binary, game, position, depth, core)
+
+    threads = [threading.Thread(target=search, args=(i, binary, core))
+               for i, (binary, core) in enumerate(zip((new, old), cores))]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
-    return results[0][0], results[1][0]
+    return results
 
 
 def main():

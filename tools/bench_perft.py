@@ -120,9 +120,12 @@ def timed_perft(binary, variant, position, depth):
     return elapsed, nodes
 
 
-def timed_search(binary, variant, position, depth):
-    """Nodes (the last `info` line's) and CPU seconds of a search to a fixed depth."""
+def timed_search(binary, variant, position, depth, core=None):
+    """Nodes (the last `info` line's) and CPU seconds of a search to a fixed depth (the engine
+    held on one core when `core` is given)."""
     engine = Engine(binary)
+    if core is not None:
+        os.sched_setaffinity(engine.proc.pid, {core})
     engine.send("setoption name Hash value 16")
     engine.setup(variant, position)
     start = cpu_seconds(engine.proc)
