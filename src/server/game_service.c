@@ -95,7 +95,7 @@ static void refresh(LiveGame *g)
     GameRow row;
     MoveRow *moves;
     int n;
-    if (!shared() || store->ops->load(store, g->id, &row, &moves, &n) != 1)
+    if (!shared() || store_load(store, g->id, &row, &moves, &n) != 1)
         return;
     if (differs(g, &row, moves, n)) {
         char err[256];
@@ -164,10 +164,10 @@ static StoreResult store_change(const LiveGame *g, const Saved *before, const Mo
 {
     GameState st = state_of(g);
     if (move)
-        return store->ops->append_move(store, g->id, before->n, move, &st);
+        return store_append_move(store, g->id, before->n, move, &st);
     if (g->game.n < before->n)
-        return store->ops->take_back(store, g->id, before->n, g->game.n, &st);
-    return store->ops->set_state(store, g->id, before->n, &st);
+        return store_take_back(store, g->id, before->n, g->game.n, &st);
+    return store_set_state(store, g->id, before->n, &st);
 }
 
 /* After a commit whose answer was lost: does the store hold g as it is now (the change made)?
@@ -178,7 +178,7 @@ static StoreResult stored_or_not(const LiveGame *g)
     for (int attempt = 0; attempt < 5; attempt++) {
         GameRow row;
         MoveRow *moves;
-        int n, found = store->ops->load(store, g->id, &row, &moves, &n);
+        int n, found = store_load(store, g->id, &row, &moves, &n);
         bool same = found == 1 && !differs(g, &row, moves, n);
         free(moves);
         if (found >= 0)
@@ -298,7 +298,7 @@ static GameStatus load(const char *id, LiveGame **out, GameCall *call)
 {
     GameRow row;
     MoveRow *moves;
-    int n, found = store->ops->load(store, id, &row, &moves, &n);
+    int n, found = store_load(store, id, &row, &moves, &n);
     if (found <= 0)
         return found == 0 ? svc_fail(call, GAME_NOT_FOUND, "unknown game '%s'", id)
                           : svc_fail(call, GAME_STORE_FAILED, "game %s cannot be read from the store", id);
@@ -317,7 +317,7 @@ static GameStatus load(const char *id, LiveGame **out, GameCall *call)
         g->ended_ms = g->turn_start_ms;
         g->draw_offer = -1;
         GameState st = state_of(g);
-        store->ops->set_state(store, g->id, g->game.n, &st);
+        store_set_state(store, g->id, g->game.n, &st);
     }
     *out = g;
     return GAME_OK;
@@ -344,7 +344,7 @@ static int load_unfinished(void)
 {
     StoreId *ids;
     int n;
-    if (!store->ops->load_unfinished(store, &ids, &n))
+    if (!store_load_unfinished(store, &ids, &n))
         return -1;
     int loaded = 0;
     for (int i = 0; i < n; i++) {
@@ -445,7 +445,7 @@ int service_count(void)
 
 bool service_list(int limit, ListRow **rows, int *n)
 {
-    return store->ops->list(store, limit, rows, n);
+    return store_list(store, limit, rows, n);
 }
 
 /* For table_each: a flag that fell, an engine move that could not be asked for (memory ran
@@ -473,7 +473,7 @@ static GameStatus fresh_id(LiveGame *g, GameCall *call)
     for (int attempt = 0; attempt < 16; attempt++) {
         if (!util_random_string(g->id, GAME_ID_LEN, ID_ALPHABET))
             return svc_fail(call, GAME_NO_RANDOM, "no random numbers");
-        if (!store->ops->id_taken(store, g->id))
+        if (!store_id_taken(store, g->id))
             return GAME_OK;
     }
     return svc_fail(call, GAME_STORE_FAILED, "no free game id");
@@ -489,7 +489,7 @@ static GameStatus store_new(LiveGame *g, const MoveRow *rows, int n, GameCall *c
         status = svc_done(g, call, o->creator);
     GameRow row;
     live_to_row(g, &row);
-    StoreResult stored = status == GAME_OK ? store->ops->insert_game(store, &row, rows, n, o->rematch_of) : STORE_OK;
+    StoreResult stored = status == GAME_OK ? store_insert_game(store, &row, rows, n, o->rematch_of) : STORE_OK;
     if (stored == STORE_UNKNOWN)
         stored = stored_or_not(g);
     if (stored == STORE_CONFLICT)

@@ -1,17 +1,18 @@
 /*
- * The game store, behind an interface.  The game service reaches the store only through a
- * Store: a table of operations (StoreOps) and the backend's own state.  Two backends:
- * store_sqlite.c (one process owns the file) and store_pg.c (PostgreSQL, shared by any number
- * of server processes).
+ * The store: games and moves (and, in store_accounts.h, accounts and ratings), kept in SQLite
+ * or PostgreSQL.  A backend (store_sqlite.c: one process owns the file; store_pg.c: shared by
+ * any number of server processes) is a table of operations (StoreOps) that runs work on its
+ * database, in a transaction for a change; the queries themselves are written once, in SQL
+ * both databases read (sql.h), in store_games.c and store_accounts.c.
  *
  * Every change is one transaction, committed before the operation returns; a return other
  * than STORE_OK (or STORE_UNKNOWN: the caller reads the game again to know) means nothing
- * was changed.  A change to a game names the number of moves the
- * caller knows it to have: a store that processes share makes it only on a game still going
- * with exactly those moves (else STORE_CONFLICT: another process changed the game first), so
- * the database, not a process's lock, decides between concurrent changes.  (SQLite, owned by
- * one process whose game locks order the changes, has no conflicts.)  A backend serialises its own calls;
- * callers take the store after a game's lock, never before.
+ * was changed.  A change to a game names the number of moves the caller knows it to have:
+ * it is made only on a game still going with exactly those moves (else STORE_CONFLICT:
+ * another process changed the game first), so the database, not a process's lock, decides
+ * between concurrent changes.  (SQLite, owned by one process whose game locks order the
+ * changes, meets no conflicts.)  A backend serialises its own calls; callers take the store
+ * after a game's lock, never before.
  */
 #ifndef STARFISH_SERVER_STORE_H
 #define STARFISH_SERVER_STORE_H
@@ -22,6 +23,7 @@
 
 #include "../core/fen.h"
 #include "../core/notation.h"
+#include "sql.h"
 
 #define STORE_ID_MAX 16
 #define STORE_TOKEN_MAX 48
@@ -88,30 +90,18 @@ typedef enum StoreResult {
 /* Told (on a thread of the store's) that another process changed or created game `id`. */
 typedef void (*StoreChanged)(void *ctx, const char *id);
 
+/* A piece of work on the database (see transact), its result. */
+typedef StoreResult (*StoreWork)(Sql *sql, void *ctx);
+
 typedef struct StoreOps {
     /* Closes the store and frees it. */
     void (*close)(Store *s);
-    /* A new game with the moves it starts with (an imported game's history).  A rematch
-     * (rematch_of: the finished game's id, else NULL) becomes that game's rematch_id in the
-     * same transaction, its rematch offer gone: STORE_CONFLICT when it has one already. */
-    StoreResult (*insert_game)(Store *s, const GameRow *g, const MoveRow *moves, int n, const char *rematch_of);
-    /* A move (ply counts from 0: the game has `ply` moves before it) and the state after it. */
-    StoreResult (*append_move)(Store *s, const char *id, int ply, const MoveRow *m, const GameState *st);
-    /* The game's state alone, the game having `plies` moves: a result off the board
-     * (resignation, agreement, flag fall), an offer made or withdrawn, a player's arrival.
-     * On a finished game only a change that keeps its result (and end time) is made. */
-    StoreResult (*set_state)(Store *s, const char *id, int plies, const GameState *st);
-    /* A takeback, the game having `plies` moves: the moves from ply `from` on are removed, and
-     * the game's state set. */
-    StoreResult (*take_back)(Store *s, const char *id, int plies, int from, const GameState *st);
-    /* Is the id in use?  (true on an error, to stay safe) */
-    bool (*id_taken)(Store *s, const char *id);
-    /* Loads a game and its moves (*moves malloc'ed).  1 found, 0 not found, -1 error. */
-    int (*load)(Store *s, const char *id, GameRow *g, MoveRow **moves, int *n);
-    /* The ids of the unfinished games, oldest first (*ids malloc'ed). */
-    bool (*load_unfinished)(Store *s, StoreId **ids, int *n);
-    /* The `limit` newest games, newest first (*rows malloc'ed). */
-    bool (*list)(Store *s, int limit, ListRow **rows, int *n);
+    /* Runs work on the database.  A change (write) is one transaction, committed when work
+     * returns STORE_OK and rolled back otherwise; STORE_FAILED or STORE_UNKNOWN then when the
+     * commit fails or its answer is lost.  Reads (write false) run outside a transaction.
+     * The backend serialises its own calls; work runs on a thread of its choosing while the
+     * caller waits. */
+    StoreResult (*transact)(Store *s, bool write, StoreWork work, void *ctx);
 
     /* The rest only for a store that other processes share (NULL otherwise). */
     /* Starts telling `changed` of the games other processes change or create. */
@@ -128,5 +118,38 @@ struct Store {
     const StoreOps *ops;
     const char *name; /* for messages: the file, or the database without its password */
 };
+
+/* Do other processes share the store? */
+static inline bool store_shared(const Store *s)
+{
+    return s->ops->watch != NULL;
+}
+
+/* The games and their moves (store_games.c), on any backend.  Every change is one
+ * transaction; a change to a game names the number of moves the caller knows it to have,
+ * and is made only on a game still going with exactly those moves (or finished with the
+ * result the change keeps): else STORE_CONFLICT. */
+
+/* A new game with the moves it starts with (an imported game's history).  A rematch
+ * (rematch_of: the finished game's id, else NULL) becomes that game's rematch_id in the same
+ * transaction, its rematch offer gone: STORE_CONFLICT when it has one already. */
+StoreResult store_insert_game(Store *s, const GameRow *g, const MoveRow *moves, int n, const char *rematch_of);
+/* A move (ply counts from 0: the game has `ply` moves before it) and the state after it. */
+StoreResult store_append_move(Store *s, const char *id, int ply, const MoveRow *m, const GameState *st);
+/* The game's state alone, the game having `plies` moves: a result off the board
+ * (resignation, agreement, flag fall), an offer made or withdrawn, a player's arrival.
+ * On a finished game only a change that keeps its result (and end time) is made. */
+StoreResult store_set_state(Store *s, const char *id, int plies, const GameState *st);
+/* A takeback, the game having `plies` moves: the moves from ply `from` on are removed, and
+ * the game's state set. */
+StoreResult store_take_back(Store *s, const char *id, int plies, int from, const GameState *st);
+/* Is the id in use?  (true on an error, to stay safe) */
+bool store_id_taken(Store *s, const char *id);
+/* Loads a game and its moves (*moves malloc'ed).  1 found, 0 not found, -1 error. */
+int store_load(Store *s, const char *id, GameRow *g, MoveRow **moves, int *n);
+/* The ids of the unfinished games, oldest first (*ids malloc'ed). */
+bool store_load_unfinished(Store *s, StoreId **ids, int *n);
+/* The `limit` newest games, newest first (*rows malloc'ed). */
+bool store_list(Store *s, int limit, ListRow **rows, int *n);
 
 #endif

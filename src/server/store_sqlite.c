@@ -6,23 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/types.h"
 #include "store_schema.h"
 
 /* A change waiting to be written: each is made inside its own savepoint of a batch's
  * transaction; the caller waits (on its own stack) until the batch is committed. */
 typedef struct Write {
-    StoreResult (*apply)(sqlite3 *db, const struct Write *w);
-    const GameRow *game; /* insert: the game and the moves it starts with, the game it is a */
-    const MoveRow *moves; /* rematch of (or NULL) */
-    int n;
-    const char *rematch_of;
-    const char *id; /* a move (ply, move) and the state after it, the state alone, or a takeback
-                     * (the moves from `from` on removed) */
-    int from;
-    int ply;
-    const MoveRow *move;
-    const GameState *state;
+    StoreWork work;
+    void *ctx;
     bool done;
     StoreResult result;
     struct Write *next;
@@ -38,6 +28,7 @@ typedef struct Write {
 typedef struct SqliteStore {
     Store base;
     sqlite3 *db;
+    Sql sql;              /* the statements' runner on db */
     pthread_mutex_t lock; /* one statement or transaction at a time on the connection */
     pthread_mutex_t queue_lock;
     pthread_cond_t queued, written;
@@ -56,52 +47,65 @@ static void log_error(sqlite3 *db, const char *what)
     fprintf(stderr, "starfish: database: %s: %s\n", what, sqlite3_errmsg(db));
 }
 
-static bool is_engine(sqlite3_stmt *st, int column)
+/* Appends the statement's rows to *out (its cols set); false when memory runs out. */
+static bool read_row(sqlite3_stmt *st, SqlRows *out)
 {
-    const unsigned char *text = sqlite3_column_text(st, column);
-    return text && strcmp((const char *)text, "engine") == 0;
-}
-
-static void bind_text_or_null(sqlite3_stmt *st, int i, const char *text)
-{
-    if (text)
-        sqlite3_bind_text(st, i, text, -1, SQLITE_TRANSIENT);
-    else
-        sqlite3_bind_null(st, i);
-}
-
-/* Binds a time or amount that only exists when `present` (NULL otherwise). */
-static void bind_int64_or_null(sqlite3_stmt *st, int i, bool present, int64_t value)
-{
-    if (present)
-        sqlite3_bind_int64(st, i, value);
-    else
-        sqlite3_bind_null(st, i);
-}
-
-static void copy_text(char *out, size_t len, const unsigned char *text)
-{
-    snprintf(out, len, "%s", text ? (const char *)text : "");
-}
-
-static sqlite3_stmt *prepare(sqlite3 *db, const char *sql, const char *what)
-{
-    sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
-        log_error(db, what);
-        return NULL;
+    bool ok = true;
+    for (int i = 0; ok && i < out->cols; i++) {
+        int type = sqlite3_column_type(st, i);
+        if (type == SQLITE_NULL) {
+            ok = sql_rows_add(out, NULL, 0);
+        } else if (type == SQLITE_FLOAT) { /* %.17g: read back as the same double */
+            char text[SQL_NUMBER_MAX];
+            ok = sql_rows_add(out, sql_real_param(text, sqlite3_column_double(st, i)), strlen(text));
+        } else {
+            const unsigned char *text = sqlite3_column_text(st, i);
+            ok = text && sql_rows_add(out, (const char *)text, (size_t)sqlite3_column_bytes(st, i));
+        }
     }
-    return st;
+    return ok;
 }
 
-/* Runs a prepared statement that returns no rows and finalizes it. */
-static bool run(sqlite3 *db, sqlite3_stmt *st, const char *what)
+/* Sql.run on SQLite: the parameters bound as text (SQLite's affinities convert them). */
+static SqlStatus sqlite_run(Sql *sql, const char *text, int n, const char *const *params, SqlRows *out)
 {
-    int rc = sqlite3_step(st);
-    if (rc != SQLITE_DONE)
-        log_error(db, what);
+    sqlite3 *db = sql->db;
+    sqlite3_stmt *st = NULL;
+    SqlRows rows = {0};
+    char name[48]; /* the statement's first words, to name it in a message */
+    snprintf(name, sizeof name, "%.40s", text);
+    if (sqlite3_prepare_v2(db, text, -1, &st, NULL) != SQLITE_OK) {
+        log_error(db, name);
+        return SQL_FAILED;
+    }
+    for (int i = 0; i < n; i++) { /* $N is a name to SQLite: its index is where it first appears */
+        char name_n[16];
+        snprintf(name_n, sizeof name_n, "$%d", i + 1);
+        int index = sqlite3_bind_parameter_index(st, name_n);
+        if (index > 0 && params[i])
+            sqlite3_bind_text(st, index, params[i], -1, SQLITE_TRANSIENT);
+    }
+    rows.cols = sqlite3_column_count(st);
+    int rc;
+    bool memory = true;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW && (memory = !out || read_row(st, &rows)))
+        ;
+    int extended = sqlite3_extended_errcode(db);
+    SqlStatus status = rc == SQLITE_DONE ? SQL_OK
+                       : extended == SQLITE_CONSTRAINT_PRIMARYKEY || extended == SQLITE_CONSTRAINT_UNIQUE
+                           ? SQL_DUPLICATE
+                           : SQL_FAILED;
+    if (!memory)
+        fprintf(stderr, "starfish: database: %s: out of memory\n", name);
+    else if (status == SQL_FAILED)
+        log_error(db, name);
+    rows.changes = status == SQL_OK ? sqlite3_changes(db) : 0;
     sqlite3_finalize(st);
-    return rc == SQLITE_DONE;
+    if (status != SQL_OK || !out)
+        sql_free(&rows);
+    if (out)
+        *out = status == SQL_OK ? rows : (SqlRows){0};
+    return status;
 }
 
 static bool begin(sqlite3 *db)
@@ -123,137 +127,16 @@ static bool commit_if(sqlite3 *db, bool ok)
     return false;
 }
 
-static bool insert_move(sqlite3 *db, const char *id, int ply, const MoveRow *m)
-{
-    sqlite3_stmt *st =
-        prepare(db, "INSERT INTO moves (game_id, ply, move, clock_ms, at_ms) VALUES (?, ?, ?, ?, ?)", "insert move");
-    if (!st)
-        return false;
-    sqlite3_bind_text(st, 1, id, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_int(st, 2, ply);
-    sqlite3_bind_text(st, 3, m->move, -1, SQLITE_TRANSIENT);
-    bind_int64_or_null(st, 4, m->clock_ms >= 0, m->clock_ms);
-    sqlite3_bind_int64(st, 5, m->at_ms);
-    return run(db, st, "insert move");
-}
-
-static bool delete_moves_from(sqlite3 *db, const char *id, int ply)
-{
-    sqlite3_stmt *st = prepare(db, "DELETE FROM moves WHERE game_id = ? AND ply >= ?", "take back moves");
-    if (!st)
-        return false;
-    sqlite3_bind_text(st, 1, id, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_int(st, 2, ply);
-    return run(db, st, "take back moves");
-}
-
-/* One process owns the file and its game locks order the changes: no conflict to look for. */
-static bool update_state(sqlite3 *db, const char *id, const GameState *s)
-{
-    sqlite3_stmt *st =
-        prepare(db,
-                "UPDATE games SET result = ?, reason = ?, ended_ms = ?, draw_offer = ?, takeback_offer = ?, "
-                "rematch_offer = ?, white_joined = ?, black_joined = ? WHERE id = ?",
-                "update game");
-    if (!st)
-        return false;
-    sqlite3_bind_text(st, 1, s->result, -1, SQLITE_TRANSIENT);
-    bind_text_or_null(st, 2, s->reason);
-    bind_int64_or_null(st, 3, s->ended_ms > 0, s->ended_ms);
-    bind_text_or_null(st, 4, schema_side_text(s->draw_offer));
-    bind_text_or_null(st, 5, schema_side_text(s->takeback_offer));
-    bind_text_or_null(st, 6, schema_side_text(s->rematch_offer));
-    sqlite3_bind_int(st, 7, s->joined[WHITE]);
-    sqlite3_bind_int(st, 8, s->joined[BLACK]);
-    sqlite3_bind_text(st, 9, id, -1, SQLITE_TRANSIENT);
-    if (!run(db, st, "update game"))
-        return false;
-    if (sqlite3_changes(db) != 1) {
-        fprintf(stderr, "starfish: database: game %s not found for an update\n", id);
-        return false;
-    }
-    return true;
-}
-
-static bool insert_game_row(sqlite3 *db, const GameRow *g)
-{
-    sqlite3_stmt *st = prepare(db,
-                               "INSERT INTO games (id, variant, start_fen, white_token, black_token, white, black, "
-                               "skill, base_ms, inc_ms, result, reason, draw_offer, created_ms, ended_ms, "
-                               "white_joined, black_joined) "
-                               "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                               "insert game");
-    if (!st)
-        return false;
-    sqlite3_bind_text(st, 1, g->id, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(st, 2, g->variant, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(st, 3, g->start_fen, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(st, 4, g->token[WHITE], -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(st, 5, g->token[BLACK], -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(st, 6, g->engine[WHITE] ? "engine" : "human", -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 7, g->engine[BLACK] ? "engine" : "human", -1, SQLITE_STATIC);
-    bind_int64_or_null(st, 8, g->skill >= 0, g->skill);
-    bind_int64_or_null(st, 9, g->has_clock, g->base_ms);
-    bind_int64_or_null(st, 10, g->has_clock, g->inc_ms);
-    sqlite3_bind_text(st, 11, g->result, -1, SQLITE_TRANSIENT);
-    bind_text_or_null(st, 12, g->reason[0] ? g->reason : NULL);
-    bind_text_or_null(st, 13, schema_side_text(g->draw_offer));
-    sqlite3_bind_int64(st, 14, g->created_ms);
-    bind_int64_or_null(st, 15, g->ended_ms > 0, g->ended_ms);
-    sqlite3_bind_int(st, 16, g->joined[WHITE]);
-    sqlite3_bind_int(st, 17, g->joined[BLACK]);
-    return run(db, st, "insert game");
-}
-
-/* Makes `id` the rematch of game `of`, unless it has one. */
-static StoreResult set_rematch(sqlite3 *db, const char *of, const char *id)
-{
-    sqlite3_stmt *st = prepare(
-        db, "UPDATE games SET rematch_id = ?, rematch_offer = NULL WHERE id = ? AND rematch_id IS NULL", "rematch");
-    if (!st)
-        return STORE_FAILED;
-    sqlite3_bind_text(st, 1, id, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(st, 2, of, -1, SQLITE_TRANSIENT);
-    if (!run(db, st, "rematch"))
-        return STORE_FAILED;
-    return sqlite3_changes(db) == 1 ? STORE_OK : STORE_CONFLICT;
-}
-
 /* ---- Writing: group commit -------------------------------------------------------------- */
 
-static StoreResult apply_insert(sqlite3 *db, const Write *w)
-{
-    bool ok = insert_game_row(db, w->game);
-    for (int i = 0; ok && i < w->n; i++)
-        ok = insert_move(db, w->game->id, i, &w->moves[i]);
-    if (ok && w->rematch_of)
-        return set_rematch(db, w->rematch_of, w->game->id);
-    return ok ? STORE_OK : STORE_FAILED;
-}
-
-static StoreResult apply_move(sqlite3 *db, const Write *w)
-{
-    return insert_move(db, w->id, w->ply, w->move) && update_state(db, w->id, w->state) ? STORE_OK : STORE_FAILED;
-}
-
-static StoreResult apply_state(sqlite3 *db, const Write *w)
-{
-    return update_state(db, w->id, w->state) ? STORE_OK : STORE_FAILED;
-}
-
-/* A takeback: the moves from w->from on go, and the state is set. */
-static StoreResult apply_take_back(sqlite3 *db, const Write *w)
-{
-    return delete_moves_from(db, w->id, w->from) && update_state(db, w->id, w->state) ? STORE_OK : STORE_FAILED;
-}
-
 /* Writes a batch in one transaction, each change in a savepoint; sets each one's result. */
-static void write_batch(sqlite3 *db, Write *batch)
+static void write_batch(SqliteStore *q, Write *batch)
 {
+    sqlite3 *db = q->db;
     bool began = begin(db);
     for (Write *w = batch; w; w = w->next) {
         bool saved = began && sqlite3_exec(db, "SAVEPOINT change", NULL, NULL, NULL) == SQLITE_OK;
-        w->result = saved ? w->apply(db, w) : STORE_FAILED;
+        w->result = saved ? w->work(&q->sql, w->ctx) : STORE_FAILED;
         if (saved && w->result != STORE_OK)
             sqlite3_exec(db, "ROLLBACK TO change", NULL, NULL, NULL);
         if (began)
@@ -277,7 +160,7 @@ static void *writer(void *arg)
         q->head = q->tail = NULL;
         pthread_mutex_unlock(&q->queue_lock);
         pthread_mutex_lock(&q->lock);
-        write_batch(q->db, batch);
+        write_batch(q, batch);
         pthread_mutex_unlock(&q->lock);
         pthread_mutex_lock(&q->queue_lock);
         for (Write *w = batch; w; w = w->next)
@@ -289,9 +172,8 @@ static void *writer(void *arg)
 }
 
 /* Queues w for the writer and waits until it is written; its result. */
-static StoreResult write_change(Store *s, Write *w)
+static StoreResult write_change(SqliteStore *q, Write *w)
 {
-    SqliteStore *q = sqlite_of(s);
     w->next = NULL;
     pthread_mutex_lock(&q->queue_lock);
     if (q->tail)
@@ -306,190 +188,17 @@ static StoreResult write_change(Store *s, Write *w)
     return w->result;
 }
 
-static StoreResult sqlite_insert_game(Store *s, const GameRow *g, const MoveRow *moves, int n, const char *rematch_of)
-{
-    return write_change(s, &(Write){.apply = apply_insert, .game = g, .moves = moves, .n = n, .rematch_of = rematch_of});
-}
-
-static StoreResult sqlite_append_move(Store *s, const char *id, int ply, const MoveRow *m, const GameState *st)
-{
-    return write_change(s, &(Write){.apply = apply_move, .id = id, .ply = ply, .move = m, .state = st});
-}
-
-static StoreResult sqlite_set_state(Store *s, const char *id, int plies, const GameState *st)
-{
-    (void)plies; /* this process's game locks keep its count right */
-    return write_change(s, &(Write){.apply = apply_state, .id = id, .state = st});
-}
-
-static StoreResult sqlite_take_back(Store *s, const char *id, int plies, int from, const GameState *st)
-{
-    (void)plies;
-    return write_change(s, &(Write){.apply = apply_take_back, .id = id, .from = from, .state = st});
-}
-
-static bool sqlite_id_taken(Store *s, const char *id)
+/* A change goes to the writer (one process owns the file and its game locks order the
+ * changes); a read runs at once, on the connection between the writer's batches. */
+static StoreResult sqlite_transact(Store *s, bool write, StoreWork work, void *ctx)
 {
     SqliteStore *q = sqlite_of(s);
+    if (write)
+        return write_change(q, &(Write){.work = work, .ctx = ctx});
     pthread_mutex_lock(&q->lock);
-    bool taken = true;
-    sqlite3_stmt *st = prepare(q->db, "SELECT 1 FROM games WHERE id = ?", "look up an id");
-    if (st) {
-        sqlite3_bind_text(st, 1, id, -1, SQLITE_TRANSIENT);
-        taken = sqlite3_step(st) != SQLITE_DONE;
-        sqlite3_finalize(st);
-    }
+    StoreResult result = work(&q->sql, ctx);
     pthread_mutex_unlock(&q->lock);
-    return taken;
-}
-
-static void read_game_row(sqlite3_stmt *st, GameRow *g)
-{
-    memset(g, 0, sizeof *g);
-    copy_text(g->id, sizeof g->id, sqlite3_column_text(st, 0));
-    copy_text(g->variant, sizeof g->variant, sqlite3_column_text(st, 1));
-    copy_text(g->start_fen, sizeof g->start_fen, sqlite3_column_text(st, 2));
-    copy_text(g->token[WHITE], sizeof g->token[WHITE], sqlite3_column_text(st, 3));
-    copy_text(g->token[BLACK], sizeof g->token[BLACK], sqlite3_column_text(st, 4));
-    g->engine[WHITE] = is_engine(st, 5);
-    g->engine[BLACK] = is_engine(st, 6);
-    g->skill = sqlite3_column_type(st, 7) == SQLITE_NULL ? -1 : sqlite3_column_int(st, 7);
-    g->has_clock = sqlite3_column_type(st, 8) != SQLITE_NULL;
-    g->base_ms = sqlite3_column_int64(st, 8);
-    g->inc_ms = sqlite3_column_int64(st, 9);
-    copy_text(g->result, sizeof g->result, sqlite3_column_text(st, 10));
-    copy_text(g->reason, sizeof g->reason, sqlite3_column_text(st, 11));
-    g->draw_offer = schema_side_of((const char *)sqlite3_column_text(st, 12));
-    g->created_ms = sqlite3_column_int64(st, 13);
-    g->ended_ms = sqlite3_column_int64(st, 14);
-    g->takeback_offer = schema_side_of((const char *)sqlite3_column_text(st, 15));
-    g->rematch_offer = schema_side_of((const char *)sqlite3_column_text(st, 16));
-    copy_text(g->rematch_id, sizeof g->rematch_id, sqlite3_column_text(st, 17));
-    g->joined[WHITE] = sqlite3_column_int(st, 18);
-    g->joined[BLACK] = sqlite3_column_int(st, 19);
-}
-
-/* The game's row: 1 found, 0 not found, -1 error. */
-static int load_game_row(sqlite3 *db, const char *id, GameRow *g)
-{
-    sqlite3_stmt *st = prepare(db,
-                               "SELECT id, variant, start_fen, white_token, black_token, white, black, skill, base_ms, "
-                               "inc_ms, result, reason, draw_offer, created_ms, ended_ms, takeback_offer, rematch_offer, "
-                               "rematch_id, white_joined, black_joined FROM games WHERE id = ?",
-                               "load game");
-    if (!st)
-        return -1;
-    sqlite3_bind_text(st, 1, id, -1, SQLITE_TRANSIENT);
-    int rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW)
-        read_game_row(st, g);
-    else if (rc != SQLITE_DONE)
-        log_error(db, "load game");
-    sqlite3_finalize(st);
-    return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
-}
-
-static bool load_moves(sqlite3 *db, const char *id, MoveRow **moves, int *n)
-{
-    sqlite3_stmt *st =
-        prepare(db, "SELECT move, clock_ms, at_ms FROM moves WHERE game_id = ? ORDER BY ply", "load moves");
-    if (!st)
-        return false;
-    sqlite3_bind_text(st, 1, id, -1, SQLITE_TRANSIENT);
-    int rc, cap = 0;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        if (!schema_grow_array(moves, &cap, *n, sizeof **moves)) {
-            rc = SQLITE_NOMEM;
-            break;
-        }
-        MoveRow *m = &(*moves)[(*n)++];
-        copy_text(m->move, sizeof m->move, sqlite3_column_text(st, 0));
-        m->clock_ms = sqlite3_column_type(st, 1) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 1);
-        m->at_ms = sqlite3_column_int64(st, 2);
-    }
-    sqlite3_finalize(st);
-    if (rc != SQLITE_DONE)
-        log_error(db, "load moves");
-    return rc == SQLITE_DONE;
-}
-
-static int sqlite_load(Store *s, const char *id, GameRow *g, MoveRow **moves, int *n)
-{
-    SqliteStore *q = sqlite_of(s);
-    *moves = NULL;
-    *n = 0;
-    pthread_mutex_lock(&q->lock);
-    int found = load_game_row(q->db, id, g);
-    if (found == 1 && !load_moves(q->db, id, moves, n)) {
-        free(*moves);
-        *moves = NULL;
-        *n = 0;
-        found = -1;
-    }
-    pthread_mutex_unlock(&q->lock);
-    return found;
-}
-
-static bool sqlite_load_unfinished(Store *s, StoreId **ids, int *n)
-{
-    SqliteStore *q = sqlite_of(s);
-    *ids = NULL;
-    *n = 0;
-    pthread_mutex_lock(&q->lock);
-    sqlite3_stmt *st = prepare(q->db, "SELECT id FROM games WHERE result = '*' ORDER BY created_ms", "list unfinished");
-    int rc = SQLITE_ERROR, cap = 0;
-    while (st && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-        if (!schema_grow_array(ids, &cap, *n, sizeof **ids)) {
-            rc = SQLITE_NOMEM;
-            break;
-        }
-        copy_text((*ids)[(*n)++], sizeof **ids, sqlite3_column_text(st, 0));
-    }
-    if (st && rc != SQLITE_DONE)
-        log_error(q->db, "list unfinished games");
-    sqlite3_finalize(st);
-    pthread_mutex_unlock(&q->lock);
-    return rc == SQLITE_DONE;
-}
-
-static bool sqlite_list(Store *s, int limit, ListRow **rows, int *n)
-{
-    SqliteStore *q = sqlite_of(s);
-    *rows = calloc((size_t)(limit > 0 ? limit : 1), sizeof **rows);
-    *n = 0;
-    if (!*rows)
-        return false;
-    pthread_mutex_lock(&q->lock);
-    sqlite3_stmt *st = prepare(q->db,
-                               "SELECT g.id, g.variant, g.result, g.reason, g.created_ms, g.white, g.black, "
-                               "(SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) "
-                               "FROM games g ORDER BY g.created_ms DESC, g.rowid DESC LIMIT ?",
-                               "list games");
-    int rc = SQLITE_ERROR;
-    if (st)
-        sqlite3_bind_int(st, 1, limit);
-    while (st && *n < limit && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-        ListRow *r = &(*rows)[(*n)++];
-        copy_text(r->id, sizeof r->id, sqlite3_column_text(st, 0));
-        copy_text(r->variant, sizeof r->variant, sqlite3_column_text(st, 1));
-        copy_text(r->result, sizeof r->result, sqlite3_column_text(st, 2));
-        copy_text(r->reason, sizeof r->reason, sqlite3_column_text(st, 3));
-        r->created_ms = sqlite3_column_int64(st, 4);
-        r->engine[WHITE] = is_engine(st, 5);
-        r->engine[BLACK] = is_engine(st, 6);
-        r->moves = sqlite3_column_int(st, 7);
-    }
-    bool ok = *n == limit || rc == SQLITE_DONE;
-    if (st && !ok)
-        log_error(q->db, "list games");
-    sqlite3_finalize(st);
-    pthread_mutex_unlock(&q->lock);
-    if (!ok) {
-        free(*rows);
-        *rows = NULL;
-        *n = 0;
-    }
-    return ok;
+    return result;
 }
 
 static void sqlite_close(Store *s)
@@ -510,14 +219,7 @@ static void sqlite_close(Store *s)
 
 static const StoreOps sqlite_ops = {
     .close = sqlite_close,
-    .insert_game = sqlite_insert_game,
-    .append_move = sqlite_append_move,
-    .set_state = sqlite_set_state,
-    .take_back = sqlite_take_back,
-    .id_taken = sqlite_id_taken,
-    .load = sqlite_load,
-    .load_unfinished = sqlite_load_unfinished,
-    .list = sqlite_list,
+    .transact = sqlite_transact,
 };
 
 /* ---- The schema ------------------------------------------------------------------------- */
@@ -592,7 +294,8 @@ static bool set_up(sqlite3 *db, const char *path, char *err, size_t errlen)
     if (!migrate(db, path, err, errlen))
         return false;
     bool wal = false;
-    sqlite3_stmt *st = prepare(db, "PRAGMA journal_mode=WAL", "journal mode");
+    sqlite3_stmt *st = NULL;
+    sqlite3_prepare_v2(db, "PRAGMA journal_mode=WAL", -1, &st, NULL);
     if (st && sqlite3_step(st) == SQLITE_ROW) {
         const char *mode = (const char *)sqlite3_column_text(st, 0);
         wal = mode && strcmp(mode, "wal") == 0;
@@ -618,6 +321,7 @@ Store *store_sqlite_open(const char *path, char *err, size_t errlen)
     } else if (set_up(q->db, path, err, errlen)) {
         q->base.ops = &sqlite_ops;
         q->base.name = path;
+        q->sql = (Sql){.db = q->db, .lock_rows = "", .run = sqlite_run};
         pthread_mutex_init(&q->lock, NULL);
         pthread_mutex_init(&q->queue_lock, NULL);
         pthread_cond_init(&q->queued, NULL);
