@@ -137,3 +137,17 @@ int read_options(json_t *o, GameOptions *opt, char *err)
     return 0;
 }
 
+/* "moves": an optional array of strings: 0 or 400. */
+int check_moves(json_t *moves, char *err)
+{
+    size_t i;
+    json_t *m;
+    if (!moves || json_is_null(moves))
+        return 0;
+    bool ok = json_is_array(moves);
+    json_array_foreach(moves, i, m) ok = ok && json_is_string(m);
+    if (ok)
+        return 0;
+    snprintf(err, ERR_MAX, "\"moves\" must be an array of strings");
+    return 400;
+}

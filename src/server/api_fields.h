@@ -20,6 +20,8 @@ int opt_string(json_t *o, const char *key, const char **out, char *err);
 int req_string(json_t *o, const char *key, const char **out, char *err);
 /* An optional integer field within [min, max] (*out = fallback when absent). */
 int opt_int(json_t *o, const char *key, long long min, long long max, long long fallback, long long *out, char *err);
+/* "moves": an optional array of strings: 0 or 400. */
+int check_moves(json_t *moves, char *err);
 /* "variant": a variant's name. */
 int read_variant(json_t *o, bool required, const Variant **v, char *err);
 /* The options of POST /api/games (and /api/import) besides the variant and the position. */

@@ -1,7 +1,8 @@
 /*
- * The game service's inner workings, shared by its two files: game_service.c (the table of
- * games, the store's news, creating, moves, resignations, clocks, the engine's moves) and
- * game_offers.c (draw, takeback and rematch offers).  Nothing else includes this.
+ * The game service's inner workings, shared by its files: game_change.c (changes, and the
+ * checks before one), game_service.c (the table of games, the store's news, creating, moves,
+ * resignations, clocks, the engine's moves) and game_offers.c (draw, takeback and rematch
+ * offers).  Nothing else includes this.
  *
  * Every function here but svc_lock is called with the game's lock held.  A change is made in
  * memory after svc_save, then svc_settle lets the caller read the game, stores the change
@@ -27,6 +28,9 @@ typedef struct Saved {
     bool joined[2];
 } Saved;
 
+/* The store the service uses (set by service_start). */
+extern Store *svc_store;
+
 /* Sets call->message and returns status. */
 GameStatus svc_fail(GameCall *call, GameStatus status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Lets the caller read the game: GAME_OK, or GAME_NO_MEMORY when the reading ran out of memory. */
@@ -48,8 +52,22 @@ GameStatus svc_settle(LiveGame *g, const Saved *before, const MoveRow *move, con
 /* Ends the game off the board through the rules core: `how` (resign, timeout) for `side`, or
  * by agreement when how is NULL. */
 GameStatus svc_finish(LiveGame *g, void (*how)(Game *, int), int side, int64_t ended, GameCall *call);
-/* Tells the observers that g changed. */
+/* Tells the observers that g changed; asks them for the engine's move when it is due. */
 void svc_tell_changed(LiveGame *g);
+void svc_want_engine_move(LiveGame *g);
+/* When other processes share the store, brings g up to date with it (the observers hear
+ * of a change as of this process's own). */
+void svc_refresh(LiveGame *g);
+/* The game's state as the store keeps it. */
+GameState svc_state_of(const LiveGame *g);
+/* After a commit whose answer was lost: does the store hold g as it is now? */
+StoreResult svc_stored_or_not(const LiveGame *g);
+/* The status of a change after the store's answer `stored`; `what` names it in messages. */
+GameStatus svc_stored_status(GameStatus status, StoreResult stored, const LiveGame *g, const char *what,
+                             GameCall *call);
+/* Plays m, legal for the side to move, at `now`: the clocks, the offers it ends, the result it
+ * gives, all stored as one change. */
+GameStatus svc_play(LiveGame *g, Move m, int64_t now, GameCall *call, int you);
 /* Copies the game's start and moves; false when memory runs out. */
 bool svc_copy_game(const LiveGame *g, GameCopy *c);
 

@@ -156,3 +156,14 @@ json_t *game_json(LiveGame *g, int you)
     }
     return state;
 }
+
+bool game_json_play_recorded(Game *g, Move mv, json_t *record)
+{
+    char uci[MOVE_TEXT_MAX], san[MOVE_TEXT_MAX], fen[FEN_MAX];
+    move_to_text(&g->pos, mv, uci);
+    move_to_san(&g->pos, mv, san);
+    if (!game_play(g, mv))
+        return false;
+    pos_fen(&g->pos, fen, sizeof fen);
+    return json_array_append_new(record, json_pack("{s:s, s:s, s:s}", "uci", uci, "san", san, "fen", fen)) == 0;
+}

@@ -1,0 +1,304 @@
+/* The API's games: creating and importing them, the list, a game's state, its actions (moves,
+ * resignations, offers), its event stream and its PGN. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/pgn.h"
+#include "../util/parse.h"
+#include "../variants/registry.h"
+#include "api_route.h"
+#include "events.h"
+#include "game_json.h"
+#include "limits.h"
+#include "util.h"
+
+/* ---- Creating ------------------------------------------------------------------------------- */
+
+/* The read of a new game: 201 { game, token, side, invite } for its creator. */
+static bool read_created(void *ctx, LiveGame *g, int you)
+{
+    struct MHD_Response **r = ctx;
+    json_t *state = game_json(g, you);
+    *r = state ? http_json_response(json_pack("{s:o, s:s, s:s, s:o}", "game", state, "token", g->token[you], "side",
+                                              side_name(you), "invite",
+                                              g->engine[you ^ 1] ? json_null() : json_string(g->token[you ^ 1])))
+               : NULL;
+    return *r != NULL;
+}
+
+static enum MHD_Result create_from(ApiRequest *rq, const GameOptions *opt, Game *initial)
+{
+    int retry_s;
+    if (!limits_new_game(rq->client, &retry_s)) {
+        game_free(initial);
+        return http_too_many(rq->c, retry_s, "too many new games from this address (at most %d a minute)",
+                             limits_new_games());
+    }
+    struct MHD_Response *r = NULL;
+    GameCall call = {.read = read_created, .ctx = &r};
+    return api_answer(rq->c, service_create(opt, initial, &call), &call, MHD_HTTP_CREATED);
+}
+
+/* POST /api/games (a position, the variant's start by default) and POST /api/import (a
+ * position or a PGN, whose [Variant] may name the variant). */
+static enum MHD_Result post_new_game(ApiRequest *rq, bool import)
+{
+    char err[ERR_MAX];
+    json_t *o;
+    int bad = parse_body(rq->body, rq->len, &o, err);
+    if (bad)
+        return http_error(rq->c, (unsigned)bad, "%s", err);
+    GameOptions opt = {0};
+    const char *fen, *pgn = NULL;
+    int status;
+    if ((status = read_variant(o, !import, &opt.v, err)) || (status = opt_string(o, "fen", &fen, err)) ||
+        (import && (status = opt_string(o, "pgn", &pgn, err))) || (status = read_options(o, &opt, err))) {
+        json_decref(o);
+        return http_error(rq->c, (unsigned)status, "%s", err);
+    }
+    if (import && (!fen == !pgn || (fen && !opt.v))) {
+        json_decref(o);
+        return http_error(rq->c, 400, "%s", fen && pgn ? "give \"pgn\" or \"fen\", not both"
+                                            : fen      ? "missing \"variant\""
+                                                       : "missing \"pgn\" or \"fen\"");
+    }
+    Game g = {0};
+    char why[300];
+    bool ok = pgn ? game_from_pgn(&g, pgn, opt.v, variant_by_name, why, sizeof why) : game_init(&g, opt.v, fen, why, sizeof why);
+    json_decref(o);
+    if (!ok) {
+        game_free(&g);
+        return http_error(rq->c, (unsigned)api_init_failure_status(why), "%s: %s", pgn ? "bad PGN" : "bad fen", why);
+    }
+    if (opt.v && g.v != opt.v) {
+        const char *named = g.v->def->name;
+        game_free(&g);
+        return http_error(rq->c, 400, "the PGN is a game of %s, not %s", named, opt.v->def->name);
+    }
+    opt.v = g.v;
+    return create_from(rq, &opt, &g);
+}
+
+static enum MHD_Result post_game(ApiRequest *rq)
+{
+    return post_new_game(rq, false);
+}
+
+static enum MHD_Result post_import(ApiRequest *rq)
+{
+    return post_new_game(rq, true);
+}
+
+static enum MHD_Result list_games(ApiRequest *rq)
+{
+    const char *text = api_query(rq, "limit");
+    long limit = 20;
+    if (text && !parse_long(text, 1, 100, &limit))
+        return http_error(rq->c, 400, "limit must be an integer from 1 to 100");
+    ListRow *rows;
+    int n;
+    if (!service_list((int)limit, &rows, &n))
+        return http_error(rq->c, MHD_HTTP_SERVICE_UNAVAILABLE, "the games cannot be read");
+    json_t *list = json_array();
+    bool ok = true;
+    for (int i = 0; i < n; i++) {
+        char created[40];
+        util_iso_time(rows[i].created_ms, created, sizeof created);
+        util_json_append(
+            list,
+            json_pack("{s:s, s:s, s:s, s:o, s:i, s:s, s:{s:s, s:s}}", "id", rows[i].id, "variant", rows[i].variant,
+                      "result", rows[i].result, "reason", rows[i].reason[0] ? json_string(rows[i].reason) : json_null(),
+                      "moves", rows[i].moves, "created", created, "players", "white",
+                      rows[i].engine[WHITE] ? "engine" : "human", "black", rows[i].engine[BLACK] ? "engine" : "human"),
+            &ok);
+    }
+    free(rows);
+    if (!ok) { /* a game left out: none of them */
+        json_decref(list);
+        list = NULL;
+    }
+    return http_json(rq->c, 200, list);
+}
+
+/* ---- A game --------------------------------------------------------------------------------- */
+
+/* The game of the request's path (its first argument), with a reference, or NULL after the
+ * error answer in *ret. */
+static LiveGame *find_game(ApiRequest *rq, enum MHD_Result *ret)
+{
+    LiveGame *g;
+    GameCall call = {0};
+    GameStatus status = service_find(rq->arg[0], &g, &call);
+    if (status == GAME_OK)
+        return g;
+    *ret = http_error(rq->c, api_status(status), "%s", call.message);
+    return NULL;
+}
+
+static enum MHD_Result read_game(ApiRequest *rq, LiveGame *g)
+{
+    struct MHD_Response *r = NULL;
+    GameCall call = {.token = api_query(rq, "token"), .read = api_read_state, .ctx = &r};
+    return api_answer(rq->c, service_read(g, &call), &call, MHD_HTTP_OK);
+}
+
+/* A draw offer to the engine, waiting for its answer: the game (a reference), the call and
+ * its answer. */
+typedef struct DrawWait {
+    Waiting w;
+    LiveGame *live;
+    char *token;
+    GameCall call;
+    struct MHD_Response *r;
+    DrawQuestion q;
+    bool accepted;
+} DrawWait;
+
+static void draw_done(Waiting *w)
+{
+    DrawWait *d = (DrawWait *)w;
+    service_release(d->live);
+    if (d->r)
+        MHD_destroy_response(d->r);
+    game_copy_free(&d->q.game);
+    free(d->token);
+    free(d);
+}
+
+static EngineAsk ask_draw(Waiting *w)
+{
+    DrawWait *d = (DrawWait *)w;
+    return engine_ask_draw(&d->q, &d->accepted, api_on_answer, w);
+}
+
+/* The engine answered a draw offer: the service is told (and the engine asked again if the
+ * game moved on meanwhile). */
+static enum MHD_Result draw_answered(Waiting *w)
+{
+    DrawWait *d = (DrawWait *)w;
+    if (!w->ok)
+        return api_no_answer(w);
+    GameStatus status = service_draw_answer(d->live, &d->call, &d->q, d->accepted);
+    if (status == GAME_ENGINE_DECIDES)
+        return api_wait_again(w);
+    return api_answer(w->c, status, &d->call, MHD_HTTP_OK);
+}
+
+/* A draw offer to the engine: the request waits for its answer, holding the game. */
+static enum MHD_Result wait_for_draw(ApiRequest *rq, LiveGame *g, GameCall *call, DrawQuestion *q)
+{
+    DrawWait *d = calloc(1, sizeof *d);
+    char *token = strdup(call->token ? call->token : "");
+    if (!d || !token) {
+        free(d);
+        free(token);
+        game_copy_free(&q->game);
+        return api_answer(rq->c, GAME_NO_MEMORY, &(GameCall){.ctx = call->ctx, .message = "out of memory"}, 0);
+    }
+    service_hold(g);
+    *d = (DrawWait){.w = {.ask = ask_draw, .resumed = draw_answered, .done = draw_done}, .live = g, .token = token,
+                    .q = *q};
+    d->call = (GameCall){.token = token, .read = api_read_state, .ctx = &d->r};
+    d->r = *(struct MHD_Response **)call->ctx; /* made for the state before the answer */
+    *(struct MHD_Response **)call->ctx = NULL;
+    return api_wait_for_engine(rq, &d->w);
+}
+
+typedef enum { ACT_MOVE, ACT_RESIGN, ACT_DRAW, ACT_TAKEBACK, ACT_REMATCH } Action;
+
+/* The body's fields of an action: its argument (the move; the offer's action) and the token. */
+static int read_action(json_t *o, Action act, const char **arg, const char **token, char *err)
+{
+    bool offer = act == ACT_DRAW || act == ACT_TAKEBACK || act == ACT_REMATCH;
+    int status = act == ACT_MOVE ? req_string(o, "move", arg, err) : offer ? req_string(o, "action", arg, err) : 0;
+    if (!status && offer && strcmp(*arg, "offer") && strcmp(*arg, "accept") && strcmp(*arg, "decline")) {
+        snprintf(err, ERR_MAX, "\"action\" must be \"offer\", \"accept\" or \"decline\"");
+        status = 400;
+    }
+    return status ? status : opt_string(o, "token", token, err);
+}
+
+static enum MHD_Result act(ApiRequest *rq, LiveGame *g, Action act)
+{
+    char err[ERR_MAX];
+    json_t *o;
+    int bad = parse_body(rq->body, rq->len, &o, err);
+    if (bad)
+        return http_error(rq->c, (unsigned)bad, "%s", err);
+    const char *arg = NULL;
+    struct MHD_Response *r = NULL;
+    GameCall call = {.read = api_read_state, .ctx = &r};
+    bad = read_action(o, act, &arg, &call.token, err);
+    if (bad) {
+        json_decref(o);
+        return http_error(rq->c, (unsigned)bad, "%s", err);
+    }
+    DrawQuestion q;
+    GameStatus status = act == ACT_MOVE       ? service_move(g, &call, arg)
+                        : act == ACT_DRAW     ? service_draw(g, &call, arg, &q)
+                        : act == ACT_TAKEBACK ? service_takeback(g, &call, arg)
+                        : act == ACT_REMATCH  ? service_rematch(g, &call, arg)
+                                              : service_resign(g, &call);
+    enum MHD_Result ret = status == GAME_ENGINE_DECIDES ? wait_for_draw(rq, g, &call, &q)
+                                                          : api_answer(rq->c, status, &call, MHD_HTTP_OK);
+    json_decref(o); /* after wait_for_draw has copied the token */
+    return ret;
+}
+
+static enum MHD_Result open_events(ApiRequest *rq, LiveGame *g)
+{
+    if (events_closed())
+        return http_error(rq->c, 503, "the server is shutting down");
+    GameStatus status;
+    char err[ERR_MAX];
+    struct MHD_Response *r = events_open(g, rq->c, &status, err, sizeof err);
+    if (!r)
+        return http_error(rq->c, api_status(status), "%s", err);
+    return http_send(rq->c, MHD_HTTP_OK, r);
+}
+
+static enum MHD_Result send_pgn(ApiRequest *rq, LiveGame *g)
+{
+    char disposition[80];
+    snprintf(disposition, sizeof disposition, "inline; filename=\"starfish-%s.pgn\"", g->id);
+    return http_text(rq->c, 200, "application/x-chess-pgn; charset=utf-8", service_pgn(g), disposition);
+}
+
+/* One handler per endpoint of a game: the game found, the work done, the reference given
+ * back (an event stream and a waiting request hold references of their own). */
+#define GAME_ENDPOINT(name, call)                                                                                      \
+    static enum MHD_Result name(ApiRequest *rq)                                                                        \
+    {                                                                                                                  \
+        enum MHD_Result ret;                                                                                           \
+        LiveGame *g = find_game(rq, &ret);                                                                             \
+        if (!g)                                                                                                        \
+            return ret;                                                                                                \
+        ret = call;                                                                                                    \
+        service_release(g);                                                                                            \
+        return ret;                                                                                                    \
+    }
+
+GAME_ENDPOINT(get_game, read_game(rq, g))
+GAME_ENDPOINT(post_move, act(rq, g, ACT_MOVE))
+GAME_ENDPOINT(post_resign, act(rq, g, ACT_RESIGN))
+GAME_ENDPOINT(post_draw, act(rq, g, ACT_DRAW))
+GAME_ENDPOINT(post_takeback, act(rq, g, ACT_TAKEBACK))
+GAME_ENDPOINT(post_rematch, act(rq, g, ACT_REMATCH))
+GAME_ENDPOINT(get_events, open_events(rq, g))
+GAME_ENDPOINT(get_pgn, send_pgn(rq, g))
+
+const ApiRoute api_game_routes[] = {
+    {"GET", "/games", list_games},
+    {"POST", "/games", post_game},
+    {"POST", "/import", post_import},
+    {"GET", "/games/{}", get_game},
+    {"POST", "/games/{}/moves", post_move},
+    {"POST", "/games/{}/resign", post_resign},
+    {"POST", "/games/{}/draw", post_draw},
+    {"POST", "/games/{}/takeback", post_takeback},
+    {"POST", "/games/{}/rematch", post_rematch},
+    {"GET", "/games/{}/events", get_events},
+    {"GET", "/games/{}/pgn", get_pgn},
+    {NULL, NULL, NULL},
+};

@@ -1,0 +1,90 @@
+/*
+ * What the API's resource files share (api_games.c, api_analysis.c, api_learn.c, ...): the
+ * request as a handler sees it, the route tables, the answers to the game service's results
+ * and the requests that wait for the engine.  api.c routes each request to one handler.
+ */
+#ifndef STARFISH_SERVER_API_ROUTE_H
+#define STARFISH_SERVER_API_ROUTE_H
+
+#include <microhttpd.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/socket.h>
+
+#include "api_fields.h"
+#include "engine_worker.h"
+#include "game_service.h"
+#include "response.h"
+
+#define API_ARGS_MAX 3 /* the {} segments of a route's path */
+#define API_ARG_MAX 64 /* the longest such segment (longer: no route) */
+
+/* A request to the API, as its handler sees it. */
+typedef struct ApiRequest {
+    struct MHD_Connection *c;
+    const struct sockaddr *client; /* for the per-address limits; NULL when not known */
+    const char *method;            /* HEAD is answered as GET */
+    const char *url;
+    const char *body; /* NUL-terminated, len bytes */
+    size_t len;
+    void **state; /* a waiting request's (see Waiting) */
+    char arg[API_ARGS_MAX][API_ARG_MAX + 1]; /* the path's {} segments, in order */
+} ApiRequest;
+
+typedef enum MHD_Result (*ApiHandler)(ApiRequest *rq);
+
+/* A route: a method and a path under /api, whose {} segments match any one segment. */
+typedef struct ApiRoute {
+    const char *method;
+    const char *path;
+    ApiHandler handler;
+} ApiRoute;
+
+/* Each resource file's routes, ended by a route with a NULL path. */
+extern const ApiRoute api_game_routes[];
+extern const ApiRoute api_analysis_routes[];
+extern const ApiRoute api_learn_routes[];
+
+/* Prepares what never changes (the variants' descriptions); false when memory runs out. */
+bool api_learn_start(void);
+
+/* A query argument of the request (NULL when absent). */
+const char *api_query(const ApiRequest *rq, const char *key);
+
+/* The status for a failure of game_init or game_from_pgn: 503 when its message says that
+ * memory ran out, else 400. */
+int api_init_failure_status(const char *why);
+/* The HTTP status for a domain result: only the API speaks HTTP. */
+unsigned api_status(GameStatus status);
+/* A GameCall's read: the answer, the game as JSON, made ready to send under the game's lock
+ * (before a change is stored: if memory runs out the change is not made).  ctx: a
+ * struct MHD_Response *. */
+bool api_read_state(void *ctx, LiveGame *g, int you);
+/* The answer to an action: the response its read made (with ok_status), or the error. */
+enum MHD_Result api_answer(struct MHD_Connection *c, GameStatus status, GameCall *call, unsigned ok_status);
+
+/*
+ * A request waiting for the engine's answer: its connection suspended meanwhile, this kept as
+ * the request's state (the first member of a larger struct of the handler's own).  `ask` puts
+ * the question, `resumed` answers once the engine has, `done` frees what the request holds
+ * (and the struct) when the request ends.
+ */
+typedef struct Waiting {
+    struct MHD_Connection *c;
+    EngineAsk (*ask)(struct Waiting *w);
+    enum MHD_Result (*resumed)(struct Waiting *w);
+    void (*done)(struct Waiting *w);
+    bool ok; /* the engine answered */
+} Waiting;
+
+/* Suspends the request until the engine answers its question (or, if it cannot be asked,
+ * at once), keeping w as its state. */
+enum MHD_Result api_wait_for_engine(ApiRequest *rq, Waiting *w);
+/* Suspends a request already waiting again, for the next question. */
+enum MHD_Result api_wait_again(Waiting *w);
+/* The engine's answer (on its thread): the request goes on.  An Answered for engine_ask_*. */
+void api_on_answer(void *ctx, bool ok);
+/* The answer when the engine gave none: why. */
+enum MHD_Result api_no_answer(Waiting *w);
+
+#endif

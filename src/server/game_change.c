@@ -1,0 +1,320 @@
+/*
+ * The game service's changes (game_change.h): how one is made under the game's lock, stored
+ * in one transaction and told to the observers, or undone; bringing a game up to date with
+ * the store that other processes share; the checks every action makes first.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "game_change.h"
+#include "game_service.h"
+#include "util.h"
+
+#define OBSERVERS_MAX 4
+
+Store *svc_store;
+static GameObserver observers[OBSERVERS_MAX];
+static int nobservers;
+
+void service_start(Store *s)
+{
+    svc_store = s;
+}
+
+bool service_observe(const GameObserver *o)
+{
+    if (nobservers == OBSERVERS_MAX)
+        return false;
+    observers[nobservers++] = *o;
+    return true;
+}
+
+/* ---- Telling the observers (g's lock held) ------------------------------------------------ */
+
+void svc_tell_changed(LiveGame *g)
+{
+    for (int i = 0; i < nobservers; i++)
+        if (observers[i].changed)
+            observers[i].changed(observers[i].ctx, g);
+}
+
+void svc_want_engine_move(LiveGame *g)
+{
+    if (g->result != RESULT_NONE || !g->engine[g->game.pos.side] || g->engine_queued)
+        return;
+    for (int i = 0; i < nobservers && !g->engine_queued; i++)
+        if (observers[i].engine_to_move)
+            g->engine_queued = observers[i].engine_to_move(observers[i].ctx, g);
+}
+
+GameStatus svc_fail(GameCall *call, GameStatus status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(call->message, sizeof call->message, fmt, ap);
+    va_end(ap);
+    return status;
+}
+
+GameStatus svc_done(LiveGame *g, GameCall *call, int you)
+{
+    if (call->read && !call->read(call->ctx, g, you))
+        return svc_fail(call, GAME_NO_MEMORY, "out of memory");
+    return GAME_OK;
+}
+
+/* ---- The svc_store's version of a game (g's lock held) ----------------------------------------- */
+
+/* Has the stored game other moves (a takeback and new moves may leave their number) or
+ * another state than g? */
+static bool differs(const LiveGame *g, const GameRow *row, const MoveRow *moves, int n)
+{
+    if (n != g->game.n || strcmp(row->result, result_text(g->result)) != 0 || row->draw_offer != g->draw_offer ||
+        row->takeback_offer != g->takeback_offer || row->rematch_offer != g->rematch_offer ||
+        strcmp(row->rematch_id, g->rematch_id) != 0 || memcmp(row->joined, g->joined, sizeof row->joined) != 0)
+        return true;
+    for (int i = 0; i < n; i++)
+        if (strcmp(moves[i].move, g->uci[i]) != 0)
+            return true;
+    return false;
+}
+
+/* When other processes share the store, brings g up to date with it; the observers hear of
+ * a change as of this process's own.  (A svc_store that fails leaves g as it is: a change then
+ * fails in the store.) */
+void svc_refresh(LiveGame *g)
+{
+    GameRow row;
+    MoveRow *moves;
+    int n;
+    if (!store_shared(svc_store) || store_load(svc_store, g->id, &row, &moves, &n) != 1)
+        return;
+    if (differs(g, &row, moves, n)) {
+        char err[256];
+        LiveGame *fresh = live_from_row(&row, moves, n, err, sizeof err);
+        if (fresh) {
+            live_exchange(g, fresh);
+            live_free(fresh);
+            svc_tell_changed(g);
+            svc_want_engine_move(g);
+        } else {
+            fprintf(stderr, "starfish: game %s cannot be read again: %s\n", g->id, err);
+        }
+    }
+    free(moves);
+}
+
+void svc_lock(LiveGame *g)
+{
+    pthread_mutex_lock(&g->lock);
+    svc_refresh(g);
+}
+
+/* ---- Changes (g's lock held) -------------------------------------------------------------- */
+
+Saved svc_save(const LiveGame *g)
+{
+    Saved s = {.n = g->game.n, .ended = g->game.ended, .left = {g->left[WHITE], g->left[BLACK]},
+               .turn_start_ms = g->turn_start_ms, .ended_ms = g->ended_ms, .result = g->result,
+               .draw_offer = g->draw_offer, .takeback_offer = g->takeback_offer, .rematch_offer = g->rematch_offer};
+    for (int i = 0; i < 2 && i < s.n; i++)
+        s.last[1 - i] = g->game.moves[s.n - 1 - i];
+    memcpy(s.reason, g->reason, sizeof s.reason);
+    memcpy(s.joined, g->joined, sizeof s.joined);
+    return s;
+}
+
+static void restore(LiveGame *g, const Saved *s)
+{
+    while (g->game.n > s->n)
+        game_undo(&g->game);
+    while (g->game.n < s->n) /* taken back: played again (room for them is still there) */
+        game_play(&g->game, s->last[2 - (s->n - g->game.n)]);
+    g->game.ended = s->ended;
+    g->left[WHITE] = s->left[WHITE];
+    g->left[BLACK] = s->left[BLACK];
+    g->turn_start_ms = s->turn_start_ms;
+    g->ended_ms = s->ended_ms;
+    g->result = s->result;
+    memcpy(g->reason, s->reason, sizeof g->reason);
+    g->draw_offer = s->draw_offer;
+    g->takeback_offer = s->takeback_offer;
+    g->rematch_offer = s->rematch_offer;
+    memcpy(g->joined, s->joined, sizeof g->joined);
+}
+
+GameState svc_state_of(const LiveGame *g)
+{
+    GameState s = {result_text(g->result), g->result != RESULT_NONE ? g->reason : NULL,
+                   g->result != RESULT_NONE ? g->ended_ms : 0, g->draw_offer, g->takeback_offer, g->rematch_offer,
+                   {g->joined[WHITE], g->joined[BLACK]}};
+    return s;
+}
+
+/* Stores a change made since `before`: a move, a takeback (fewer moves) or the state alone. */
+static StoreResult store_change(const LiveGame *g, const Saved *before, const MoveRow *move)
+{
+    GameState st = svc_state_of(g);
+    if (move)
+        return store_append_move(svc_store, g->id, before->n, move, &st);
+    if (g->game.n < before->n)
+        return store_take_back(svc_store, g->id, before->n, g->game.n, &st);
+    return store_set_state(svc_store, g->id, before->n, &st);
+}
+
+/* After a commit whose answer was lost: does the store hold g as it is now (the change made)?
+ * STORE_OK when it does, STORE_FAILED when it holds something else, STORE_UNKNOWN when it
+ * cannot be read (after a few tries: memory may be short). */
+StoreResult svc_stored_or_not(const LiveGame *g)
+{
+    for (int attempt = 0; attempt < 5; attempt++) {
+        GameRow row;
+        MoveRow *moves;
+        int n, found = store_load(svc_store, g->id, &row, &moves, &n);
+        bool same = found == 1 && !differs(g, &row, moves, n);
+        free(moves);
+        if (found >= 0)
+            return same ? STORE_OK : STORE_FAILED;
+    }
+    return STORE_UNKNOWN;
+}
+
+/* The status of a change after the store's answer (when the change got that far). */
+GameStatus svc_stored_status(GameStatus status, StoreResult stored, const LiveGame *g, const char *what,
+                                GameCall *call)
+{
+    if (stored == STORE_FAILED)
+        return svc_fail(call, GAME_STORE_FAILED, "the %s could not be stored", what);
+    if (stored == STORE_UNKNOWN)
+        return svc_fail(call, GAME_STORE_FAILED, "the %s may or may not have been stored (the database's answer "
+                        "was lost): read the game again", what);
+    if (stored == STORE_CONFLICT)
+        return svc_fail(call, GAME_CONFLICT, "game %s changed meanwhile (through another server): the %s was not made",
+                    g->id, what);
+    return status;
+}
+
+/*
+ * The caller reads the game after the change (its answer), then the store takes the change;
+ * when either fails, the change is undone.  Then the observers are told, and the engine is
+ * asked for its move when it is its turn.
+ */
+GameStatus svc_settle(LiveGame *g, const Saved *before, const MoveRow *move, const char *what, GameCall *call, int you)
+{
+    GameStatus status = svc_done(g, call, you);
+    StoreResult stored = status == GAME_OK ? store_change(g, before, move) : STORE_OK;
+    if (stored == STORE_UNKNOWN)
+        stored = svc_stored_or_not(g);
+    status = svc_stored_status(status, stored, g, what, call);
+    if (status != GAME_OK) {
+        restore(g, before);
+        if (stored == STORE_CONFLICT || stored == STORE_UNKNOWN)
+            svc_refresh(g);
+        return status;
+    }
+    svc_tell_changed(g);
+    svc_want_engine_move(g);
+    return GAME_OK;
+}
+
+/* Plays a legal move for the side to move. */
+GameStatus svc_play(LiveGame *g, Move m, int64_t now, GameCall *call, int you)
+{
+    Saved before = svc_save(g);
+    int side = g->game.pos.side;
+    MoveRow row;
+    move_to_text(&g->game.pos, m, row.move);
+    row.clock_ms = g->has_clock ? g->left[side] - (now - g->turn_start_ms) + g->inc_ms : -1;
+    row.at_ms = now;
+    if (!live_play(g, m))
+        return svc_fail(call, GAME_NO_MEMORY, "out of memory");
+    if (g->has_clock)
+        g->left[side] = row.clock_ms;
+    g->turn_start_ms = now;
+    if (g->draw_offer == side) /* an offer stands until the opponent answers or the offerer moves */
+        g->draw_offer = -1;
+    g->takeback_offer = -1; /* a takeback offer, until the next move */
+    GameResult r = game_status(&g->game);
+    if (r.kind != RESULT_NONE) {
+        live_set_result(g, r);
+        g->ended_ms = now;
+        g->draw_offer = -1;
+    }
+    return svc_settle(g, &before, &row, "move", call, you);
+}
+
+GameStatus svc_finish(LiveGame *g, void (*how)(Game *, int), int side, int64_t ended, GameCall *call)
+{
+    Saved before = svc_save(g);
+    if (how)
+        how(&g->game, side);
+    else
+        game_agree_draw(&g->game);
+    live_set_result(g, game_status(&g->game));
+    g->ended_ms = ended;
+    g->draw_offer = g->takeback_offer = -1;
+    return svc_settle(g, &before, NULL, "result", call, side);
+}
+
+/* The flag fell when the time ran out. */
+bool svc_flag_fell(LiveGame *g, int64_t now)
+{
+    if (g->result != RESULT_NONE || !g->has_clock)
+        return false;
+    int side = g->game.pos.side;
+    if (g->left[side] - (now - g->turn_start_ms) > 0)
+        return false;
+    GameCall call = {0};
+    GameStatus status = svc_finish(g, game_timeout, side, g->turn_start_ms + g->left[side], &call);
+    if (status != GAME_OK && status != GAME_CONFLICT) /* a conflict: another process stored it */
+        fprintf(stderr, "starfish: game %s: %s\n", g->id, call.message);
+    /* The clock thread may end a game that nobody holds: its idle time starts at its end. */
+    atomic_store(&g->used_ms, clock_ms());
+    return true;
+}
+
+/* ---- The players and the checks before an action (g's lock held) ------------------------- */
+
+/* The side whose secret the token is, or -1. */
+static int side_of_token(const LiveGame *g, const char *token)
+{
+    if (!token || !*token)
+        return -1;
+    for (int s = 0; s < 2; s++)
+        if (!g->engine[s] && util_secret_equal(token, g->token[s]))
+            return s;
+    return -1;
+}
+
+int svc_player(LiveGame *g, GameCall *call, bool optional, GameStatus *status)
+{
+    bool given = call->token && *call->token;
+    int side = side_of_token(g, call->token);
+    *status = GAME_OK;
+    if (!given && !optional)
+        *status = svc_fail(call, GAME_NOT_A_PLAYER, "missing token: only the players may do this");
+    else if (given && side < 0)
+        *status = svc_fail(call, GAME_NOT_A_PLAYER, "wrong token for game %s", g->id);
+    return side;
+}
+
+GameStatus svc_still_going(LiveGame *g, int64_t now, GameCall *call)
+{
+    svc_flag_fell(g, now);
+    if (g->result == RESULT_NONE)
+        return GAME_OK;
+    return svc_fail(call, GAME_OVER, "the game is over (%s, %s)", result_text(g->result), g->reason);
+}
+
+bool svc_copy_game(const LiveGame *g, GameCopy *c)
+{
+    c->v = g->v;
+    strcpy(c->start_fen, g->game.start_fen);
+    c->n = g->game.n;
+    c->moves = malloc(sizeof *c->moves * ((size_t)c->n + 1));
+    if (c->moves && c->n)
+        memcpy(c->moves, g->game.moves, sizeof *c->moves * (size_t)c->n);
+    return c->moves != NULL;
+}
