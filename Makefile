@@ -3,7 +3,7 @@ CC      ?= gcc
 CFLAGS  ?= -O3 -march=native
 CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -MMD -MP
 CFLAGS  += $(PQ_CFLAGS)
-LDLIBS  += -lmicrohttpd -ljansson -lsqlite3 -lpq -lz -lpthread -lm
+LDLIBS  += -lmicrohttpd -ljansson -lsqlite3 -lpq -lsodium -lz -lpthread -lm
 # libpq's header lives in PostgreSQL's own include directory.
 PQ_CFLAGS := $(shell pkg-config --cflags libpq 2>/dev/null || echo -I/usr/include/postgresql)
 

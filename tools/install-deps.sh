@@ -5,6 +5,7 @@ set -euo pipefail
 packages=(
   gcc make                 # the build
   libmicrohttpd-dev libjansson-dev libsqlite3-dev # the web server: HTTP, JSON, the game store
+  libsodium-dev            # the accounts: Argon2id password hashes, SHA-256 of session ids and tokens
   libopenmpi-dev openmpi-bin # starfish-mpi: matches and tablebases over mpirun's ranks
   libpq-dev postgresql nginx # the game store on PostgreSQL, several instances behind nginx (tests)
   zlib1g-dev               # CRC-32 of the tablebase files

@@ -114,6 +114,11 @@ void game_agree_draw(Game *g)
     g->ended = drawn(g, "agreement");
 }
 
+void game_abort(Game *g)
+{
+    g->ended = result(RESULT_ABORTED, "aborted");
+}
+
 GameResult game_status(Game *g)
 {
     Position *pos = &g->pos;

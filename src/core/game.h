@@ -33,10 +33,12 @@ GameResult game_status(Game *g);
 void game_resign(Game *g, int side);
 void game_timeout(Game *g, int side);
 void game_agree_draw(Game *g);
+/* Ends the game with no result: aborted before it really began. */
+void game_abort(Game *g);
 /* Has the 50-move rule (100 plies without capture or pawn move, unless the variant exempts
  * the material) run out in this position? */
 bool fifty_move_rule_reached(const Position *pos);
-/* "1-0", "0-1", "1/2-1/2" or "*". */
+/* "1-0", "0-1", "1/2-1/2" or "*" (also for an aborted game, as PGN has it). */
 const char *result_text(ResultKind k);
 
 #endif

@@ -84,7 +84,8 @@ typedef struct CastleDef {
 } CastleDef;
 
 /* Results and reasons of a finished game. */
-typedef enum { RESULT_NONE, RESULT_WHITE_WINS, RESULT_BLACK_WINS, RESULT_DRAW } ResultKind;
+/* RESULT_ABORTED: ended before both sides had moved, with no result (the server's abort). */
+typedef enum { RESULT_NONE, RESULT_WHITE_WINS, RESULT_BLACK_WINS, RESULT_DRAW, RESULT_ABORTED } ResultKind;
 
 typedef struct GameResult {
     ResultKind kind;

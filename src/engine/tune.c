@@ -400,7 +400,7 @@ static int self_play(const Variant *v, int games, uint64_t nodes, int plies, uin
         return 1;
     uint64_t rng = seed;
     Text pgn = {0};
-    int counts[4] = {0};
+    int counts[RESULT_ABORTED + 1] = {0};
     for (int gi = 0; gi < games; gi++) {
         Game g = {0};
         char err[200];

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "analysis_stream.h"
 #include "api_route.h"
@@ -20,6 +21,27 @@ bool api_start(void)
 }
 
 /* ---- Answers -------------------------------------------------------------------------------- */
+
+unsigned api_account_status(AccountStatus status)
+{
+    switch (status) {
+    case ACCOUNT_OK:
+        return MHD_HTTP_OK;
+    case ACCOUNT_BAD_INPUT:
+        return MHD_HTTP_BAD_REQUEST;
+    case ACCOUNT_TAKEN:
+        return MHD_HTTP_CONFLICT;
+    case ACCOUNT_DENIED:
+        return MHD_HTTP_UNAUTHORIZED;
+    case ACCOUNT_THROTTLED:
+        return MHD_HTTP_TOO_MANY_REQUESTS;
+    case ACCOUNT_NOT_FOUND:
+        return MHD_HTTP_NOT_FOUND;
+    case ACCOUNT_FAILED:
+        break;
+    }
+    return MHD_HTTP_SERVICE_UNAVAILABLE;
+}
 
 /* game_init and game_from_pgn name what is wrong with the text, or that memory ran out. */
 int api_init_failure_status(const char *why)
@@ -137,7 +159,8 @@ static const ApiRoute api_own_routes[] = {
     {NULL, NULL, NULL},
 };
 
-static const ApiRoute *const route_tables[] = {api_game_routes, api_analysis_routes, api_learn_routes, api_own_routes};
+static const ApiRoute *const route_tables[] = {api_game_routes, api_analysis_routes, api_learn_routes,
+                                               api_account_routes, api_own_routes};
 
 /* Does `path` (under /api) match the route's?  Its {} segments go to rq->arg. */
 static bool path_matches(const char *pattern, const char *path, ApiRequest *rq)
@@ -175,7 +198,73 @@ static void methods_of(const char *path, ApiRequest *rq, char *allow, size_t len
         }
 }
 
-enum MHD_Result api_handle(struct MHD_Connection *c, const struct sockaddr *client, const char *method,
+/* ---- Who asks: one authentication step per request --------------------------------------- */
+
+static bool changes_state(const char *method)
+{
+    return strcmp(method, "POST") == 0 || strcmp(method, "PUT") == 0 || strcmp(method, "DELETE") == 0 ||
+           strcmp(method, "PATCH") == 0;
+}
+
+/* The bearer token of an Authorization header ("Bearer TOKEN"), or NULL. */
+static const char *bearer_of(const char *authorization)
+{
+    if (!authorization || strncasecmp(authorization, "Bearer ", 7) != 0)
+        return NULL;
+    const char *token = authorization + 7;
+    while (*token == ' ')
+        token++;
+    return token;
+}
+
+/* Is `origin` this server's own: the request's scheme, and host and port as its Host says? */
+static bool own_origin(const ApiRequest *rq, const char *origin)
+{
+    const char *host = MHD_lookup_connection_value(rq->c, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST);
+    const char *scheme = rq->https ? "https://" : "http://";
+    size_t n = strlen(scheme);
+    return host && *host && strncasecmp(origin, scheme, n) == 0 && strcasecmp(origin + n, host) == 0;
+}
+
+/*
+ * Finds who the request acts for (the principal: a session cookie or a bearer token; a game
+ * token is the game service's to judge) and refuses cross-site requests: a request that
+ * changes something and names another site as its Origin, or that the session cookie
+ * authenticates without an Origin, gets 403 (bearer tokens are not sent by browsers on their
+ * own, so they need no Origin).  True when the request may go on, else false with the
+ * answer made in *ret.
+ */
+static bool authenticate(ApiRequest *rq, enum MHD_Result *ret)
+{
+    struct MHD_Connection *c = rq->c;
+    const char *authorization = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
+    const char *bearer = bearer_of(authorization);
+    if (authorization && !bearer) {
+        *ret = http_error(c, 401, "the Authorization header must be 'Bearer TOKEN'");
+        return false;
+    }
+    AccountReply reply = {0};
+    AccountStatus status = account_authenticate(MHD_lookup_connection_value(c, MHD_COOKIE_KIND, API_SESSION_COOKIE),
+                                                bearer, &rq->who, &reply);
+    if (status != ACCOUNT_OK) {
+        *ret = http_error(c, api_account_status(status), "%s", reply.message);
+        return false;
+    }
+    if (bearer || !changes_state(rq->method))
+        return true;
+    const char *origin = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Origin");
+    if (origin && !own_origin(rq, origin)) {
+        *ret = http_error(c, 403, "cross-site request refused: Origin '%.100s' is not this server's", origin);
+        return false;
+    }
+    if (!origin && rq->who.via == AUTH_SESSION) {
+        *ret = http_error(c, 403, "cross-site request refused: a request with the session cookie needs an Origin");
+        return false;
+    }
+    return true;
+}
+
+enum MHD_Result api_handle(struct MHD_Connection *c, const struct sockaddr *client, bool https, const char *method,
                            const char *url, const char *body, size_t len, void **state)
 {
     if (*state) { /* resumed: the engine has answered */
@@ -183,7 +272,10 @@ enum MHD_Result api_handle(struct MHD_Connection *c, const struct sockaddr *clie
         return w->resumed(w);
     }
     ApiRequest rq = {.c = c, .client = client, .method = method, .url = url, .body = body, .len = len,
-                     .state = state};
+                     .state = state, .https = https};
+    enum MHD_Result ret;
+    if (!authenticate(&rq, &ret))
+        return ret;
     const char *path = url + 4; /* after "/api" */
     const char *as = strcmp(method, "HEAD") == 0 ? "GET" : method;
     for (size_t t = 0; t < sizeof route_tables / sizeof route_tables[0]; t++)

@@ -15,9 +15,10 @@ bool api_start(void);
  * and suspends the connection; libmicrohttpd calls again once the engine's answer resumes
  * it.  api_request_done frees the state when the request is over.  `client` is the client's
  * address (behind a trusted proxy, the one the proxy names; NULL when not known), for the
- * per-address limits.
+ * per-address limits and the login throttle; `https`: a trusted proxy says the client came
+ * over TLS (the session cookie is then Secure, and the server's origin https).
  */
-enum MHD_Result api_handle(struct MHD_Connection *c, const struct sockaddr *client, const char *method,
+enum MHD_Result api_handle(struct MHD_Connection *c, const struct sockaddr *client, bool https, const char *method,
                            const char *url, const char *body, size_t len, void **state);
 void api_request_done(void *state);
 

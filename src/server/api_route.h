@@ -11,11 +11,13 @@
 #include <stddef.h>
 #include <sys/socket.h>
 
+#include "account_service.h"
 #include "api_fields.h"
 #include "engine_worker.h"
 #include "game_service.h"
 #include "response.h"
 
+#define API_SESSION_COOKIE "sid"
 #define API_ARGS_MAX 3 /* the {} segments of a route's path */
 #define API_ARG_MAX 64 /* the longest such segment (longer: no route) */
 
@@ -28,6 +30,8 @@ typedef struct ApiRequest {
     const char *body; /* NUL-terminated, len bytes */
     size_t len;
     void **state; /* a waiting request's (see Waiting) */
+    bool https;   /* a trusted proxy says the client came over TLS */
+    Principal who; /* the account the credentials name (via AUTH_NONE: none) */
     char arg[API_ARGS_MAX][API_ARG_MAX + 1]; /* the path's {} segments, in order */
 } ApiRequest;
 
@@ -44,9 +48,14 @@ typedef struct ApiRoute {
 extern const ApiRoute api_game_routes[];
 extern const ApiRoute api_analysis_routes[];
 extern const ApiRoute api_learn_routes[];
+extern const ApiRoute api_account_routes[];
 
 /* Prepares what never changes (the variants' descriptions); false when memory runs out. */
 bool api_learn_start(void);
+
+/* An account's perfs (account_perfs' rows) as {VARIANT: {rating, rd, games, prov}}; NULL
+ * when memory runs out. */
+json_t *api_perfs_json(const PerfRow *perfs);
 
 /* A query argument of the request (NULL when absent). */
 const char *api_query(const ApiRequest *rq, const char *key);
@@ -56,6 +65,7 @@ const char *api_query(const ApiRequest *rq, const char *key);
 int api_init_failure_status(const char *why);
 /* The HTTP status for a domain result: only the API speaks HTTP. */
 unsigned api_status(GameStatus status);
+unsigned api_account_status(AccountStatus status);
 /* A GameCall's read: the answer, the game as JSON, made ready to send under the game's lock
  * (before a change is stored: if memory runs out the change is not made).  ctx: a
  * struct MHD_Response *. */

@@ -67,13 +67,25 @@ GameStatus svc_done(LiveGame *g, GameCall *call, int you)
 
 /* ---- The svc_store's version of a game (g's lock held) ----------------------------------------- */
 
+/* Do the stored seats name other accounts, ratings or changes than g's? */
+static bool seats_differ(const SeatRow *stored, const SeatRow *seat)
+{
+    for (int side = 0; side < 2; side++)
+        if (strcmp(stored[side].user, seat[side].user) != 0 || stored[side].rating != seat[side].rating ||
+            stored[side].prov != seat[side].prov || stored[side].has_diff != seat[side].has_diff ||
+            stored[side].diff != seat[side].diff)
+            return true;
+    return false;
+}
+
 /* Has the stored game other moves (a takeback and new moves may leave their number) or
  * another state than g? */
 static bool differs(const LiveGame *g, const GameRow *row, const MoveRow *moves, int n)
 {
-    if (n != g->game.n || strcmp(row->result, result_text(g->result)) != 0 || row->draw_offer != g->draw_offer ||
+    if (n != g->game.n || strcmp(row->result, live_result_text(g->result)) != 0 || row->draw_offer != g->draw_offer ||
         row->takeback_offer != g->takeback_offer || row->rematch_offer != g->rematch_offer ||
-        strcmp(row->rematch_id, g->rematch_id) != 0 || memcmp(row->joined, g->joined, sizeof row->joined) != 0)
+        strcmp(row->rematch_id, g->rematch_id) != 0 || memcmp(row->joined, g->joined, sizeof row->joined) != 0 ||
+        seats_differ(row->seat, g->seat))
         return true;
     for (int i = 0; i < n; i++)
         if (strcmp(moves[i].move, g->uci[i]) != 0)
@@ -82,7 +94,7 @@ static bool differs(const LiveGame *g, const GameRow *row, const MoveRow *moves,
 }
 
 /* When other processes share the store, brings g up to date with it; the observers hear of
- * a change as of this process's own.  (A svc_store that fails leaves g as it is: a change then
+ * a change as of this process's own.  (A store that fails leaves g as it is: a change then
  * fails in the store.) */
 void svc_refresh(LiveGame *g)
 {
@@ -123,6 +135,7 @@ Saved svc_save(const LiveGame *g)
         s.last[1 - i] = g->game.moves[s.n - 1 - i];
     memcpy(s.reason, g->reason, sizeof s.reason);
     memcpy(s.joined, g->joined, sizeof s.joined);
+    memcpy(s.seat, g->seat, sizeof s.seat);
     return s;
 }
 
@@ -143,20 +156,35 @@ static void restore(LiveGame *g, const Saved *s)
     g->takeback_offer = s->takeback_offer;
     g->rematch_offer = s->rematch_offer;
     memcpy(g->joined, s->joined, sizeof g->joined);
+    memcpy(g->seat, s->seat, sizeof g->seat);
 }
 
 GameState svc_state_of(const LiveGame *g)
 {
-    GameState s = {result_text(g->result), g->result != RESULT_NONE ? g->reason : NULL,
+    GameState s = {live_result_text(g->result), g->result != RESULT_NONE ? g->reason : NULL,
                    g->result != RESULT_NONE ? g->ended_ms : 0, g->draw_offer, g->takeback_offer, g->rematch_offer,
-                   {g->joined[WHITE], g->joined[BLACK]}};
+                   {g->joined[WHITE], g->joined[BLACK]}, g->seat, NULL};
     return s;
 }
 
-/* Stores a change made since `before`: a move, a takeback (fewer moves) or the state alone. */
-static StoreResult store_change(const LiveGame *g, const Saved *before, const MoveRow *move)
+/* Does the change since `before` end a rated game between two accounts?  (An aborted game
+ * changes no rating.) */
+static bool rated_end(const LiveGame *g, const Saved *before)
+{
+    return g->rated && before->result == RESULT_NONE && g->result != RESULT_NONE && g->result != RESULT_ABORTED &&
+           g->seat[WHITE].user[0] && g->seat[BLACK].user[0];
+}
+
+/* Stores a change made since `before`: a move, a takeback (fewer moves) or the state alone;
+ * a rated game's end with both accounts' new ratings (written into g's seats). */
+static StoreResult save_change(LiveGame *g, const Saved *before, const MoveRow *move)
 {
     GameState st = svc_state_of(g);
+    RatedEnd rate = {g->v->def->name,
+                     g->result == RESULT_WHITE_WINS ? 1 : g->result == RESULT_BLACK_WINS ? 0 : 0.5, g->ended_ms,
+                     g->seat};
+    if (rated_end(g, before))
+        st.rate = &rate;
     if (move)
         return store_append_move(svc_store, g->id, before->n, move, &st);
     if (g->game.n < before->n)
@@ -204,7 +232,7 @@ GameStatus svc_stored_status(GameStatus status, StoreResult stored, const LiveGa
 GameStatus svc_settle(LiveGame *g, const Saved *before, const MoveRow *move, const char *what, GameCall *call, int you)
 {
     GameStatus status = svc_done(g, call, you);
-    StoreResult stored = status == GAME_OK ? store_change(g, before, move) : STORE_OK;
+    StoreResult stored = status == GAME_OK ? save_change(g, before, move) : STORE_OK;
     if (stored == STORE_UNKNOWN)
         stored = svc_stored_or_not(g);
     status = svc_stored_status(status, stored, g, what, call);

@@ -26,6 +26,7 @@ typedef struct Saved {
     char reason[STORE_REASON_MAX];
     int draw_offer, takeback_offer, rematch_offer;
     bool joined[2];
+    SeatRow seat[2];
 } Saved;
 
 /* The store the service uses (set by service_start). */

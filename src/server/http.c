@@ -198,6 +198,14 @@ static bool http_client(struct MHD_Connection *c, struct sockaddr_storage *clien
     return true;
 }
 
+/* Did the client come over TLS, as a trusted proxy says (X-Forwarded-Proto: https)? */
+static bool over_tls(struct MHD_Connection *c)
+{
+    const Peer *peer = peer_of(c);
+    const char *proto = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-Forwarded-Proto");
+    return peer && peer->proxy && proto && strcasecmp(proto, "https") == 0;
+}
+
 /* Is the request's client over the connection limit?  Through a trusted proxy, the request
  * is counted now as one of its client's connections, until it completes. */
 static bool over_limit(struct MHD_Connection *c, Request *rq)
@@ -264,8 +272,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     if (strncmp(url, "/api/", 5) == 0 || strcmp(url, "/api") == 0) {
         struct sockaddr_storage client;
         bool known = http_client(c, &client);
-        return api_handle(c, known ? (struct sockaddr *)&client : NULL, method, url, rq->body ? rq->body : "", rq->len,
-                          &rq->api_state);
+        return api_handle(c, known ? (struct sockaddr *)&client : NULL, over_tls(c), method, url,
+                          rq->body ? rq->body : "", rq->len, &rq->api_state);
     }
     return serve_static(c, method, url);
 }

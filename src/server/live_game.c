@@ -120,6 +120,8 @@ bool live_start(LiveGame *g, const GameOptions *o, Game *initial, MoveRow *rows,
     g->inc_ms = o->has_clock ? o->inc_ms : 0;
     g->left[WHITE] = g->left[BLACK] = g->base_ms;
     g->created_ms = g->turn_start_ms = now;
+    g->rated = o->rated;
+    memcpy(g->seat, o->seat, sizeof g->seat);
     GameResult r = game_status(&g->game);
     if (r.kind != RESULT_NONE) {
         live_set_result(g, r);
@@ -142,12 +144,19 @@ void live_to_row(const LiveGame *g, GameRow *row)
     row->has_clock = g->has_clock;
     row->base_ms = g->base_ms;
     row->inc_ms = g->inc_ms;
-    snprintf(row->result, sizeof row->result, "%s", result_text(g->result));
+    snprintf(row->result, sizeof row->result, "%s", live_result_text(g->result));
     snprintf(row->reason, sizeof row->reason, "%s", g->reason);
     row->draw_offer = row->takeback_offer = row->rematch_offer = -1;
     memcpy(row->joined, g->joined, sizeof row->joined);
     row->created_ms = g->created_ms;
     row->ended_ms = g->result != RESULT_NONE ? g->ended_ms : 0;
+    row->rated = g->rated;
+    memcpy(row->seat, g->seat, sizeof row->seat);
+}
+
+const char *live_result_text(ResultKind k)
+{
+    return k == RESULT_ABORTED ? "aborted" : result_text(k);
 }
 
 static ResultKind result_of_text(const char *text)
@@ -155,6 +164,7 @@ static ResultKind result_of_text(const char *text)
     return strcmp(text, "1-0") == 0       ? RESULT_WHITE_WINS
            : strcmp(text, "0-1") == 0     ? RESULT_BLACK_WINS
            : strcmp(text, "1/2-1/2") == 0 ? RESULT_DRAW
+           : strcmp(text, "aborted") == 0 ? RESULT_ABORTED
                                           : RESULT_NONE;
 }
 
@@ -168,6 +178,8 @@ static void redeclare_result(LiveGame *g, const GameRow *row, ResultKind stored)
         game_timeout(&g->game, loser);
     else if (strcmp(row->reason, "agreement") == 0)
         game_agree_draw(&g->game);
+    else if (stored == RESULT_ABORTED)
+        game_abort(&g->game);
     g->result = stored;
     snprintf(g->reason, sizeof g->reason, "%s", row->reason);
     g->ended_ms = row->ended_ms > 0 ? row->ended_ms : g->turn_start_ms;
@@ -195,6 +207,8 @@ static void copy_settings(LiveGame *g, const GameRow *row)
     g->left[WHITE] = g->left[BLACK] = row->base_ms;
     g->created_ms = row->created_ms;
     g->turn_start_ms = row->created_ms;
+    g->rated = row->rated;
+    memcpy(g->seat, row->seat, sizeof g->seat);
 }
 
 /* Replays the stored moves, with the clock as each left it. */
@@ -286,5 +300,7 @@ void live_exchange(LiveGame *g, LiveGame *fresh)
     EXCHANGE(rematch_offer);
     EXCHANGE(rematch_id);
     EXCHANGE(joined);
+    EXCHANGE(rated);
+    EXCHANGE(seat);
 #undef EXCHANGE
 }

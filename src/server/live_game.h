@@ -47,6 +47,8 @@ typedef struct LiveGame {
     bool rematch_making; /* an accepted rematch is being made (outside the lock) */
     bool engine_queued; /* an engine move is asked for and not yet answered by a worker */
     bool joined[2];     /* has the player opened the game (the invite's end) */
+    bool rated;         /* counts for the accounts' ratings once both sides have one */
+    SeatRow seat[2];    /* the account on each side, if any */
     atomic_int refs;         /* the holders of a pointer to the game (see game_service.h) */
     _Atomic int64_t used_ms; /* monotonic: when a holder last let go of it or it ended */
     struct LiveGame *next;   /* in the service's table */
@@ -62,6 +64,8 @@ typedef struct GameOptions {
     int skill;
     bool has_clock;
     int64_t base_ms, inc_ms;
+    bool rated;
+    SeatRow seat[2]; /* the accounts seated from the start (the creator's; a rematch's two) */
 } GameOptions;
 
 /* A new, empty game (no variant yet); NULL when memory runs out. */
@@ -88,5 +92,8 @@ LiveGame *live_from_row(const GameRow *row, const MoveRow *moves, int n, char *e
 void live_exchange(LiveGame *g, LiveGame *fresh);
 /* "white" or "black". */
 const char *side_name(int side);
+/* How the store writes a result: result_text, but "aborted" for an aborted game (whose PGN
+ * result is "*", which the store keeps for games that go on). */
+const char *live_result_text(ResultKind k);
 
 #endif

@@ -83,6 +83,25 @@ enum MHD_Result http_send(struct MHD_Connection *c, unsigned status, struct MHD_
     return ret;
 }
 
+struct MHD_Response *http_empty_response(void)
+{
+    struct MHD_Response *r = MHD_create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT);
+    if (r && !response_headers(r, JSON_TYPE, "no-store", NULL)) {
+        MHD_destroy_response(r);
+        r = NULL;
+    }
+    return r;
+}
+
+struct MHD_Response *http_with_header(struct MHD_Response *r, const char *header, const char *value)
+{
+    if (r && MHD_add_response_header(r, header, value) != MHD_YES) {
+        MHD_destroy_response(r);
+        r = NULL;
+    }
+    return r;
+}
+
 enum MHD_Result http_json(struct MHD_Connection *c, unsigned status, json_t *body)
 {
     return http_send(c, status, http_json_response(body));

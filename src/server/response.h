@@ -21,6 +21,11 @@ bool response_headers(struct MHD_Response *r, const char *type, const char *cach
  * http_send sends one (NULL: the 503) and lets go of it. */
 struct MHD_Response *http_json_response(json_t *body);
 enum MHD_Result http_send(struct MHD_Connection *c, unsigned status, struct MHD_Response *r);
+/* An empty response (for 204), NULL when memory runs out. */
+struct MHD_Response *http_empty_response(void);
+/* r with one more header (NULL stays NULL; when the header cannot be added, r is let go of
+ * and NULL returned). */
+struct MHD_Response *http_with_header(struct MHD_Response *r, const char *header, const char *value);
 /* http_json takes over `body`; http_text takes over `text` (freed with free()). */
 enum MHD_Result http_json(struct MHD_Connection *c, unsigned status, json_t *body);
 enum MHD_Result http_error(struct MHD_Connection *c, unsigned status, const char *fmt, ...)

@@ -18,6 +18,7 @@
 
 #include "../core/variant.h"
 #include "../variants/registry.h"
+#include "account_service.h"
 #include "analysis_stream.h"
 #include "api.h"
 #include "engine_worker.h"
@@ -59,6 +60,7 @@ static void *clock_thread(void *arg)
         if (clock_ms() >= next_eviction) {
             service_evict(idle_ms);
             limits_sweep();
+            account_sweep(util_now_ms());
             next_eviction = clock_ms() + EVICT_EVERY_MS;
         }
         pthread_mutex_lock(&clock_lock);
@@ -147,7 +149,8 @@ static Store *start_services(const char *db)
         return NULL;
     }
     service_start(store);
-    const char *failed = !api_start()                     ? "out of memory"
+    const char *failed = !account_start(store)            ? "cannot start libsodium"
+                         : !api_start()                   ? "out of memory"
                          : !events_start()                ? "cannot observe the games"
                          : !workers_start()               ? "cannot start the engine workers"
                          : service_load_unfinished() < 0  ? "cannot read the games in the store"

@@ -28,6 +28,27 @@
 #define STORE_ID_MAX 16
 #define STORE_TOKEN_MAX 48
 #define STORE_REASON_MAX 32
+#define USER_ID_MAX 20 /* an account's name, and its id (the name in lower case) */
+
+/* An account at a game, on one side (a seat); user "" for none (anonymous, or the engine). */
+typedef struct SeatRow {
+    char user[USER_ID_MAX + 1]; /* the account's id */
+    char name[USER_ID_MAX + 1]; /* its name as typed (read with the game) */
+    bool closed;                /* the account is closed (read with the game) */
+    int rating;                 /* when it came to the game; after a rated end, before that game */
+    bool prov;                  /* that rating was provisional */
+    bool has_diff;              /* a rated end has changed the rating by diff */
+    int diff;
+} SeatRow;
+
+/* A rated game's end: the store applies it to both accounts' ratings in the transaction of
+ * the game's result, and writes each seat's rating before it, prov and diff. */
+typedef struct RatedEnd {
+    const char *variant;
+    double score; /* White's: 1, 0.5 or 0 */
+    int64_t at_ms;
+    SeatRow *seat; /* the game's two seats */
+} RatedEnd;
 
 /* A game as stored: its settings and its state. */
 typedef struct GameRow {
@@ -46,6 +67,8 @@ typedef struct GameRow {
     char rematch_id[STORE_ID_MAX + 1]; /* "": none */
     bool joined[2]; /* has each player opened the game */
     int64_t created_ms, ended_ms;
+    bool rated;
+    SeatRow seat[2];
 } GameRow;
 
 /* A move as stored. */
@@ -56,13 +79,16 @@ typedef struct MoveRow {
 } MoveRow;
 
 /* What changes on a game with a move or an event: result, reason, end time, the players'
- * offers (draw, takeback, rematch: -1, WHITE or BLACK) and their arrival. */
+ * offers (draw, takeback, rematch: -1, WHITE or BLACK), their arrival, their accounts and,
+ * at a rated game's end, the ratings. */
 typedef struct GameState {
     const char *result;
     const char *reason; /* NULL while the game goes on */
     int64_t ended_ms;   /* 0 while the game goes on */
     int draw_offer, takeback_offer, rematch_offer;
     bool joined[2];
+    const SeatRow *seat; /* both seats; an account once seated stays (else STORE_CONFLICT) */
+    RatedEnd *rate;      /* a rated game's end, or NULL */
 } GameState;
 
 /* A line of the recent-games list. */
@@ -74,6 +100,8 @@ typedef struct ListRow {
     int moves;
     int64_t created_ms;
     bool engine[2];
+    bool rated;
+    SeatRow seat[2];
 } ListRow;
 
 typedef char StoreId[STORE_ID_MAX + 1];
@@ -124,6 +152,20 @@ static inline bool store_shared(const Store *s)
 {
     return s->ops->watch != NULL;
 }
+
+/* For the store's own files (store.c): a read of one statement, its rows in q->rows (false
+ * after an error, q->rows then empty); a change of one statement, in its own transaction
+ * (*changes: the rows it changed, when not NULL). */
+typedef struct StoreQuery {
+    const char *text;
+    int n;
+    const char *const *params;
+    SqlRows rows;
+} StoreQuery;
+bool store_query(Store *s, StoreQuery *q);
+StoreResult store_change(Store *s, const char *text, int n, const char *const *params, long *changes);
+/* SQL_OK -> STORE_OK, anything else -> STORE_FAILED. */
+StoreResult store_result(SqlStatus status);
 
 /* The games and their moves (store_games.c), on any backend.  Every change is one
  * transaction; a change to a game names the number of moves the caller knows it to have,

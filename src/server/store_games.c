@@ -11,19 +11,43 @@
 
 #include "../core/types.h"
 #include "store.h"
+#include "store_accounts.h"
 #include "store_schema.h"
 
-/* The columns of a game's row, in the order read_game_row reads them. */
+/* The columns of a game's row, in the order read_game_row reads them, then its seats' (each
+ * account's name read from the account: SEATS_FROM joins them). */
+#define SEAT_COLUMNS                                                                                                   \
+    "g.rated, g.white_user, wu.username, wu.closed_ms, g.white_rating, g.white_prov, g.white_diff, "                  \
+    "g.black_user, bu.username, bu.closed_ms, g.black_rating, g.black_prov, g.black_diff"
+#define SEAT_NCOLUMNS 13
+#define SEATS_FROM "games g LEFT JOIN users wu ON wu.id = g.white_user LEFT JOIN users bu ON bu.id = g.black_user"
 #define GAME_COLUMNS                                                                                                   \
     "g.id, g.variant, g.start_fen, g.white_token, g.black_token, g.white, g.black, g.skill, g.base_ms, g.inc_ms, "    \
     "g.result, g.reason, g.draw_offer, g.created_ms, g.ended_ms, g.takeback_offer, g.rematch_offer, g.rematch_id, "   \
-    "g.white_joined, g.black_joined"
-#define GAME_NCOLUMNS 20
+    "g.white_joined, g.black_joined, " SEAT_COLUMNS
+#define GAME_NCOLUMNS (20 + SEAT_NCOLUMNS)
 
 static bool is_engine(const SqlRows *r, int row, int col)
 {
     const char *text = sql_text(r, row, col);
     return text && strcmp(text, "engine") == 0;
+}
+
+/* The rated flag and the seats, from column `col` on (SEAT_COLUMNS). */
+static void read_seats(const SqlRows *r, int row, int col, bool *rated, SeatRow seat[2])
+{
+    *rated = sql_int(r, row, col++) != 0;
+    for (int side = 0; side < 2; side++, col += 6) {
+        SeatRow *s = &seat[side];
+        memset(s, 0, sizeof *s);
+        sql_copy(s->user, sizeof s->user, r, row, col);
+        sql_copy(s->name, sizeof s->name, r, row, col + 1);
+        s->closed = !sql_null(r, row, col + 2);
+        s->rating = (int)sql_int(r, row, col + 3);
+        s->prov = sql_int(r, row, col + 4) != 0;
+        s->has_diff = !sql_null(r, row, col + 5);
+        s->diff = (int)sql_int(r, row, col + 5);
+    }
 }
 
 static void read_game_row(const SqlRows *r, int row, GameRow *g)
@@ -50,14 +74,26 @@ static void read_game_row(const SqlRows *r, int row, GameRow *g)
     sql_copy(g->rematch_id, sizeof g->rematch_id, r, row, 17);
     g->joined[WHITE] = sql_int(r, row, 18) != 0;
     g->joined[BLACK] = sql_int(r, row, 19) != 0;
+    read_seats(r, row, 20, &g->rated, g->seat);
+}
+
+/* A seat's columns as parameters: the account (NULL for none), its rating and prov (NULL
+ * without an account) and the change (NULL before a rated end). */
+typedef struct SeatParams {
+    char rating[SQL_NUMBER_MAX], diff[SQL_NUMBER_MAX];
+    const char *user, *rating_p, *prov, *diff_p;
+} SeatParams;
+
+static void seat_params(const SeatRow *s, SeatParams *p)
+{
+    bool seated = s->user[0] != 0;
+    p->user = seated ? s->user : NULL;
+    p->rating_p = sql_int_param(p->rating, seated, s->rating);
+    p->prov = seated ? (s->prov ? "1" : "0") : NULL;
+    p->diff_p = sql_int_param(p->diff, seated && s->has_diff, s->diff);
 }
 
 /* ---- Changes ------------------------------------------------------------------------------ */
-
-static StoreResult stored(SqlStatus status)
-{
-    return status == SQL_OK ? STORE_OK : STORE_FAILED;
-}
 
 static SqlStatus insert_move(Sql *sql, const char *id, int ply, const MoveRow *m)
 {
@@ -83,6 +119,9 @@ static StoreResult update_one(Sql *sql, const char *text, int n, const char *con
 static StoreResult take_game(Sql *sql, const char *id, int plies, const GameState *s)
 {
     char ended[SQL_NUMBER_MAX];
+    SeatParams w, b;
+    seat_params(&s->seat[WHITE], &w);
+    seat_params(&s->seat[BLACK], &b);
     const char *params[] = {id,
                             s->result,
                             s->reason,
@@ -91,13 +130,19 @@ static StoreResult take_game(Sql *sql, const char *id, int plies, const GameStat
                             schema_side_text(s->takeback_offer),
                             schema_side_text(s->rematch_offer),
                             s->joined[WHITE] ? "1" : "0",
-                            s->joined[BLACK] ? "1" : "0"};
+                            s->joined[BLACK] ? "1" : "0",
+                            w.user, w.rating_p, w.prov, w.diff_p,
+                            b.user, b.rating_p, b.prov, b.diff_p};
     StoreResult result =
         update_one(sql,
                    "UPDATE games SET result = $2, reason = $3, ended_ms = $4, draw_offer = $5, takeback_offer = $6, "
-                   "rematch_offer = $7, white_joined = $8, black_joined = $9 "
-                   "WHERE id = $1 AND (result = '*' OR (result = $2 AND ended_ms IS NOT DISTINCT FROM $4))",
-                   9, params);
+                   "rematch_offer = $7, white_joined = $8, black_joined = $9, white_user = $10, white_rating = $11, "
+                   "white_prov = $12, white_diff = $13, black_user = $14, black_rating = $15, black_prov = $16, "
+                   "black_diff = $17 "
+                   "WHERE id = $1 AND (result = '*' OR (result = $2 AND ended_ms IS NOT DISTINCT FROM $4)) "
+                   "AND (white_user IS NULL OR white_user IS NOT DISTINCT FROM $10) "
+                   "AND (black_user IS NULL OR black_user IS NOT DISTINCT FROM $14)",
+                   17, params);
     if (result != STORE_OK)
         return result;
     /* A statement of its own, so that it sees the moves committed while it waited for the row. */
@@ -107,6 +152,8 @@ static StoreResult take_game(Sql *sql, const char *id, int plies, const GameStat
     else
         result = sql_int(&r, 0, 0) == plies ? STORE_OK : STORE_CONFLICT;
     sql_free(&r);
+    if (result == STORE_OK && s->rate)
+        result = store_rate_game(sql, id, s->rate);
     return result;
 }
 
@@ -129,7 +176,7 @@ static StoreResult work_move(Sql *sql, void *ctx)
     StoreResult result = take_game(sql, c->id, c->plies, c->state);
     if (result == STORE_OK) {
         SqlStatus status = insert_move(sql, c->id, c->plies, c->move);
-        result = status == SQL_DUPLICATE ? STORE_CONFLICT : stored(status);
+        result = status == SQL_DUPLICATE ? STORE_CONFLICT : store_result(status);
     }
     return told(sql, c->id, result);
 }
@@ -147,7 +194,7 @@ static StoreResult work_take_back(Sql *sql, void *ctx)
     const char *params[] = {c->id, sql_int_param(from, true, c->from)};
     StoreResult result = take_game(sql, c->id, c->plies, c->state);
     if (result == STORE_OK)
-        result = stored(sql_exec(sql, "DELETE FROM moves WHERE game_id = $1 AND ply >= $2", 2, params));
+        result = store_result(sql_exec(sql, "DELETE FROM moves WHERE game_id = $1 AND ply >= $2", 2, params));
     return told(sql, c->id, result);
 }
 
@@ -170,6 +217,9 @@ static SqlStatus insert_game_row(Sql *sql, const GameRow *g)
 {
     char skill[SQL_NUMBER_MAX], base[SQL_NUMBER_MAX], inc[SQL_NUMBER_MAX], created[SQL_NUMBER_MAX],
         ended[SQL_NUMBER_MAX];
+    SeatParams w, b;
+    seat_params(&g->seat[WHITE], &w);
+    seat_params(&g->seat[BLACK], &b);
     const char *params[] = {g->id,
                             g->variant,
                             g->start_fen,
@@ -186,12 +236,17 @@ static SqlStatus insert_game_row(Sql *sql, const GameRow *g)
                             sql_int_param(created, true, g->created_ms),
                             sql_int_param(ended, g->ended_ms > 0, g->ended_ms),
                             g->joined[WHITE] ? "1" : "0",
-                            g->joined[BLACK] ? "1" : "0"};
+                            g->joined[BLACK] ? "1" : "0",
+                            g->rated ? "1" : "0",
+                            w.user, w.rating_p, w.prov,
+                            b.user, b.rating_p, b.prov};
     return sql_exec(sql,
                     "INSERT INTO games (id, variant, start_fen, white_token, black_token, white, black, skill, base_ms, "
-                    "inc_ms, result, reason, draw_offer, created_ms, ended_ms, white_joined, black_joined) "
-                    "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)",
-                    17, params);
+                    "inc_ms, result, reason, draw_offer, created_ms, ended_ms, white_joined, black_joined, rated, "
+                    "white_user, white_rating, white_prov, black_user, black_rating, black_prov) "
+                    "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, "
+                    "$21, $22, $23, $24)",
+                    24, params);
 }
 
 /* Makes `id` the rematch of game `of` (told to the other processes), unless it has one. */
@@ -216,7 +271,7 @@ static StoreResult work_insert(Sql *sql, void *ctx)
     SqlStatus status = insert_game_row(sql, w->g);
     for (int i = 0; status == SQL_OK && i < w->n; i++)
         status = insert_move(sql, w->g->id, i, &w->moves[i]);
-    StoreResult result = stored(status);
+    StoreResult result = store_result(status);
     if (result == STORE_OK && w->rematch_of)
         result = set_rematch(sql, w->rematch_of, w->g->id);
     return told(sql, w->g->id, result);
@@ -229,30 +284,10 @@ StoreResult store_insert_game(Store *s, const GameRow *g, const MoveRow *moves, 
 
 /* ---- Reading ------------------------------------------------------------------------------ */
 
-/* A read: one query and its rows. */
-typedef struct Query {
-    const char *text;
-    int n;
-    const char *const *params;
-    SqlRows rows;
-} Query;
-
-static StoreResult work_query(Sql *sql, void *ctx)
-{
-    Query *q = ctx;
-    return stored(sql->run(sql, q->text, q->n, q->params, &q->rows));
-}
-
-/* Runs a query outside a transaction; false after an error (q->rows then holds no rows). */
-static bool query(Store *s, Query *q)
-{
-    return s->ops->transact(s, false, work_query, q) == STORE_OK;
-}
-
 bool store_id_taken(Store *s, const char *id)
 {
-    Query q = {"SELECT 1 FROM games WHERE id = $1", 1, &id, {0}};
-    bool taken = !query(s, &q) || q.rows.rows > 0;
+    StoreQuery q = {"SELECT 1 FROM games WHERE id = $1", 1, &id, {0}};
+    bool taken = !store_query(s, &q) || q.rows.rows > 0;
     sql_free(&q.rows);
     return taken;
 }
@@ -263,10 +298,10 @@ int store_load(Store *s, const char *id, GameRow *g, MoveRow **moves, int *n)
 {
     *moves = NULL;
     *n = 0;
-    Query q = {"SELECT " GAME_COLUMNS ", m.move, m.clock_ms, m.at_ms FROM games g "
-               "LEFT JOIN moves m ON m.game_id = g.id WHERE g.id = $1 ORDER BY m.ply",
+    StoreQuery q = {"SELECT " GAME_COLUMNS ", m.move, m.clock_ms, m.at_ms FROM " SEATS_FROM
+               " LEFT JOIN moves m ON m.game_id = g.id WHERE g.id = $1 ORDER BY m.ply",
                1, &id, {0}};
-    if (!query(s, &q))
+    if (!store_query(s, &q))
         return -1;
     SqlRows *r = &q.rows;
     int found = r->rows > 0;
@@ -290,8 +325,8 @@ bool store_load_unfinished(Store *s, StoreId **ids, int *n)
 {
     *ids = NULL;
     *n = 0;
-    Query q = {"SELECT id FROM games WHERE result = '*' ORDER BY created_ms", 0, NULL, {0}};
-    if (!query(s, &q))
+    StoreQuery q = {"SELECT id FROM games WHERE result = '*' ORDER BY created_ms", 0, NULL, {0}};
+    if (!store_query(s, &q))
         return false;
     int cap = 0;
     bool ok = true;
@@ -313,11 +348,11 @@ bool store_list(Store *s, int limit, ListRow **rows, int *n)
     const char *param = sql_int_param(limit_text, true, limit);
     *n = 0;
     *rows = NULL;
-    Query q = {"SELECT g.id, g.variant, g.result, g.reason, g.created_ms, g.white, g.black, "
-               "(SELECT count(*) FROM moves m WHERE m.game_id = g.id) "
-               "FROM games g ORDER BY g.created_ms DESC, g.id DESC LIMIT $1",
+    StoreQuery q = {"SELECT g.id, g.variant, g.result, g.reason, g.created_ms, g.white, g.black, "
+               "(SELECT count(*) FROM moves m WHERE m.game_id = g.id), " SEAT_COLUMNS
+               " FROM " SEATS_FROM " ORDER BY g.created_ms DESC, g.id DESC LIMIT $1",
                1, &param, {0}};
-    if (!query(s, &q))
+    if (!store_query(s, &q))
         return false;
     SqlRows *r = &q.rows;
     *rows = calloc((size_t)(r->rows > 0 ? r->rows : 1), sizeof **rows);
@@ -331,6 +366,7 @@ bool store_list(Store *s, int limit, ListRow **rows, int *n)
         row->engine[WHITE] = is_engine(r, i, 5);
         row->engine[BLACK] = is_engine(r, i, 6);
         row->moves = (int)sql_int(r, i, 7);
+        read_seats(r, i, 8, &row->rated, row->seat);
     }
     sql_free(r);
     return *rows != NULL;

@@ -49,23 +49,94 @@ static const char *const version_2[] = {
     NULL,
 };
 
+/* Accounts (a user's id is the name in lower case; the name as typed beside it), their
+ * sessions and API tokens (kept as their SHA-256, never the secret), their ratings per variant
+ * (Glicko-2), failed logins (the throttle), and the games' accounts, rated flag and rating
+ * changes. */
+static const char *const version_3[] = {
+    "CREATE TABLE IF NOT EXISTS users ("
+    "  id         TEXT PRIMARY KEY,"
+    "  username   TEXT NOT NULL,"
+    "  password   TEXT NOT NULL,"    /* Argon2id: $argon2id$v=19$m=...,t=...,p=...$salt$hash */
+    "  created_ms BIGINT NOT NULL,"
+    "  closed_ms  BIGINT"            /* NULL while the account is open */
+    ")",
+    "CREATE TABLE IF NOT EXISTS sessions ("
+    "  id         TEXT PRIMARY KEY," /* SHA-256 of the session id, hexadecimal */
+    "  user_id    TEXT NOT NULL REFERENCES users (id),"
+    "  created_ms BIGINT NOT NULL,"
+    "  used_ms    BIGINT NOT NULL"
+    ")",
+    "CREATE INDEX IF NOT EXISTS sessions_by_user ON sessions (user_id)",
+    "CREATE TABLE IF NOT EXISTS api_tokens ("
+    "  id          TEXT PRIMARY KEY,"
+    "  secret      TEXT NOT NULL UNIQUE," /* SHA-256 of the token, hexadecimal */
+    "  user_id     TEXT NOT NULL REFERENCES users (id),"
+    "  description TEXT NOT NULL,"
+    "  created_ms  BIGINT NOT NULL,"
+    "  used_ms     BIGINT"
+    ")",
+    "CREATE INDEX IF NOT EXISTS api_tokens_by_user ON api_tokens (user_id)",
+    "CREATE TABLE IF NOT EXISTS perfs ("
+    "  user_id    TEXT NOT NULL REFERENCES users (id),"
+    "  variant    TEXT NOT NULL,"
+    "  rating     DOUBLE PRECISION NOT NULL,"
+    "  rd         DOUBLE PRECISION NOT NULL,"
+    "  volatility DOUBLE PRECISION NOT NULL,"
+    "  games      INTEGER NOT NULL,"
+    "  rated_ms   BIGINT NOT NULL," /* the end of the last rated game */
+    "  PRIMARY KEY (user_id, variant)"
+    ")",
+    "CREATE INDEX IF NOT EXISTS perfs_by_variant ON perfs (variant, rating)",
+    "CREATE TABLE IF NOT EXISTS login_failures ("
+    "  user_id TEXT NOT NULL," /* the name tried, in lower case (an account or not) */
+    "  address TEXT NOT NULL,"
+    "  at_ms   BIGINT NOT NULL"
+    ")",
+    "CREATE INDEX IF NOT EXISTS login_failures_by_user ON login_failures (user_id, at_ms)",
+    "CREATE INDEX IF NOT EXISTS login_failures_by_address ON login_failures (address, at_ms)",
+    "ALTER TABLE games ADD COLUMN white_user TEXT REFERENCES users (id)",
+    "ALTER TABLE games ADD COLUMN black_user TEXT REFERENCES users (id)",
+    "ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 0",
+    /* Each account's rating (rounded) and whether it was provisional: when the account came to
+     * the game, then, at a rated game's end, before it; and the change the game made. */
+    "ALTER TABLE games ADD COLUMN white_rating INTEGER",
+    "ALTER TABLE games ADD COLUMN black_rating INTEGER",
+    "ALTER TABLE games ADD COLUMN white_prov INTEGER",
+    "ALTER TABLE games ADD COLUMN black_prov INTEGER",
+    "ALTER TABLE games ADD COLUMN white_diff INTEGER",
+    "ALTER TABLE games ADD COLUMN black_diff INTEGER",
+    "CREATE INDEX IF NOT EXISTS games_by_white_user ON games (white_user, created_ms)",
+    "CREATE INDEX IF NOT EXISTS games_by_black_user ON games (black_user, created_ms)",
+    NULL,
+};
+
 const Migration schema_migrations[SCHEMA_VERSION] = {
     {1, "games, moves and the schema version", version_1},
     {2, "takeback and rematch offers, the players' arrival", version_2},
+    {3, "accounts, sessions, tokens, ratings; the games' accounts", version_3},
 };
 
 static const char *const games_columns[] = {"id",        "variant", "start_fen",  "white_token", "black_token",
                                             "white",     "black",   "skill",      "base_ms",     "inc_ms",
                                             "result",    "reason",  "draw_offer", "created_ms",  "ended_ms",
                                             "takeback_offer", "rematch_offer", "rematch_id", "white_joined",
-                                            "black_joined", NULL};
+                                            "black_joined", "white_user", "black_user", "rated", "white_rating",
+                                            "black_rating", "white_prov", "black_prov", "white_diff", "black_diff",
+                                            NULL};
 static const char *const moves_columns[] = {"game_id", "ply", "move", "clock_ms", "at_ms", NULL};
 static const char *const version_columns[] = {"version", NULL};
+static const char *const users_columns[] = {"id", "username", "password", "created_ms", "closed_ms", NULL};
+static const char *const sessions_columns[] = {"id", "user_id", "created_ms", "used_ms", NULL};
+static const char *const tokens_columns[] = {"id", "secret", "user_id", "description", "created_ms", "used_ms", NULL};
+static const char *const perfs_columns[] = {"user_id", "variant", "rating", "rd", "volatility", "games", "rated_ms",
+                                            NULL};
+static const char *const failures_columns[] = {"user_id", "address", "at_ms", NULL};
 
 const TableColumns schema_tables[] = {
-    {"games", games_columns},
-    {"moves", moves_columns},
-    {"schema_version", version_columns},
+    {"games", games_columns},       {"moves", moves_columns},   {"schema_version", version_columns},
+    {"users", users_columns},       {"sessions", sessions_columns}, {"api_tokens", tokens_columns},
+    {"perfs", perfs_columns},       {"login_failures", failures_columns},
 };
 const size_t schema_table_count = sizeof schema_tables / sizeof schema_tables[0];
 

@@ -16,6 +16,7 @@ static VariantDef (*const definitions[])(void) = {
 };
 
 #define NVARIANTS ((int)(sizeof definitions / sizeof definitions[0]))
+_Static_assert(NVARIANTS <= VARIANTS_MAX, "VARIANTS_MAX holds every variant");
 
 static VariantDef defs[NVARIANTS];
 static const Variant *built[NVARIANTS];

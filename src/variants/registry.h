@@ -5,6 +5,8 @@
 
 #include "../core/variant.h"
 
+#define VARIANTS_MAX 16 /* room enough for every variant: variant_count() <= VARIANTS_MAX */
+
 const Variant *variant_by_name(const char *name);
 int variant_count(void);
 const Variant *variant_at(int i);

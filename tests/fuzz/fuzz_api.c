@@ -26,6 +26,7 @@
 #include "../../src/core/variant.h"
 #include "../../src/variants/registry.h"
 #include "../../src/server/analysis_stream.h"
+#include "../../src/server/account_service.h"
 #include "../../src/server/api.h"
 #include "../../src/server/engine_worker.h"
 #include "../../src/server/events.h"
@@ -124,6 +125,9 @@ static void start(void)
     if (!store)
         fuzz_fail("the store does not open", NULL, path, err);
     service_start(store);
+    secret_set_cost(1, 8192); /* Argon2id at its least: a signup costs microseconds, not 30 ms */
+    if (!account_start(store))
+        fuzz_fail("the accounts do not start", NULL, NULL, NULL);
     limits_set(0, 60);
     /* The workers started and stopped: a question for the engine is refused at once. */
     if (!response_start() || !api_start() || !events_start() || !workers_start())
@@ -201,9 +205,9 @@ static void handle(const char *request)
         return; /* http.c sends every other path to the static files */
     struct MHD_Connection *c = fake_request(query, FUZZER_IP);
     void *state = NULL;
-    api_handle(c, NULL, method, url, body, strlen(body), &state);
+    api_handle(c, NULL, false, method, url, body, strlen(body), &state);
     while (!fake_status(c) && fake_take_resumed(c))
-        api_handle(c, NULL, method, url, body, strlen(body), &state);
+        api_handle(c, NULL, false, method, url, body, strlen(body), &state);
     if (fake_waiting(c) || !fake_status(c))
         fuzz_fail(fake_waiting(c) ? "a request waits with nobody to answer it" : "a request left unanswered",
                   NULL, request, NULL);
