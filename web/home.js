@@ -167,13 +167,18 @@ export class HomeView {
       list.replaceChildren(h('p', { class: 'muted' }, 'No games yet. Start one!'));
       return;
     }
-    const who = (p) => (p === 'engine' ? 'Engine' : 'Human');
+    // An account's name and rating, else the engine or an anonymous human.
+    const who = (g, side) => {
+      const p = g.players && g.players[side];
+      if (p) return `${p.name} (${p.rating}${p.prov ? '?' : ''})`;
+      return g.player_kinds && g.player_kinds[side] === 'engine' ? 'Engine' : 'Anonymous';
+    };
     list.replaceChildren(h('ul', {}, games.map((g) => {
-      const over = g.result && g.result !== '*';
+      const over = (g.result && g.result !== '*') || g.reason === 'aborted';
       return h('li', {},
         h('a', { href: `#/game/${encodeURIComponent(g.id)}`, class: 'recent-game', 'data-id': g.id },
           h('span', { class: 'rg-variant' }, variantTitle(g.variant)),
-          h('span', { class: 'rg-players' }, g.players ? `${who(g.players.white)} \u2013 ${who(g.players.black)}` : ''),
+          h('span', { class: 'rg-players' }, `${who(g, 'white')} \u2013 ${who(g, 'black')}`),
           h('span', { class: `rg-result ${over ? 'over' : 'live'}` }, over ? `${g.result}` : 'in play'),
           h('span', { class: 'rg-reason muted' }, over ? resultText(g.result, g.reason).replace(/^(White wins|Black wins|Draw)\s*/, '') : ''),
           h('span', { class: 'rg-moves muted' }, `${g.moves} ${g.moves === 1 ? 'ply' : 'plies'}`),

@@ -381,19 +381,24 @@ AccountStatus account_perfs(const char *user_id, PerfRow *rows, AccountReply *re
     return ACCOUNT_OK;
 }
 
-AccountStatus account_seat(const Principal *p, const char *variant, SeatRow *seat, AccountReply *reply)
+AccountStatus account_rate_seat(SeatRow *seat, const char *variant, AccountReply *reply)
 {
     PerfRow perfs[VARIANTS_MAX];
-    AccountStatus status = account_perfs(p->user_id, perfs, reply);
-    if (status != ACCOUNT_OK)
-        return status;
-    *seat = (SeatRow){0};
-    snprintf(seat->user, sizeof seat->user, "%s", p->user_id);
-    snprintf(seat->name, sizeof seat->name, "%s", p->username);
-    for (int i = 0; i < variant_count(); i++)
+    AccountStatus status = account_perfs(seat->user, perfs, reply);
+    for (int i = 0; status == ACCOUNT_OK && i < variant_count(); i++)
         if (strcmp(perfs[i].variant, variant) == 0) {
             seat->rating = (int)lround(perfs[i].glicko.rating);
             seat->prov = glicko_provisional(perfs[i].glicko);
         }
-    return ACCOUNT_OK;
+    seat->has_diff = false;
+    seat->diff = 0;
+    return status;
+}
+
+AccountStatus account_seat(const Principal *p, const char *variant, SeatRow *seat, AccountReply *reply)
+{
+    *seat = (SeatRow){0};
+    snprintf(seat->user, sizeof seat->user, "%s", p->user_id);
+    snprintf(seat->name, sizeof seat->name, "%s", p->username);
+    return account_rate_seat(seat, variant, reply);
 }

@@ -95,6 +95,8 @@ AccountStatus account_find(const char *name, UserRow *u, AccountReply *reply);
 AccountStatus account_perfs(const char *user_id, PerfRow *rows, AccountReply *reply);
 /* The account's seat at a new game of the variant: its id and name, its rating now. */
 AccountStatus account_seat(const Principal *p, const char *variant, SeatRow *seat, AccountReply *reply);
+/* A seat's account's rating in the variant now (a rematch's seats), no change yet. */
+AccountStatus account_rate_seat(SeatRow *seat, const char *variant, AccountReply *reply);
 
 /* For the operator (`starfish user`): an account made without a session; a new password set
  * (every session ended); an account closed. */

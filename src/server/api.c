@@ -60,6 +60,11 @@ unsigned api_status(GameStatus status)
         return MHD_HTTP_NOT_FOUND;
     case GAME_NOT_A_PLAYER:
         return MHD_HTTP_FORBIDDEN;
+    case GAME_OWN_GAME:
+        return MHD_HTTP_BAD_REQUEST;
+    case GAME_SEAT_TAKEN:
+    case GAME_NOT_ABORTABLE:
+        return MHD_HTTP_CONFLICT;
     case GAME_NOT_YOUR_TURN:
     case GAME_ILLEGAL_MOVE:
     case GAME_OVER:

@@ -168,7 +168,10 @@ static enum MHD_Result post_close(ApiRequest *rq)
     AccountReply reply = {0};
     AccountStatus status = account_close(&rq->who, field[0], &reply);
     json_decref(o);
-    return status == ACCOUNT_OK ? with_cookie(rq, 204, NULL, NULL) : refused(rq->c, status, &reply);
+    if (status != ACCOUNT_OK)
+        return refused(rq->c, status, &reply);
+    service_account_closed(rq->who.user_id);
+    return with_cookie(rq, 204, NULL, NULL);
 }
 
 /* ---- Personal API tokens -------------------------------------------------------------------- */

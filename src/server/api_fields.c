@@ -57,6 +57,20 @@ int req_string(json_t *o, const char *key, const char **out, char *err)
 }
 
 /* An optional integer field within [min, max]: 0 (*out = fallback when absent) or 400. */
+int opt_bool(json_t *o, const char *key, bool fallback, bool *out, char *err)
+{
+    json_t *v = json_object_get(o, key);
+    *out = fallback;
+    if (!v || json_is_null(v))
+        return 0;
+    if (!json_is_boolean(v)) {
+        snprintf(err, ERR_MAX, "\"%s\" must be true or false", key);
+        return 400;
+    }
+    *out = json_is_true(v);
+    return 0;
+}
+
 int opt_int(json_t *o, const char *key, long long min, long long max, long long fallback, long long *out,
                    char *err)
 {

@@ -18,6 +18,8 @@ int parse_body(const char *body, size_t len, json_t **out, char *err);
 /* An optional string field (*out NULL when absent or null), a required one. */
 int opt_string(json_t *o, const char *key, const char **out, char *err);
 int req_string(json_t *o, const char *key, const char **out, char *err);
+/* An optional boolean field (*out = fallback when absent or null). */
+int opt_bool(json_t *o, const char *key, bool fallback, bool *out, char *err);
 /* An optional integer field within [min, max] (*out = fallback when absent). */
 int opt_int(json_t *o, const char *key, long long min, long long max, long long fallback, long long *out, char *err);
 /* "moves": an optional array of strings: 0 or 400. */

@@ -40,6 +40,22 @@ static enum MHD_Result create_from(ApiRequest *rq, const GameOptions *opt, Game 
     return api_answer(rq->c, service_create(opt, initial, &call), &call, MHD_HTTP_CREATED);
 }
 
+/* "rated": a friend game between accounts from the variant's start, its creator logged in:
+ * 0, or the status to answer (with err). */
+static int read_rated(const ApiRequest *rq, json_t *o, const char *fen, GameOptions *opt, char *err)
+{
+    int status = opt_bool(o, "rated", false, &opt->rated, err);
+    if (status || !opt->rated)
+        return status;
+    const char *why = rq->who.via == AUTH_NONE ? "log in to create a rated game"
+                      : opt->engine_opponent  ? "a game against the engine is not rated (\"opponent\": \"friend\")"
+                      : fen                   ? "a rated game starts from the variant's start (no \"fen\")"
+                                              : NULL;
+    if (why)
+        snprintf(err, ERR_MAX, "%s", why);
+    return !why ? 0 : rq->who.via == AUTH_NONE ? 401 : 400;
+}
+
 /* POST /api/games (a position, the variant's start by default) and POST /api/import (a
  * position or a PGN, whose [Variant] may name the variant). */
 static enum MHD_Result post_new_game(ApiRequest *rq, bool import)
@@ -63,6 +79,10 @@ static enum MHD_Result post_new_game(ApiRequest *rq, bool import)
                                             : fen      ? "missing \"variant\""
                                                        : "missing \"pgn\" or \"fen\"");
     }
+    if (!import && (status = read_rated(rq, o, fen, &opt, err))) {
+        json_decref(o);
+        return http_error(rq->c, (unsigned)status, "%s", err);
+    }
     Game g = {0};
     char why[300];
     bool ok = pgn ? game_from_pgn(&g, pgn, opt.v, variant_by_name, why, sizeof why) : game_init(&g, opt.v, fen, why, sizeof why);
@@ -77,6 +97,13 @@ static enum MHD_Result post_new_game(ApiRequest *rq, bool import)
         return http_error(rq->c, 400, "the PGN is a game of %s, not %s", named, opt.v->def->name);
     }
     opt.v = g.v;
+    AccountReply reply = {0};
+    AccountStatus seated = rq->who.via == AUTH_NONE ? ACCOUNT_OK
+                                                    : account_seat(&rq->who, g.v->def->name, &opt.seat[opt.creator], &reply);
+    if (seated != ACCOUNT_OK) {
+        game_free(&g);
+        return http_error(rq->c, api_account_status(seated), "%s", reply.message);
+    }
     return create_from(rq, &opt, &g);
 }
 
@@ -105,13 +132,13 @@ static enum MHD_Result list_games(ApiRequest *rq)
     for (int i = 0; i < n; i++) {
         char created[40];
         util_iso_time(rows[i].created_ms, created, sizeof created);
-        util_json_append(
-            list,
-            json_pack("{s:s, s:s, s:s, s:o, s:i, s:s, s:{s:s, s:s}}", "id", rows[i].id, "variant", rows[i].variant,
-                      "result", rows[i].result, "reason", rows[i].reason[0] ? json_string(rows[i].reason) : json_null(),
-                      "moves", rows[i].moves, "created", created, "players", "white",
-                      rows[i].engine[WHITE] ? "engine" : "human", "black", rows[i].engine[BLACK] ? "engine" : "human"),
-            &ok);
+        bool aborted = strcmp(rows[i].result, "aborted") == 0; /* the store's word; "*" in GAME, as in PGN */
+        json_t *game = json_pack("{s:s, s:s, s:s, s:o, s:i, s:s}", "id", rows[i].id, "variant", rows[i].variant,
+                                 "result", aborted ? "*" : rows[i].result, "reason",
+                                 rows[i].reason[0] ? json_string(rows[i].reason) : json_null(), "moves", rows[i].moves,
+                                 "created", created);
+        game_json_players(game, rows[i].rated, rows[i].seat, rows[i].engine, &ok);
+        util_json_append(list, game, &ok);
     }
     free(rows);
     if (!ok) { /* a game left out: none of them */
@@ -122,6 +149,12 @@ static enum MHD_Result list_games(ApiRequest *rq)
 }
 
 /* ---- A game --------------------------------------------------------------------------------- */
+
+/* The account acting in the request (its id), or NULL. */
+static const char *acting(const ApiRequest *rq)
+{
+    return rq->who.via == AUTH_NONE ? NULL : rq->who.user_id;
+}
 
 /* The game of the request's path (its first argument), with a reference, or NULL after the
  * error answer in *ret. */
@@ -139,7 +172,7 @@ static LiveGame *find_game(ApiRequest *rq, enum MHD_Result *ret)
 static enum MHD_Result read_game(ApiRequest *rq, LiveGame *g)
 {
     struct MHD_Response *r = NULL;
-    GameCall call = {.token = api_query(rq, "token"), .read = api_read_state, .ctx = &r};
+    GameCall call = {.token = api_query(rq, "token"), .user = acting(rq), .read = api_read_state, .ctx = &r};
     return api_answer(rq->c, service_read(g, &call), &call, MHD_HTTP_OK);
 }
 
@@ -149,6 +182,7 @@ typedef struct DrawWait {
     Waiting w;
     LiveGame *live;
     char *token;
+    char user[USER_ID_MAX + 1];
     GameCall call;
     struct MHD_Response *r;
     DrawQuestion q;
@@ -199,13 +233,14 @@ static enum MHD_Result wait_for_draw(ApiRequest *rq, LiveGame *g, GameCall *call
     service_hold(g);
     *d = (DrawWait){.w = {.ask = ask_draw, .resumed = draw_answered, .done = draw_done}, .live = g, .token = token,
                     .q = *q};
-    d->call = (GameCall){.token = token, .read = api_read_state, .ctx = &d->r};
+    snprintf(d->user, sizeof d->user, "%s", call->user ? call->user : "");
+    d->call = (GameCall){.token = token, .user = call->user ? d->user : NULL, .read = api_read_state, .ctx = &d->r};
     d->r = *(struct MHD_Response **)call->ctx; /* made for the state before the answer */
     *(struct MHD_Response **)call->ctx = NULL;
     return api_wait_for_engine(rq, &d->w);
 }
 
-typedef enum { ACT_MOVE, ACT_RESIGN, ACT_DRAW, ACT_TAKEBACK, ACT_REMATCH } Action;
+typedef enum { ACT_MOVE, ACT_RESIGN, ACT_DRAW, ACT_TAKEBACK, ACT_REMATCH, ACT_ABORT } Action;
 
 /* The body's fields of an action: its argument (the move; the offer's action) and the token. */
 static int read_action(json_t *o, Action act, const char **arg, const char **token, char *err)
@@ -222,13 +257,17 @@ static int read_action(json_t *o, Action act, const char **arg, const char **tok
 static enum MHD_Result act(ApiRequest *rq, LiveGame *g, Action act)
 {
     char err[ERR_MAX];
-    json_t *o;
-    int bad = parse_body(rq->body, rq->len, &o, err);
+    json_t *o = NULL;
+    /* An account acts without a body (what lichess's clients send): {} */
+    int bad = rq->len == 0 && rq->who.via != AUTH_NONE ? ((o = json_object()) ? 0 : 503)
+                                                       : parse_body(rq->body, rq->len, &o, err);
+    if (bad == 503)
+        snprintf(err, sizeof err, "out of memory");
     if (bad)
         return http_error(rq->c, (unsigned)bad, "%s", err);
     const char *arg = NULL;
     struct MHD_Response *r = NULL;
-    GameCall call = {.read = api_read_state, .ctx = &r};
+    GameCall call = {.user = acting(rq), .read = api_read_state, .ctx = &r};
     bad = read_action(o, act, &arg, &call.token, err);
     if (bad) {
         json_decref(o);
@@ -239,11 +278,41 @@ static enum MHD_Result act(ApiRequest *rq, LiveGame *g, Action act)
                         : act == ACT_DRAW     ? service_draw(g, &call, arg, &q)
                         : act == ACT_TAKEBACK ? service_takeback(g, &call, arg)
                         : act == ACT_REMATCH  ? service_rematch(g, &call, arg)
+                        : act == ACT_ABORT    ? service_abort(g, &call)
                                               : service_resign(g, &call);
     enum MHD_Result ret = status == GAME_ENGINE_DECIDES ? wait_for_draw(rq, g, &call, &q)
                                                           : api_answer(rq->c, status, &call, MHD_HTTP_OK);
     json_decref(o); /* after wait_for_draw has copied the token */
     return ret;
+}
+
+/* POST /api/games/ID/join {"invite"}: the logged-in account takes the side its invite is for. */
+static enum MHD_Result join(ApiRequest *rq, LiveGame *g)
+{
+    char err[ERR_MAX];
+    json_t *o;
+    const char *invite;
+    int bad = parse_body(rq->body, rq->len, &o, err);
+    if (!bad && (bad = req_string(o, "invite", &invite, err)))
+        json_decref(o);
+    if (bad)
+        return http_error(rq->c, (unsigned)bad, "%s", err);
+    if (rq->who.via == AUTH_NONE) {
+        json_decref(o);
+        return http_error(rq->c, 403, "log in to join game %s with an account (anyone may watch it)", g->id);
+    }
+    AccountReply reply = {0};
+    SeatRow seat;
+    AccountStatus seated = account_seat(&rq->who, g->v->def->name, &seat, &reply);
+    if (seated != ACCOUNT_OK) {
+        json_decref(o);
+        return http_error(rq->c, api_account_status(seated), "%s", reply.message);
+    }
+    struct MHD_Response *r = NULL;
+    GameCall call = {.user = rq->who.user_id, .read = api_read_state, .ctx = &r};
+    GameStatus status = service_join(g, &call, invite, &seat);
+    json_decref(o);
+    return api_answer(rq->c, status, &call, MHD_HTTP_OK);
 }
 
 static enum MHD_Result open_events(ApiRequest *rq, LiveGame *g)
@@ -285,6 +354,8 @@ GAME_ENDPOINT(post_resign, act(rq, g, ACT_RESIGN))
 GAME_ENDPOINT(post_draw, act(rq, g, ACT_DRAW))
 GAME_ENDPOINT(post_takeback, act(rq, g, ACT_TAKEBACK))
 GAME_ENDPOINT(post_rematch, act(rq, g, ACT_REMATCH))
+GAME_ENDPOINT(post_abort, act(rq, g, ACT_ABORT))
+GAME_ENDPOINT(post_join, join(rq, g))
 GAME_ENDPOINT(get_events, open_events(rq, g))
 GAME_ENDPOINT(get_pgn, send_pgn(rq, g))
 
@@ -298,6 +369,8 @@ const ApiRoute api_game_routes[] = {
     {"POST", "/games/{}/draw", post_draw},
     {"POST", "/games/{}/takeback", post_takeback},
     {"POST", "/games/{}/rematch", post_rematch},
+    {"POST", "/games/{}/abort", post_abort},
+    {"POST", "/games/{}/join", post_join},
     {"GET", "/games/{}/events", get_events},
     {"GET", "/games/{}/pgn", get_pgn},
     {NULL, NULL, NULL},

@@ -18,7 +18,10 @@ typedef enum GameStatus {
     GAME_OK,
     GAME_BAD_ACTION,     /* a draw action other than "offer", "accept" or "decline" */
     GAME_NOT_FOUND,      /* no game with that id */
-    GAME_NOT_A_PLAYER,   /* no token, or none of this game's players' */
+    GAME_NOT_A_PLAYER,   /* no token, or none of this game's players'; another account */
+    GAME_SEAT_TAKEN,     /* joining a side that another account holds */
+    GAME_OWN_GAME,       /* joining one's own game's other side */
+    GAME_NOT_ABORTABLE,  /* an abort after both sides have moved */
     GAME_NOT_YOUR_TURN,  /* a move by the side not to move */
     GAME_ILLEGAL_MOVE,   /* an illegal move, or text naming no move */
     GAME_OVER,           /* an action on a finished game */
@@ -34,9 +37,11 @@ typedef enum GameStatus {
     GAME_NO_RANDOM,      /* the system's random source failed */
 } GameStatus;
 
-/* Who asks (a token), what they want to read after the action, and the answer's message. */
+/* Who asks (a game token, or an account), what they want to read after the action, and the
+ * answer's message. */
 typedef struct GameCall {
-    const char *token; /* a player's secret; NULL or "": a spectator */
+    const char *token; /* a player's secret; NULL or "": a spectator, or an account */
+    const char *user;  /* the account acting (its id), or NULL */
     /* Called under the game's lock with the game after the action and the side of the
      * token (-1 for a spectator), before a change is stored; false when memory ran out
      * (then the change is undone: GAME_NO_MEMORY).  May be NULL. */

@@ -73,7 +73,7 @@ static bool seats_differ(const SeatRow *stored, const SeatRow *seat)
     for (int side = 0; side < 2; side++)
         if (strcmp(stored[side].user, seat[side].user) != 0 || stored[side].rating != seat[side].rating ||
             stored[side].prov != seat[side].prov || stored[side].has_diff != seat[side].has_diff ||
-            stored[side].diff != seat[side].diff)
+            stored[side].diff != seat[side].diff || stored[side].closed != seat[side].closed)
             return true;
     return false;
 }
@@ -226,8 +226,9 @@ GameStatus svc_stored_status(GameStatus status, StoreResult stored, const LiveGa
 
 /*
  * The caller reads the game after the change (its answer), then the store takes the change;
- * when either fails, the change is undone.  Then the observers are told, and the engine is
- * asked for its move when it is its turn.
+ * when either fails, the change is undone.  (A rated game's end is read again once stored, the
+ * rating changes being the store's.)  Then the observers are told, and the engine is asked
+ * for its move when it is its turn.
  */
 GameStatus svc_settle(LiveGame *g, const Saved *before, const MoveRow *move, const char *what, GameCall *call, int you)
 {
@@ -242,6 +243,8 @@ GameStatus svc_settle(LiveGame *g, const Saved *before, const MoveRow *move, con
             svc_refresh(g);
         return status;
     }
+    if (rated_end(g, before)) /* the answer again, with the rating changes the store made */
+        svc_done(g, call, you);
     svc_tell_changed(g);
     svc_want_engine_move(g);
     return GAME_OK;
@@ -316,16 +319,43 @@ static int side_of_token(const LiveGame *g, const char *token)
     return -1;
 }
 
+/* The side whose seat the account holds, or -1. */
+static int side_of_account(const LiveGame *g, const char *user)
+{
+    for (int s = 0; user && *user && s < 2; s++)
+        if (strcmp(g->seat[s].user, user) == 0)
+            return s;
+    return -1;
+}
+
+/*
+ * Who may act for a side: the account seated there (by its session or token), or, where no
+ * account is, whoever holds the side's game token; in a rated game, only an account (its
+ * invite is for joining).  A read names no side for a token it does not accept; an action
+ * is refused.
+ */
 int svc_player(LiveGame *g, GameCall *call, bool optional, GameStatus *status)
 {
     bool given = call->token && *call->token;
-    int side = side_of_token(g, call->token);
+    int side = given ? side_of_token(g, call->token) : side_of_account(g, call->user);
+    const char *seated = side >= 0 ? g->seat[side].user : "";
     *status = GAME_OK;
-    if (!given && !optional)
-        *status = svc_fail(call, GAME_NOT_A_PLAYER, "missing token: only the players may do this");
-    else if (given && side < 0)
+    if (given && side < 0)
         *status = svc_fail(call, GAME_NOT_A_PLAYER, "wrong token for game %s", g->id);
-    return side;
+    else if (side >= 0 && *seated && (!call->user || strcmp(call->user, seated) != 0))
+        *status = svc_fail(call, GAME_NOT_A_PLAYER, "%s plays %s in game %s: log in as them", g->seat[side].name,
+                           side_name(side), g->id);
+    else if (side >= 0 && !*seated && g->rated)
+        *status = svc_fail(call, GAME_NOT_A_PLAYER, "game %s is rated: join it with an account first", g->id);
+    else if (side < 0 && !optional)
+        *status = svc_fail(call, GAME_NOT_A_PLAYER, call->user ? "your account does not play in game %s"
+                                                               : "missing token: only the players may do this (game %s)",
+                           g->id);
+    if (*status == GAME_OK)
+        return side;
+    if (optional && side >= 0) /* a read by someone the side is not for: seen as a spectator */
+        *status = GAME_OK;
+    return -1;
 }
 
 GameStatus svc_still_going(LiveGame *g, int64_t now, GameCall *call)

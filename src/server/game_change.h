@@ -38,8 +38,10 @@ GameStatus svc_fail(GameCall *call, GameStatus status, const char *fmt, ...) __a
 GameStatus svc_done(LiveGame *g, GameCall *call, int you);
 /* Locks g for an action, up to date with the store. */
 void svc_lock(LiveGame *g);
-/* The caller's side, or -1 with the status set: a player's token is needed (or, when
- * `optional`, a given token must be one). */
+/* The caller's side (by its game token, or its account's seat), or -1 with the status set: a
+ * player is needed (or, when `optional`, a given token must be a player's; the caller is
+ * otherwise a spectator).  A side held by an account is that account's alone, and in a rated
+ * game a side without one is no one's until an account joins. */
 int svc_player(LiveGame *g, GameCall *call, bool optional, GameStatus *status);
 /* The checks every action makes first: the game goes on and no flag has fallen. */
 GameStatus svc_still_going(LiveGame *g, int64_t now, GameCall *call);

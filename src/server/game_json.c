@@ -102,6 +102,28 @@ static json_t *joined_json(const LiveGame *g, bool over)
                      over || g->engine[BLACK] || g->joined[BLACK]);
 }
 
+/* A seat as GAME's players.SIDE: the account's name, id, rating then and whether it was
+ * provisional, whether the account is closed; null without an account. */
+static json_t *seat_json(const SeatRow *s)
+{
+    if (!s->user[0])
+        return json_null();
+    return json_pack("{s:s, s:s, s:i, s:b, s:b}", "name", s->name, "id", s->user, "rating", s->rating, "prov", s->prov,
+                     "closed", s->closed);
+}
+
+void game_json_players(json_t *object, bool rated, const SeatRow *seat, const bool *engine, bool *ok)
+{
+    util_json_put(object, "players", json_pack("{s:o, s:o}", "white", seat_json(&seat[WHITE]), "black",
+                                               seat_json(&seat[BLACK])), ok);
+    util_json_put(object, "player_kinds", json_pack("{s:s, s:s}", "white", engine[WHITE] ? "engine" : "human",
+                                                    "black", engine[BLACK] ? "engine" : "human"), ok);
+    util_json_put(object, "rated", json_boolean(rated), ok);
+    if (seat[WHITE].has_diff && seat[BLACK].has_diff)
+        util_json_put(object, "ratingDiff",
+                      json_pack("{s:i, s:i}", "white", seat[WHITE].diff, "black", seat[BLACK].diff), ok);
+}
+
 void game_json_position(json_t *object, const Variant *v, Game *game, bool over, bool *ok)
 {
     Position *pos = &game->pos;
@@ -142,10 +164,7 @@ json_t *game_json(LiveGame *g, int you)
                             string_or_null(g->rematch_offer >= 0 ? side_name(g->rematch_offer) : NULL), "game",
                             string_or_null(g->rematch_id[0] ? g->rematch_id : NULL)),
                   &ok);
-    util_json_put(state, "players",
-        json_pack("{s:s, s:s}", "white", g->engine[WHITE] ? "engine" : "human", "black",
-                  g->engine[BLACK] ? "engine" : "human"),
-        &ok);
+    game_json_players(state, g->rated, g->seat, g->engine, &ok);
     util_json_put(state, "engine", g->skill >= 0 ? json_pack("{s:i}", "skill", g->skill) : json_null(), &ok);
     util_json_put(state, "created", json_string(created), &ok);
     if (you >= 0)

@@ -13,6 +13,10 @@ json_t *game_json(LiveGame *g, int you);
  * `object` (`over`: no legal moves); *ok cleared when memory runs out. */
 void game_json_position(json_t *object, const Variant *v, Game *game, bool over, bool *ok);
 
+/* GAME's fields of the players into `object`: players (each side's account, or null),
+ * player_kinds ("human" or "engine"), rated, and ratingDiff once a rated game has changed the
+ * ratings; *ok cleared when memory runs out. */
+void game_json_players(json_t *object, bool rated, const SeatRow *seat, const bool *engine, bool *ok);
 /* Plays mv, legal in g, and appends { uci, san, fen after it } to `record` (POSITION's
  * "moves"); false when memory runs out. */
 bool game_json_play_recorded(Game *g, Move mv, json_t *record);

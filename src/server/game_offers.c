@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "account_service.h"
 #include "game_change.h"
 #include "game_service.h"
 #include "util.h"
@@ -201,10 +202,12 @@ static void rematch_options(const LiveGame *g, RematchOf *r)
     int human = g->engine[WHITE] ? BLACK : WHITE; /* the side the creator played */
     memcpy(r->of, g->id, sizeof r->of);
     r->o = (GameOptions){.v = g->v, .engine_opponent = g->engine[human ^ 1], .creator = human ^ 1, .skill = g->skill,
-                         .has_clock = g->has_clock, .base_ms = g->base_ms, .inc_ms = g->inc_ms, .rematch_of = r->of};
+                         .has_clock = g->has_clock, .base_ms = g->base_ms, .inc_ms = g->inc_ms, .rematch_of = r->of,
+                         .rated = g->rated};
     for (int s = 0; s < 2; s++) {
         memcpy(r->tokens[s ^ 1], g->token[s], sizeof r->tokens[0]);
         r->o.tokens[s ^ 1] = r->tokens[s ^ 1];
+        r->o.seat[s ^ 1] = g->seat[s];
     }
     strcpy(r->start_fen, g->game.start_fen);
 }
@@ -225,11 +228,17 @@ static GameStatus make_rematch(const RematchOf *r, char *id, GameCall *call)
     Game initial = {0};
     char why[200];
     GameCall made = {.read = read_id, .ctx = id};
+    GameOptions o = r->o;
+    for (int s = 0; s < 2; s++) { /* the accounts' ratings as they are now */
+        AccountReply reply = {0};
+        if (o.seat[s].user[0] && account_rate_seat(&o.seat[s], o.v->def->name, &reply) != ACCOUNT_OK)
+            return svc_fail(call, GAME_STORE_FAILED, "%s", reply.message);
+    }
     if (!game_init(&initial, r->o.v, r->start_fen, why, sizeof why)) {
         game_free(&initial);
         return svc_fail(call, GAME_NO_MEMORY, "out of memory");
     }
-    GameStatus status = service_create(&r->o, &initial, &made);
+    GameStatus status = service_create(&o, &initial, &made);
     if (status != GAME_OK)
         snprintf(call->message, sizeof call->message, "%s", made.message);
     return status;

@@ -188,6 +188,24 @@ static void look_at_clock(LiveGame *g, void *ctx)
     pthread_mutex_unlock(&g->lock);
 }
 
+/* For table_each: an account closed (ctx: its id) shows as closed in g. */
+static void mark_closed(LiveGame *g, void *ctx)
+{
+    pthread_mutex_lock(&g->lock);
+    bool changed = false;
+    for (int side = 0; side < 2; side++)
+        if (strcmp(g->seat[side].user, ctx) == 0 && !g->seat[side].closed)
+            changed = g->seat[side].closed = true;
+    if (changed)
+        svc_tell_changed(g);
+    pthread_mutex_unlock(&g->lock);
+}
+
+void service_account_closed(const char *user_id)
+{
+    table_each(mark_closed, (void *)user_id);
+}
+
 void service_check_flags(void)
 {
     int64_t now = util_now_ms();

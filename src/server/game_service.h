@@ -102,6 +102,13 @@ GameStatus service_takeback(LiveGame *g, GameCall *call, const char *action);
  * (the engine accepts at once) makes a new game, colours swapped, the same variant, start and
  * clock, each player keeping their token; its id is then the old game's `rematch_id`. */
 GameStatus service_rematch(LiveGame *g, GameCall *call, const char *action);
+/* An account (seat: its id, name and rating now) joins the side that `invite` (that side's
+ * token) is for: GAME_OWN_GAME when it holds the other side, GAME_SEAT_TAKEN when another
+ * account holds this one.  Joining again is no change. */
+GameStatus service_join(LiveGame *g, GameCall *call, const char *invite, const SeatRow *seat);
+/* Either player ends the game with no result, before a side has made its first move (a
+ * placement counts): no rating changes. */
+GameStatus service_abort(LiveGame *g, GameCall *call);
 /* The game as PGN (malloc'ed), NULL when memory runs out. */
 char *service_pgn(LiveGame *g);
 
@@ -111,6 +118,8 @@ void service_check_flags(void);
 /* Frees every game that is over, has no reference and was last used idle_ms or more ago;
  * returns how many. */
 int service_evict(int64_t idle_ms);
+/* Account user_id was closed: the games in memory show it so (those read from the store do). */
+void service_account_closed(const char *user_id);
 /* How many games are in memory. */
 int service_count(void);
 /* The `limit` newest games in the store, newest first (*rows malloc'ed). */

@@ -57,7 +57,8 @@ static bool read_row(sqlite3_stmt *st, SqlRows *out)
             ok = sql_rows_add(out, NULL, 0);
         } else if (type == SQLITE_FLOAT) { /* %.17g: read back as the same double */
             char text[SQL_NUMBER_MAX];
-            ok = sql_rows_add(out, sql_real_param(text, sqlite3_column_double(st, i)), strlen(text));
+            sql_real_param(text, sqlite3_column_double(st, i));
+            ok = sql_rows_add(out, text, strlen(text));
         } else {
             const unsigned char *text = sqlite3_column_text(st, i);
             ok = text && sql_rows_add(out, (const char *)text, (size_t)sqlite3_column_bytes(st, i));

@@ -9,7 +9,7 @@ import time
 import api_harness as h  # tests/api is on the path; the name differs from tests/protocol's harness
 
 GAME_KEYS = {"id", "variant", "start_fen", "fen", "moves", "side", "legal", "check", "last", "hand", "status",
-             "result", "reason", "clock", "draw_offer", "players", "engine", "created"}
+             "result", "reason", "clock", "draw_offer", "players", "player_kinds", "rated", "engine", "created"}
 LEGAL_KEYS = {"uci", "from", "to", "promotion", "place", "castle", "removed"}
 
 
@@ -29,8 +29,9 @@ def check_game_shape(g):
     if g["moves"]:  # each move carries the position after it; the last one is the current one
         assert g["moves"][-1]["fen"] == g["fen"], (g["moves"][-1], g["fen"])
     assert set(g["hand"]) == {"white", "black"}
-    assert set(g["players"]) == {"white", "black"}
-    assert all(p in ("human", "engine") for p in g["players"].values())
+    assert set(g["players"]) == set(g["player_kinds"]) == {"white", "black"}
+    assert all(p in ("human", "engine") for p in g["player_kinds"].values())
+    assert all(p is None or {"name", "id", "rating", "prov", "closed"} == set(p) for p in g["players"].values())
     assert g["created"].endswith("Z") and "T" in g["created"], g["created"]
     if g["last"] is not None:
         assert g["last"]["to"], g["last"]
@@ -77,7 +78,8 @@ def test_create_and_play_every_variant():
         check_game_shape(g)
         assert created["side"] == "white" and created["invite"] and created["token"] != created["invite"]
         assert g["variant"] == variant and g["moves"] == [] and g["side"] == "white" and g["status"] == "ongoing"
-        assert g["players"] == {"white": "human", "black": "human"} and g["engine"] is None and g["clock"] is None
+        assert g["player_kinds"] == {"white": "human", "black": "human"} and g["engine"] is None and g["clock"] is None
+        assert g["players"] == {"white": None, "black": None} and g["rated"] is False
         assert g.get("you") == "white"
         tokens = {"white": created["token"], "black": created["invite"]}
         played = []
@@ -136,7 +138,7 @@ def test_engine_replies():
         created = s.create(variant, opponent="engine", color="black", skill=0)
         assert created["invite"] is None and created["side"] == "black"
         g = created["game"]
-        assert g["players"] == {"white": "engine", "black": "human"} and g["engine"] == {"skill": 0}
+        assert g["player_kinds"] == {"white": "engine", "black": "human"} and g["engine"] == {"skill": 0}
         g = s.wait_game(g["id"], lambda x: len(x["moves"]) == 1, what="the engine's first move")
         legal = g["legal"]
         g = s.move(g["id"], created["token"], legal[0]["uci"])
@@ -176,7 +178,7 @@ def test_events_stream():
         stream.until(lambda x: True)
         s.move(created["game"]["id"], created["token"], "e2e4")
         g = stream.until(lambda x: len(x["moves"]) == 2)
-        assert g["side"] == "white" and g["players"]["black"] == "engine"
+        assert g["side"] == "white" and g["player_kinds"]["black"] == "engine"
     finally:
         stream.close()
 

@@ -63,7 +63,7 @@ def test_pgn_import_round_trip():
     created = s.call("POST", "/api/import", {"pgn": pgn, "opponent": "engine", "color": "white", "skill": 0},
                      expect=201)
     assert [m["san"] for m in created["game"]["moves"]] == ["e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5"]
-    assert created["game"]["players"]["black"] == "engine" and created["invite"] is None
+    assert created["game"]["player_kinds"]["black"] == "engine" and created["invite"] is None
     g = s.move(created["game"]["id"], created["token"], "O-O")
     s.wait_game(g["id"], lambda x: len(x["moves"]) == 8, what="the engine's reply after an import")
 
@@ -129,9 +129,11 @@ def test_recent_games_list():
     listed = s.call("GET", "/api/games?limit=3")
     assert [x["id"] for x in listed] == made[::-1], "newest first: %r vs %r" % ([x["id"] for x in listed], made)
     first = listed[0]
-    assert set(first) == {"id", "variant", "result", "reason", "moves", "created", "players"}, first
+    assert set(first) == {"id", "variant", "result", "reason", "moves", "created", "players", "player_kinds",
+                          "rated"}, first
     assert (first["variant"], first["moves"], first["result"], first["reason"]) == ("chess", 2, "*", None), first
-    assert first["players"] == {"white": "human", "black": "human"}
+    assert first["player_kinds"] == {"white": "human", "black": "human"}
+    assert first["players"] == {"white": None, "black": None} and first["rated"] is False
     tokens = play(s, "chess", 0)[1]
     gid = s.call("GET", "/api/games?limit=1")[0]["id"]
     s.call("POST", "/api/games/%s/resign" % gid, {"token": tokens["white"]})

@@ -80,7 +80,7 @@ def test_kill9_friend_game_and_restart():
         s.kill9()
         s.start()
         after = s.game(gid)
-        for key in ("moves", "fen", "start_fen", "side", "draw_offer", "status", "players", "created"):
+        for key in ("moves", "fen", "start_fen", "side", "draw_offer", "status", "players", "player_kinds", "created"):
             assert after[key] == before[key], "%s after the restart: %r, before: %r" % (key, after[key], before[key])
         assert after["clock"]["white_ms"] == before["clock"]["white_ms"], (after["clock"], before["clock"])
         assert 0 < before["clock"]["black_ms"] - after["clock"]["black_ms"] < 60000, "Black's time ran on"
@@ -124,7 +124,7 @@ def test_kill9_engine_game_and_restart():
         s.kill9()
         s.start()
         g = s.wait_game(gid2, lambda x: len(x["moves"]) >= 1, what="the engine's first move after the restart")
-        assert g["players"]["white"] == "engine" and g["moves"][0]["uci"].count("@") == 1
+        assert g["player_kinds"]["white"] == "engine" and g["moves"][0]["uci"].count("@") == 1
         assert s.move(gid2, created["token"], g["legal"][0]["uci"])["side"] == "white"
         # A flag that fell while the server was down is noticed at once.
         created = s.create("chess", opponent="friend", clock={"base_ms": 700})

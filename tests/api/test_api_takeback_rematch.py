@@ -108,7 +108,7 @@ def test_rematch_between_friends_swaps_colours_and_keeps_tokens():
     n = s.game(new)
     assert n["variant"] == "chess" and n["status"] == "ongoing" and n["moves"] == []
     assert (n["clock"]["base_ms"], n["clock"]["inc_ms"]) == (120000, 2000)
-    assert n["players"] == {"white": "human", "black": "human"}
+    assert n["player_kinds"] == {"white": "human", "black": "human"}
     s.move(new, black, "e2e4")  # the old Black now plays White
     assert act(s, gid, "rematch", white, "offer")["rematch"]["game"] == new, "one rematch per game"
 
@@ -122,7 +122,7 @@ def test_rematch_against_the_engine_starts_at_once():
     assert new
     assert s.game(new, tok)["you"] == "black"
     g = s.wait_game(new, lambda x: len(x["moves"]) == 1, what="the engine's first move as White")
-    assert g["players"] == {"white": "engine", "black": "human"}
+    assert g["player_kinds"] == {"white": "engine", "black": "human"}
 
 
 def test_offers_and_arrivals_are_stored():

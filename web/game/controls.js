@@ -95,7 +95,7 @@ export class Controls {
       return;
     }
     e.sub.textContent = [
-      g.players.white === 'engine' || g.players.black === 'engine' ? 'against the engine' : 'between two players',
+      g.player_kinds.white === 'engine' || g.player_kinds.black === 'engine' ? 'against the engine' : 'between two players',
       g.clock ? clockTerms(g.clock) : 'no clock',
       s.token ? `you play ${s.mySide || 'the side to move'}` : 'watching',
     ].join(' \u00B7 ');
@@ -103,14 +103,14 @@ export class Controls {
     if (g.status === 'over') status = 'Game over';
     else {
       status = `${cap(g.side)} to ${setupLeft ? 'place a piece' : 'move'}`;
-      if (g.players[g.side] === 'engine') status = 'Engine is thinking\u2026';
+      if (g.player_kinds[g.side] === 'engine') status = 'Engine is thinking\u2026';
       else if (s.token && s.mySide === g.side) status = setupLeft ? 'Your turn: place a piece from your hand' : 'Your move';
-      else if (s.token && s.mySide) status = `Waiting for ${g.players[g.side] === 'engine' ? 'the engine' : 'your opponent'}\u2026`;
+      else if (s.token && s.mySide) status = `Waiting for ${g.player_kinds[g.side] === 'engine' ? 'the engine' : 'your opponent'}\u2026`;
       if (g.check) status += ' \u2014 check!';
     }
     if (!s.live) status = `Viewing move ${s.viewPly} of ${g.moves.length} \u2014 ${status}`;
     e.status.textContent = status;
-    e.status.classList.toggle('thinking', g.status === 'ongoing' && g.players[g.side] === 'engine');
+    e.status.classList.toggle('thinking', g.status === 'ongoing' && g.player_kinds[g.side] === 'engine');
     e.result.hidden = g.status !== 'over';
     e.result.textContent = g.status === 'over' ? `${g.result} \u00B7 ${resultText(g.result, g.reason)}` : '';
     e.resign.disabled = !s.playing || s.pending;
@@ -119,7 +119,7 @@ export class Controls {
     const offered = g.draw_offer;
     e.offer.disabled = !s.playing || s.pending || (mine && offered === mine) || (offered && offered !== mine);
     e.offer.textContent = mine && offered === mine ? '\u00BD Draw offered' : '\u00BD Offer draw';
-    const toAnswer = s.playing && offered && offered !== mine && (!mine || g.players[other(offered)] === 'human');
+    const toAnswer = s.playing && offered && offered !== mine && (!mine || g.player_kinds[other(offered)] === 'human');
     e.drawBox.hidden = !toAnswer && !(offered && !s.token);
     this.renderTakeback();
     this.renderRematch();

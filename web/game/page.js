@@ -352,7 +352,7 @@ export class GameView {
   async draw(action) {
     const s = this.state;
     const g = await this.action(() => api.draw(this.id, s.token, action), `${action} a draw`);
-    if (g && action === 'offer' && g.status === 'ongoing' && !g.draw_offer && g.players[other(s.mySide || g.side)] === 'engine') {
+    if (g && action === 'offer' && g.status === 'ongoing' && !g.draw_offer && g.player_kinds[other(s.mySide || g.side)] === 'engine') {
       notify('The engine declines the draw.', 'info');
     }
   }
@@ -362,7 +362,7 @@ export class GameView {
   async offer(what, action = 'offer') {
     const s = this.state;
     const g = await this.action(() => api[what](this.id, s.token, action), `${action} the ${what}`);
-    if (g && what === 'takeback' && action === 'offer' && !g.takeback_offer && g.players[other(s.mySide)] === 'engine') {
+    if (g && what === 'takeback' && action === 'offer' && !g.takeback_offer && g.player_kinds[other(s.mySide)] === 'engine') {
       notify('The engine took back the move.', 'info');
     }
     if (g && what === 'rematch' && g.rematch.game) this.goToRematch(g.rematch.game);

@@ -36,7 +36,7 @@ export class PlayerBars {
       bar.dataset.side = side;
       const name = $('.player-name', bar);
       name.textContent = s.playerName(side);
-      name.title = `${cap(side)}${g.players[side] === 'engine' ? ' (engine)' : ''}`;
+      name.title = `${cap(side)}${g.player_kinds[side] === 'engine' ? ' (engine)' : ''}`;
       bar.classList.toggle('to-move', g.status === 'ongoing' && g.side === side);
       bar.classList.toggle('winner', g.status === 'over' && ((g.result === '1-0' && side === 'white') || (g.result === '0-1' && side === 'black')));
     }

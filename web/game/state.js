@@ -62,7 +62,7 @@ export class GameState extends EventTarget {
   get canMove() {
     const g = this.game;
     if (!g || !this.playing || this.pending || !this.live) return false;
-    if (g.players[g.side] !== 'human') return false;
+    if (g.player_kinds[g.side] !== 'human') return false;
     return !this.mySide || this.mySide === g.side;
   }
 
@@ -117,9 +117,9 @@ export class GameState extends EventTarget {
   // Who sits on each side, as this browser sees it.
   playerName(s) {
     const g = this.game;
-    if (g.players[s] === 'engine') return `Engine${g.engine ? ` \u00B7 skill ${g.engine.skill}` : ''}`;
+    if (g.player_kinds[s] === 'engine') return `Engine${g.engine ? ` \u00B7 skill ${g.engine.skill}` : ''}`;
     if (this.token && this.mySide === s) return 'You';
-    if (this.token && this.mySide) return g.players[other(s)] === 'engine' ? 'Human' : 'Friend';
+    if (this.token && this.mySide) return g.player_kinds[other(s)] === 'engine' ? 'Human' : 'Friend';
     return s.charAt(0).toUpperCase() + s.slice(1);
   }
 }

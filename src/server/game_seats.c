@@ -1,0 +1,73 @@
+/*
+ * The game service's accounts at a game (game_service.h): an account joining the side its
+ * invite is for, and a game aborted before it has begun.
+ */
+#include <string.h>
+
+#include "game_change.h"
+#include "game_service.h"
+#include "util.h"
+
+/* The side whose secret the invite is (not the engine's), or -1. */
+static int side_of_invite(const LiveGame *g, const char *invite)
+{
+    for (int s = 0; invite && *invite && s < 2; s++)
+        if (!g->engine[s] && util_secret_equal(invite, g->token[s]))
+            return s;
+    return -1;
+}
+
+static GameStatus join_locked(LiveGame *g, GameCall *call, const char *invite, const SeatRow *seat)
+{
+    int side = side_of_invite(g, invite);
+    if (side < 0)
+        return svc_fail(call, GAME_NOT_A_PLAYER, "wrong invite for game %s", g->id);
+    if (strcmp(g->seat[side ^ 1].user, seat->user) == 0)
+        return svc_fail(call, GAME_OWN_GAME, "you play %s in game %s: the invite is for your opponent",
+                        side_name(side ^ 1), g->id);
+    if (strcmp(g->seat[side].user, seat->user) == 0) /* joined already: the game as it is */
+        return svc_done(g, call, side);
+    if (g->seat[side].user[0])
+        return svc_fail(call, GAME_SEAT_TAKEN, "%s of game %s is %s's", side_name(side), g->id, g->seat[side].name);
+    GameStatus status = svc_still_going(g, util_now_ms(), call);
+    if (status != GAME_OK)
+        return status;
+    Saved before = svc_save(g);
+    g->seat[side] = *seat;
+    g->joined[side] = true;
+    return svc_settle(g, &before, NULL, "join", call, side);
+}
+
+GameStatus service_join(LiveGame *g, GameCall *call, const char *invite, const SeatRow *seat)
+{
+    svc_lock(g);
+    GameStatus status = join_locked(g, call, invite, seat);
+    pthread_mutex_unlock(&g->lock);
+    return status;
+}
+
+/* Has a side not yet made its first move (a placement counts)?  The sides move in turn. */
+static bool not_begun(const LiveGame *g)
+{
+    return g->game.n < 2;
+}
+
+static void abort_game(Game *game, int side)
+{
+    (void)side;
+    game_abort(game);
+}
+
+GameStatus service_abort(LiveGame *g, GameCall *call)
+{
+    svc_lock(g);
+    int64_t now = util_now_ms();
+    GameStatus status;
+    int side = svc_player(g, call, false, &status);
+    if (status == GAME_OK && (status = svc_still_going(g, now, call)) == GAME_OK) {
+        status = not_begun(g) ? svc_finish(g, abort_game, side, now, call)
+                              : svc_fail(call, GAME_NOT_ABORTABLE, "both sides have moved: resign instead");
+    }
+    pthread_mutex_unlock(&g->lock);
+    return status;
+}

@@ -1,0 +1,191 @@
+"""Accounts over the API: signing up and its rules, logging in and the throttle, logging out,
+the account, password changes, closing, personal API tokens, and the cross-site check.
+Every test runs on both stores (tests/run.py's api and api-pg sections).
+"""
+import time
+
+import accounts as a
+import api_harness as h
+
+
+def cookie_attributes(response):
+    cookie = response.headers.get("Set-Cookie") or ""
+    return [part.strip() for part in cookie.split(";")]
+
+
+def test_signup_and_its_rules():
+    s = h.shared()
+    name = a.fresh_name("Ann")
+    r = s.request("POST", "/api/auth/signup", {"username": name, "password": "correct horse"})
+    assert r.status == 201 and r.json() == {"username": name}, r
+    attrs = cookie_attributes(r)
+    assert attrs[0].startswith("sid=") and len(attrs[0]) == 4 + 32, attrs
+    assert {"HttpOnly", "SameSite=Lax", "Path=/"} <= set(attrs) and "Secure" not in attrs, attrs
+    user = a.User(s, name, "correct horse", a.session_of(r))
+    me = user.account()
+    assert me["username"] == name and me["id"] == name.lower(), me
+    assert isinstance(me["createdAt"], int) and abs(me["createdAt"] / 1000 - time.time()) < 60, me
+    assert set(me["perfs"]) == set(h.VARIANTS), me["perfs"]
+    for perf in me["perfs"].values():
+        assert perf == {"rating": 1500, "rd": 350, "games": 0, "prov": True}, perf
+    # The name, unique ignoring case; its characters; the password's length and difference.
+    s.error("POST", "/api/auth/signup", {"username": name.upper(), "password": "another one"}, expect=409,
+            contains="taken")
+    for bad, why in (("ab", "3 to 20"), ("x" * 21, "3 to 20"), ("bad name", "letters"), ("émile", "letters"),
+                     ("semi;colon", "letters")):
+        s.error("POST", "/api/auth/signup", {"username": bad, "password": "long enough"}, contains=why)
+    for bad in ("short", "x" * 129):
+        s.error("POST", "/api/auth/signup", {"username": a.fresh_name(), "password": bad}, contains="8 to 128")
+    twin = a.fresh_name("Twin")
+    s.error("POST", "/api/auth/signup", {"username": twin, "password": twin.upper()}, contains="not be the username")
+    a.signup(s, a.fresh_name(), "é" * 8)  # eight characters, sixteen bytes: long enough
+    s.error("POST", "/api/auth/signup", {"username": a.fresh_name()}, contains="password")
+    s.error("POST", "/api/auth/signup", {"username": 7, "password": "long enough"}, contains="username")
+    s.error("GET", "/api/auth/signup", expect=405)
+
+
+def test_login_wrong_and_unknown_look_the_same():
+    s = h.Server()  # its own: failed logins count per address
+    try:
+        user = a.signup(s, password="the right one")
+        again = a.login(s, user.name.upper(), "the right one")  # any case
+        assert again.sid and again.sid != user.sid and again.account()["username"] == user.name
+        wrong = s.request("POST", "/api/auth/login", {"username": user.name, "password": "not the right one"})
+        unknown = s.request("POST", "/api/auth/login", {"username": a.fresh_name(), "password": "not the right one"})
+        assert wrong.status == unknown.status == 401 and wrong.body == unknown.body, (wrong, unknown)
+        assert "Set-Cookie" not in wrong.headers
+
+        def timed(name):
+            start = time.perf_counter()
+            r = s.request("POST", "/api/auth/login", {"username": name, "password": "not the right one"})
+            assert r.status == 401, r
+            return time.perf_counter() - start
+        # The least of several tries: what the work costs, not what other processes took meanwhile
+        # (3 more failures for the name: 5 in all, the throttle's limit, not past it).
+        known = min(timed(user.name) for _ in range(3))
+        nobody = min(timed(a.fresh_name()) for _ in range(6))
+        assert 0.5 < known / nobody < 2, "wrong password %.1f ms, unknown user %.1f ms" % (known * 1e3, nobody * 1e3)
+        print("  login refused: wrong password %.1f ms, unknown user %.1f ms (least of 3 and 6)" % (known * 1e3,
+                                                                                                   nobody * 1e3))
+    finally:
+        s.cleanup()
+
+
+def test_login_throttle_per_name_and_per_address():
+    s = h.Server()
+    try:
+        user = a.signup(s, password="the right one")
+        for _ in range(5):
+            s.error("POST", "/api/auth/login", {"username": user.name, "password": "guess"}, expect=401)
+        for password in ("guess", "the right one"):  # even the right password
+            r = s.request("POST", "/api/auth/login", {"username": user.name, "password": password})
+            assert r.status == 429 and "Set-Cookie" not in r.headers, r
+            assert 800 <= int(r.headers["Retry-After"]) <= 900, r.headers["Retry-After"]
+        assert user.account()["username"] == user.name  # sessions already open go on
+        # The window passes (the failures moved 15 minutes back): the right password works.
+        a.execute(s, "UPDATE login_failures SET at_ms = at_ms - 900001")
+        a.login(s, user.name, "the right one")
+        # 20 failures from one address, over many names: then that address is refused for any name.
+        for i in range(20):
+            s.error("POST", "/api/auth/login", {"username": a.fresh_name(), "password": "guess"}, expect=401)
+        r = s.request("POST", "/api/auth/login", {"username": user.name, "password": "the right one"})
+        assert r.status == 429 and "address" in r.json()["error"], r
+    finally:
+        s.cleanup()
+
+
+def test_logout_ends_the_session():
+    s = h.shared()
+    user = a.signup(s)
+    other = a.login(s, user.name, user.password)
+    r = user.request("POST", "/api/auth/logout")
+    assert r.status == 204 and r.body == b"", r
+    assert cookie_attributes(r)[0] == "sid=" and "Max-Age=0" in cookie_attributes(r), r.headers
+    user.error("GET", "/api/account", expect=401)
+    user.error("POST", "/api/auth/logout", expect=401)  # that session is gone
+    assert other.account()["username"] == user.name  # another session of the account goes on
+    s.error("POST", "/api/auth/logout", expect=401)  # nobody
+
+
+def test_password_change_ends_the_other_sessions():
+    s = h.shared()
+    user = a.signup(s, password="first password")
+    other = a.login(s, user.name, "first password")
+    user.error("POST", "/api/account/password", {"old": "not it at all", "new": "second password"}, expect=401)
+    user.error("POST", "/api/account/password", {"old": "first password", "new": "short"}, contains="8 to 128")
+    assert user.call("POST", "/api/account/password", {"old": "first password", "new": "second password"},
+                     expect=204) is None
+    assert user.account()["username"] == user.name  # the session that changed it goes on
+    other.error("GET", "/api/account", expect=401)  # every other one has ended
+    s.error("POST", "/api/auth/login", {"username": user.name, "password": "first password"}, expect=401)
+    a.login(s, user.name, "second password")
+
+
+def test_close_an_account():
+    s = h.shared()
+    user = a.signup(s, password="the right one")
+    token = user.call("POST", "/api/account/tokens", {"description": "a script"}, expect=201)["token"]
+    bot = a.User(s, user.name, None, bearer=token)
+    created = user.call("POST", "/api/games", {"variant": "chess", "opponent": "friend"}, expect=201)
+    user.error("POST", "/api/account/close", {"password": "not the right one"}, expect=401)
+    r = user.request("POST", "/api/account/close", {"password": "the right one"})
+    assert r.status == 204 and "Max-Age=0" in cookie_attributes(r), r
+    user.error("GET", "/api/account", expect=401)
+    bot.error("GET", "/api/account", expect=401)
+    refused = s.request("POST", "/api/auth/login", {"username": user.name, "password": "the right one"})
+    wrong = s.request("POST", "/api/auth/login", {"username": a.fresh_name(), "password": "the right one"})
+    assert refused.status == 401 and refused.body == wrong.body, refused
+    s.error("POST", "/api/auth/signup", {"username": user.name, "password": "another one"}, expect=409)
+    seat = s.game(created["game"]["id"])["players"]["white"]
+    assert seat["name"] == user.name and seat["closed"] is True, seat
+
+
+def test_personal_tokens():
+    s = h.shared()
+    user = a.signup(s)
+    made = user.call("POST", "/api/account/tokens", {"description": "my bot"}, expect=201)
+    assert set(made) == {"id", "token"} and made["token"].startswith("sfp_") and len(made["token"]) == 36, made
+    second = user.call("POST", "/api/account/tokens", {"description": "a script"}, expect=201)
+    listed = user.call("GET", "/api/account/tokens")
+    assert [t["id"] for t in listed] == [second["id"], made["id"]] or [t["id"] for t in listed] == [made["id"],
+                                                                                                   second["id"]], listed
+    for t in listed:
+        assert set(t) == {"id", "description", "createdAt", "lastUsedAt"}, t
+        assert made["token"] not in str(t) and second["token"] not in str(t)
+    bot = a.User(s, user.name, None, bearer=made["token"])
+    assert bot.account()["username"] == user.name
+    # A bearer request needs no Origin, and acts for its account.
+    created = bot.call("POST", "/api/games", {"variant": "chess", "opponent": "friend"}, expect=201)
+    assert created["game"]["players"]["white"]["name"] == user.name
+    assert user.call("DELETE", "/api/account/tokens/" + made["id"], expect=204) is None
+    bot.error("GET", "/api/account", expect=401)  # at once
+    bot.error("POST", "/api/games", {"variant": "chess", "opponent": "friend"}, expect=401)
+    user.error("DELETE", "/api/account/tokens/" + made["id"], expect=404)
+    assert [t["id"] for t in user.call("GET", "/api/account/tokens")] == [second["id"]]
+    # A token of one account cannot revoke another's.
+    stranger = a.signup(s)
+    stranger.error("DELETE", "/api/account/tokens/" + second["id"], expect=404)
+    for header in ("Bearer sfp_" + "x" * 32, "Bearer ", "Basic dXNlcjpwYXNz", "sfp_nothing"):
+        r = s.request("GET", "/api/account", headers={"Authorization": header})
+        assert r.status == 401 and r.json()["error"], (header, r)
+    user.error("POST", "/api/account/tokens", {"description": "x" * 101}, contains="100")
+    s.error("GET", "/api/account/tokens", expect=401)
+    s.error("POST", "/api/account/tokens", {"description": "nobody"}, expect=401)
+
+
+def test_cross_site_requests_are_refused():
+    s = h.shared()
+    user = a.signup(s)
+    body = {"variant": "chess", "opponent": "friend"}
+    for origin in ("http://evil.example", "null", "https://127.0.0.1:%d" % s.port, "http://127.0.0.1:1"):
+        r = user.request("POST", "/api/games", body, origin=False, headers={"Origin": origin})
+        assert r.status == 403 and "cross-site" in r.json()["error"], (origin, r)
+    r = user.request("POST", "/api/games", body, origin=False)  # the cookie without an Origin
+    assert r.status == 403 and "Origin" in r.json()["error"], r
+    user.call("POST", "/api/games", body, expect=201)  # its own origin
+    user.error("POST", "/api/auth/logout", origin=False, expect=403)
+    assert user.account()["username"] == user.name  # a read needs no Origin; the session lives
+    # Without the cookie a request from another site is refused too; without an Origin it is not.
+    r = s.request("POST", "/api/games", dict(body), headers={"Origin": "http://evil.example"})
+    assert r.status == 403, r
+    s.create("chess")
