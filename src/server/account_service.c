@@ -381,6 +381,33 @@ AccountStatus account_perfs(const char *user_id, PerfRow *rows, AccountReply *re
     return ACCOUNT_OK;
 }
 
+bool account_counts(const char *user_id, UserCounts *c, AccountReply *reply)
+{
+    return store_user_counts(store, user_id, c) || (store_failed(reply), false);
+}
+
+bool account_rating_points(const char *user_id, RatingPoint **rows, int *n, AccountReply *reply)
+{
+    return store_rating_points(store, user_id, rows, n) || (store_failed(reply), false);
+}
+
+AccountStatus account_top(const char *variant, int limit, TopRow **rows, int *n, AccountReply *reply)
+{
+    if (!store_top(store, variant, GLICKO_PROVISIONAL_RD, rows, n))
+        return store_failed(reply);
+    int64_t now = util_now_ms();
+    int kept = 0; /* the stored deviations grown to today's: some are provisional again */
+    for (int i = 0; i < *n && kept < limit; i++) {
+        Glicko g = perf_now(&(*rows)[i].perf, now);
+        if (glicko_provisional(g))
+            continue;
+        (*rows)[kept] = (*rows)[i];
+        (*rows)[kept++].perf.glicko = g;
+    }
+    *n = kept;
+    return ACCOUNT_OK;
+}
+
 AccountStatus account_rate_seat(SeatRow *seat, const char *variant, AccountReply *reply)
 {
     PerfRow perfs[VARIANTS_MAX];

@@ -93,6 +93,15 @@ AccountStatus account_find(const char *name, UserRow *u, AccountReply *reply);
 /* The account's rating in every variant as it stands now (variant_count() rows, in the
  * registry's order; 1500 / 350 / 0.06 where it has played no rated game). */
 AccountStatus account_perfs(const char *user_id, PerfRow *rows, AccountReply *reply);
+/* The account's games counted (all but aborted ones, rated, won, lost, drawn) and one it is
+ * playing; false with reply->message set when the store fails. */
+bool account_counts(const char *user_id, UserCounts *c, AccountReply *reply);
+/* The ratings after each of the account's rated games, oldest first (*rows malloc'ed). */
+bool account_rating_points(const char *user_id, RatingPoint **rows, int *n, AccountReply *reply);
+/* The variant's best `limit` ratings that are not provisional now, best first (*rows
+ * malloc'ed, their deviations grown for idle days). */
+AccountStatus account_top(const char *variant, int limit, TopRow **rows, int *n, AccountReply *reply);
+
 /* The account's seat at a new game of the variant: its id and name, its rating now. */
 AccountStatus account_seat(const Principal *p, const char *variant, SeatRow *seat, AccountReply *reply);
 /* A seat's account's rating in the variant now (a rematch's seats), no change yet. */

@@ -164,7 +164,8 @@ static const ApiRoute api_own_routes[] = {
     {NULL, NULL, NULL},
 };
 
-static const ApiRoute *const route_tables[] = {api_game_routes, api_analysis_routes, api_learn_routes,
+/* The users' routes first: /games/user/NAME before the games' /games/ID/... */
+static const ApiRoute *const route_tables[] = {api_user_routes, api_game_routes, api_analysis_routes, api_learn_routes,
                                                api_account_routes, api_own_routes};
 
 /* Does `path` (under /api) match the route's?  Its {} segments go to rq->arg. */

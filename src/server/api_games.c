@@ -6,6 +6,7 @@
 
 #include "../core/pgn.h"
 #include "../util/parse.h"
+#include "../util/text.h"
 #include "../variants/registry.h"
 #include "api_route.h"
 #include "events.h"
@@ -117,35 +118,74 @@ static enum MHD_Result post_import(ApiRequest *rq)
     return post_new_game(rq, true);
 }
 
+/* A line of a list of games: GAME's summary. */
+static json_t *list_row_json(const ListRow *row, bool *ok)
+{
+    char created[40];
+    util_iso_time(row->created_ms, created, sizeof created);
+    bool aborted = strcmp(row->result, "aborted") == 0; /* the store's word; "*" in GAME, as in PGN */
+    json_t *game = json_pack("{s:s, s:s, s:s, s:o, s:i, s:s, s:I}", "id", row->id, "variant", row->variant, "result",
+                             aborted ? "*" : row->result, "reason", row->reason[0] ? json_string(row->reason) : json_null(),
+                             "moves", row->moves, "created", created, "createdAt", (json_int_t)row->created_ms);
+    game_json_players(game, row->rated, row->seat, row->engine, ok);
+    return game;
+}
+
+/* Whether the client asks for NDJSON (a JSON object a line), as lichess's clients may. */
+static bool wants_ndjson(const ApiRequest *rq)
+{
+    const char *accept = MHD_lookup_connection_value(rq->c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
+    return accept && strstr(accept, "application/x-ndjson");
+}
+
+/* The rows as NDJSON text (malloc'ed; NULL when memory runs out). */
+static char *ndjson_text(json_t *list)
+{
+    Text out = {0};
+    size_t i;
+    json_t *game;
+    bool ok = true;
+    json_array_foreach(list, i, game)
+    {
+        char *line = json_dumps(game, JSON_COMPACT);
+        ok = ok && line && text_addf(&out, "%s\n", line);
+        free(line);
+    }
+    json_decref(list);
+    char *text = ok ? text_take(&out) : NULL;
+    text_free(&out);
+    return ok && !text ? strdup("") : text; /* no games: an empty text */
+}
+
+enum MHD_Result api_send_list(ApiRequest *rq, const ListQuery *q)
+{
+    ListRow *rows;
+    int n;
+    if (!service_list(q, &rows, &n))
+        return http_error(rq->c, MHD_HTTP_SERVICE_UNAVAILABLE, "the games cannot be read");
+    json_t *list = json_array();
+    bool ok = true;
+    for (int i = 0; i < n; i++)
+        util_json_append(list, list_row_json(&rows[i], &ok), &ok);
+    free(rows);
+    if (!ok) { /* a game left out: none of them */
+        json_decref(list);
+        list = NULL;
+    }
+    if (list && wants_ndjson(rq)) {
+        char *text = ndjson_text(list);
+        return text ? http_text(rq->c, 200, "application/x-ndjson", text, NULL) : http_send(rq->c, 503, NULL);
+    }
+    return http_json(rq->c, 200, list);
+}
+
 static enum MHD_Result list_games(ApiRequest *rq)
 {
     const char *text = api_query(rq, "limit");
     long limit = 20;
     if (text && !parse_long(text, 1, 100, &limit))
         return http_error(rq->c, 400, "limit must be an integer from 1 to 100");
-    ListRow *rows;
-    int n;
-    if (!service_list((int)limit, &rows, &n))
-        return http_error(rq->c, MHD_HTTP_SERVICE_UNAVAILABLE, "the games cannot be read");
-    json_t *list = json_array();
-    bool ok = true;
-    for (int i = 0; i < n; i++) {
-        char created[40];
-        util_iso_time(rows[i].created_ms, created, sizeof created);
-        bool aborted = strcmp(rows[i].result, "aborted") == 0; /* the store's word; "*" in GAME, as in PGN */
-        json_t *game = json_pack("{s:s, s:s, s:s, s:o, s:i, s:s}", "id", rows[i].id, "variant", rows[i].variant,
-                                 "result", aborted ? "*" : rows[i].result, "reason",
-                                 rows[i].reason[0] ? json_string(rows[i].reason) : json_null(), "moves", rows[i].moves,
-                                 "created", created);
-        game_json_players(game, rows[i].rated, rows[i].seat, rows[i].engine, &ok);
-        util_json_append(list, game, &ok);
-    }
-    free(rows);
-    if (!ok) { /* a game left out: none of them */
-        json_decref(list);
-        list = NULL;
-    }
-    return http_json(rq->c, 200, list);
+    return api_send_list(rq, &(ListQuery){.limit = (int)limit});
 }
 
 /* ---- A game --------------------------------------------------------------------------------- */

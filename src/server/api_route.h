@@ -49,6 +49,7 @@ extern const ApiRoute api_game_routes[];
 extern const ApiRoute api_analysis_routes[];
 extern const ApiRoute api_learn_routes[];
 extern const ApiRoute api_account_routes[];
+extern const ApiRoute api_user_routes[];
 
 /* Prepares what never changes (the variants' descriptions); false when memory runs out. */
 bool api_learn_start(void);
@@ -56,6 +57,10 @@ bool api_learn_start(void);
 /* An account's perfs (account_perfs' rows) as {VARIANT: {rating, rd, games, prov}}; NULL
  * when memory runs out. */
 json_t *api_perfs_json(const PerfRow *perfs);
+
+/* Answers with the games of the query, newest first: a JSON array of their summaries, or NDJSON
+ * when the client's Accept asks for application/x-ndjson. */
+enum MHD_Result api_send_list(ApiRequest *rq, const ListQuery *q);
 
 /* A query argument of the request (NULL when absent). */
 const char *api_query(const ApiRequest *rq, const char *key);

@@ -172,9 +172,9 @@ int service_count(void)
     return table_size();
 }
 
-bool service_list(int limit, ListRow **rows, int *n)
+bool service_list(const ListQuery *q, ListRow **rows, int *n)
 {
-    return store_list(svc_store, limit, rows, n);
+    return store_list(svc_store, q, rows, n);
 }
 
 /* For table_each: a flag that fell, an engine move that could not be asked for (memory ran

@@ -122,8 +122,8 @@ int service_evict(int64_t idle_ms);
 void service_account_closed(const char *user_id);
 /* How many games are in memory. */
 int service_count(void);
-/* The `limit` newest games in the store, newest first (*rows malloc'ed). */
-bool service_list(int limit, ListRow **rows, int *n);
+/* The games of the query in the store, newest first (*rows malloc'ed). */
+bool service_list(const ListQuery *q, ListRow **rows, int *n);
 
 /* For the engine workers: the task for the engine's move (false when there is nothing to
  * do); after a task, always the reply: the move found (MOVE_NONE: none), played if the game

@@ -191,7 +191,14 @@ bool store_id_taken(Store *s, const char *id);
 int store_load(Store *s, const char *id, GameRow *g, MoveRow **moves, int *n);
 /* The ids of the unfinished games, oldest first (*ids malloc'ed). */
 bool store_load_unfinished(Store *s, StoreId **ids, int *n);
-/* The `limit` newest games, newest first (*rows malloc'ed). */
-bool store_list(Store *s, int limit, ListRow **rows, int *n);
+/* Which games a list holds: the `limit` newest, of one account (user: its id) or all (NULL),
+ * created before until_ms (0: any time). */
+typedef struct ListQuery {
+    int limit;
+    const char *user;
+    int64_t until_ms;
+} ListQuery;
+/* The games of the query, newest first (*rows malloc'ed). */
+bool store_list(Store *s, const ListQuery *q, ListRow **rows, int *n);
 
 #endif

@@ -342,16 +342,18 @@ bool store_load_unfinished(Store *s, StoreId **ids, int *n)
     return ok;
 }
 
-bool store_list(Store *s, int limit, ListRow **rows, int *n)
+bool store_list(Store *s, const ListQuery *lq, ListRow **rows, int *n)
 {
-    char limit_text[SQL_NUMBER_MAX];
-    const char *param = sql_int_param(limit_text, true, limit);
+    char limit[SQL_NUMBER_MAX], until[SQL_NUMBER_MAX];
+    const char *params[] = {sql_int_param(limit, true, lq->limit), lq->user ? lq->user : "",
+                            sql_int_param(until, true, lq->until_ms ? lq->until_ms : INT64_MAX)};
     *n = 0;
     *rows = NULL;
     StoreQuery q = {"SELECT g.id, g.variant, g.result, g.reason, g.created_ms, g.white, g.black, "
-               "(SELECT count(*) FROM moves m WHERE m.game_id = g.id), " SEAT_COLUMNS
-               " FROM " SEATS_FROM " ORDER BY g.created_ms DESC, g.id DESC LIMIT $1",
-               1, &param, {0}};
+                    "(SELECT count(*) FROM moves m WHERE m.game_id = g.id), " SEAT_COLUMNS
+                    " FROM " SEATS_FROM " WHERE ($2 = '' OR g.white_user = $2 OR g.black_user = $2) "
+                    "AND g.created_ms < $3 ORDER BY g.created_ms DESC, g.id DESC LIMIT $1",
+                    3, params, {0}};
     if (!store_query(s, &q))
         return false;
     SqlRows *r = &q.rows;
