@@ -17,6 +17,7 @@
 #include "../engine/search.h"
 #include "../engine/tune.h"
 #include "../server/server.h"
+#include "../server/user_cli.h"
 #include "../tablebase/tb.h"
 #include "../util/clock.h"
 #include "../util/options.h"
@@ -240,7 +241,7 @@ static int cmd_bench(int argc, char **argv)
 /* Every subcommand: its table (usage, summary, options) and what runs it. */
 static const Subcommand subcommands[] = {
     {&perft_command, cmd_perft}, {&mate_command, cmd_mate},   {&bench_command, cmd_bench},
-    {&serve_command, server_main},
+    {&serve_command, server_main}, {&user_command, user_main},
     {&match_command, match_main}, {&tb_command, tb_main},     {&tune_command, tune_main},
 };
 #define SUBCOMMANDS (int)(sizeof subcommands / sizeof subcommands[0])
