@@ -87,3 +87,41 @@ def test_tokens_are_random_and_never_logged():
         assert not leaked, "tokens in the server's output: %r" % leaked[:3]
     finally:
         s.cleanup()
+
+
+def store_bytes(server):
+    """Everything the store holds, as bytes to search: SQLite's files (the database and its
+    write-ahead log), or the accounts' tables dumped by psql."""
+    if server.db.startswith("postgresql:"):
+        tables = ("users", "sessions", "api_tokens", "login_failures")
+        return "".join(h.postgres().sql("SELECT * FROM %s" % t, server.db) for t in tables).encode()
+    data = b""
+    for path in glob.glob(server.db + "*"):
+        with open(path, "rb") as f:
+            data += f.read()
+    return data
+
+
+def test_passwords_and_secrets_never_stored_or_logged():
+    """Passwords are stored as Argon2id hashes only, session ids and API tokens as digests, and
+    none of them reaches the server's output, even when a login fails or a password changes."""
+    import accounts as a
+    s = h.Server()
+    try:
+        password, changed = "Zebra-Quasar-%d-pass" % os.getpid(), "Violet-Lantern-%d-pass" % os.getpid()
+        user = a.signup(s, password=password)
+        s.error("POST", "/api/auth/login", {"username": user.name, "password": password + "x"}, expect=401)
+        other = a.login(s, user.name, password)
+        token = user.call("POST", "/api/account/tokens", {"description": "bot"}, expect=201)["token"]
+        user.call("POST", "/api/account/password", {"old": password, "new": changed}, expect=204)
+        secrets = [password, password + "x", changed, user.sid, other.sid, token]
+        stored = store_bytes(s)
+        assert b"$argon2id$v=19$m=19456,t=2,p=1$" in stored, "no Argon2id hash in the store"
+        found = [x for x in secrets if x.encode() in stored]
+        assert not found, "secrets in the store: %r" % found
+        assert s.stop() == 0
+        output = s.stdout() + s.stderr()
+        found = [x for x in secrets if x in output]
+        assert not found, "secrets in the server's output: %r" % found
+    finally:
+        s.cleanup()
