@@ -178,7 +178,7 @@ AccountStatus account_login(const char *name, const char *password, const char *
     }
     char rehashed[SECRET_HASH_MAX]; /* made with older parameters: made again with today's */
     if (secret_needs_rehash(u.password) && secret_hash_password(password, rehashed))
-        store_user_set_password(store, u.id, rehashed, "");
+        store_user_set_password(store, u.id, rehashed, NULL);
     return open_session(u.id, u.username, p, reply);
 }
 

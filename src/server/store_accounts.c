@@ -88,10 +88,10 @@ static StoreResult update_account(Sql *sql, const char *text, int n, const char 
 static StoreResult work_set_password(Sql *sql, void *ctx)
 {
     const Account *a = ctx;
-    const char *params[] = {a->id, a->hash}, *keep[] = {a->id, a->keep ? a->keep : ""};
+    const char *params[] = {a->id, a->hash}, *keep[] = {a->id, a->keep};
     StoreResult result =
         update_account(sql, "UPDATE users SET password = $2 WHERE id = $1 AND closed_ms IS NULL", 2, params);
-    if (result == STORE_OK)
+    if (result == STORE_OK && a->keep)
         result = store_result(sql_exec(sql, "DELETE FROM sessions WHERE user_id = $1 AND id <> $2", 2, keep));
     return result;
 }

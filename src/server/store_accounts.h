@@ -51,8 +51,9 @@ StoreResult store_user_insert(Store *s, const UserRow *u);
 int store_user_get(Store *s, const char *id, UserRow *u);
 /* Every account, oldest first (*rows malloc'ed). */
 bool store_user_list(Store *s, UserRow **rows, int *n);
-/* A new password hash; every session of the account but `keep` (a session digest, or NULL)
- * ends in the same transaction. */
+/* A new password hash; every session of the account but `keep` (a session digest; "": every
+ * one) ends in the same transaction.  With keep NULL no session ends (the same password
+ * hashed again with today's parameters). */
 StoreResult store_user_set_password(Store *s, const char *id, const char *hash, const char *keep);
 /* Closes the account: its sessions and tokens end, its name stays taken. */
 StoreResult store_user_close(Store *s, const char *id, int64_t now);
