@@ -10,7 +10,8 @@ the other (two accepts at once: one rematch); of two moves sent at once to the t
 made and the other answered 409; one search per engine move whatever the number of instances;
 a flag fall found by the instance that is left; kill -9 of an instance under load: nothing
 acknowledged is lost and the other instance continues its games (engine moves) within a few
-seconds (the time printed).
+seconds (the time printed); accounts: a session good on both instances, the Origin check behind
+nginx, a logout ending the session on both, the login throttle per client behind nginx.
 
 Plain test_* functions with plain asserts; tests/run.py imports the module and calls them.
 """
@@ -296,6 +297,43 @@ def test_limits_per_client_behind_nginx():
         # a new address each time, is ignored, and its own address runs out of games.
         forged = [create_from(a.port, "127.0.0.4", {"X-Forwarded-For": "10.0.0.%d" % i}) for i in range(4)]
         assert forged == [201, 201, 429, 429], forged
+    finally:
+        c.close()
+
+
+def test_accounts_behind_nginx():
+    """Accounts through the balancer: a session works on whichever instance a request reaches,
+    a browser's Origin (nginx's own address) passes the cross-site check there (nginx passes the
+    Host with its port), a logout ends the session on both at once, and the login throttle
+    counts each client behind nginx by its own address, on both instances together."""
+    c = Cluster(extra_args=["--trusted-proxy", "127.0.0.1"])
+    try:
+        port = c.nginx.port
+        status, conn = from_address(port, "127.0.0.2", "POST", "/api/auth/signup",
+                                    {"username": "Nginx_user", "password": "a password here"})
+        conn.close()
+        assert status == 201, status
+        r = c.front.request("POST", "/api/auth/login", {"username": "nginx_user", "password": "a password here"})
+        assert r.status == 200, r
+        sid = r.headers["Set-Cookie"].split(";")[0]
+        mine = {"Cookie": sid, "Origin": "http://127.0.0.1:%d" % port}
+        for _ in range(4):  # both instances, round robin
+            assert c.front.request("GET", "/api/account", headers=mine).json()["username"] == "Nginx_user"
+            created = c.front.request("POST", "/api/games", {"variant": "chess", "opponent": "friend"}, headers=mine)
+            assert created.status == 201 and created.json()["game"]["players"]["white"]["name"] == "Nginx_user"
+        forged = dict(mine, Origin="http://evil.example")
+        assert c.front.request("POST", "/api/games", {"variant": "chess"}, headers=forged).status == 403
+        assert c.front.request("POST", "/api/auth/logout", headers=mine).status == 204
+        for server in c.servers:
+            assert server.request("GET", "/api/account", headers={"Cookie": sid}).status == 401
+        # Client 127.0.0.3 fails five times (over both instances): refused; 127.0.0.4 is not.
+        guess = {"username": "nginx_user", "password": "not it at all"}
+        statuses = [from_address(port, "127.0.0.3", "POST", "/api/auth/login", guess)[0] for _ in range(6)]
+        assert statuses == [401] * 5 + [429], statuses
+        right = {"username": "nginx_user", "password": "a password here"}
+        assert from_address(port, "127.0.0.4", "POST", "/api/auth/login", right)[0] == 429  # the name's limit
+        other = {"username": "nobody_else", "password": "not it at all"}
+        assert from_address(port, "127.0.0.4", "POST", "/api/auth/login", other)[0] == 401  # its own address
     finally:
         c.close()
 
