@@ -182,7 +182,20 @@ AccountStatus account_login(const char *name, const char *password, const char *
     return open_session(u.id, u.username, p, reply);
 }
 
-/* The holder of a token; its use noted. */
+/* The principal of a session or token found in the store; its use noted (at most hourly). */
+static void hold(Principal *p, AuthVia via, const Holder *h, const char *digest,
+                 StoreResult (*touch)(Store *, const char *, int64_t))
+{
+    int64_t now = util_now_ms();
+    if (now - h->used_ms >= SESSION_TOUCH_MS)
+        touch(store, digest, now);
+    *p = (Principal){.via = via};
+    snprintf(p->user_id, sizeof p->user_id, "%s", h->user_id);
+    snprintf(p->username, sizeof p->username, "%s", h->username);
+    snprintf(p->digest, sizeof p->digest, "%s", digest);
+}
+
+/* The holder of a token. */
 static AccountStatus authenticate_token(const char *bearer, Principal *p, AccountReply *reply)
 {
     char digest[SECRET_DIGEST_LEN + 1];
@@ -193,13 +206,7 @@ static AccountStatus authenticate_token(const char *bearer, Principal *p, Accoun
         return store_failed(reply);
     if (!found)
         return fail(reply, ACCOUNT_DENIED, "the token is not valid (revoked, or its account closed)");
-    int64_t now = util_now_ms();
-    if (now - h.used_ms >= SESSION_TOUCH_MS)
-        store_token_touch(store, digest, now);
-    *p = (Principal){.via = AUTH_TOKEN};
-    snprintf(p->user_id, sizeof p->user_id, "%s", h.user_id);
-    snprintf(p->username, sizeof p->username, "%s", h.username);
-    memcpy(p->digest, digest, sizeof p->digest);
+    hold(p, AUTH_TOKEN, &h, digest, store_token_touch);
     return ACCOUNT_OK;
 }
 
@@ -216,15 +223,9 @@ AccountStatus account_authenticate(const char *session, const char *bearer, Prin
     int found = store_session_get(store, digest, &h);
     if (found < 0)
         return store_failed(reply);
-    int64_t now = util_now_ms();
-    if (!found || now - h.used_ms > SESSION_IDLE_MS)
+    if (!found || util_now_ms() - h.used_ms > SESSION_IDLE_MS)
         return ACCOUNT_OK; /* ended, expired or forged: no one */
-    if (now - h.used_ms >= SESSION_TOUCH_MS)
-        store_session_touch(store, digest, now);
-    *p = (Principal){.via = AUTH_SESSION};
-    snprintf(p->user_id, sizeof p->user_id, "%s", h.user_id);
-    snprintf(p->username, sizeof p->username, "%s", h.username);
-    memcpy(p->digest, digest, sizeof p->digest);
+    hold(p, AUTH_SESSION, &h, digest, store_session_touch);
     return ACCOUNT_OK;
 }
 

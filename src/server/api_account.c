@@ -35,39 +35,61 @@ static enum MHD_Result with_cookie(ApiRequest *rq, unsigned status, json_t *body
     return http_send(rq->c, status, http_with_header(r, MHD_HTTP_HEADER_SET_COOKIE, cookie));
 }
 
-/* The body's string fields named in keys (each required), in out. */
-static bool read_fields(ApiRequest *rq, json_t **o, const char *const *keys, const char **out, int n,
-                        enum MHD_Result *ret)
+/* An account endpoint whose body holds string fields (`keys`, each required): `act` does the
+ * account's work with them (the principal in *p, which it may set), `answer` makes the
+ * response to a success with ok_status. */
+typedef struct FieldsCall {
+    const char *keys[2];
+    int n;
+    AccountStatus (*act)(ApiRequest *rq, const char *const *field, Principal *p, AccountReply *reply);
+    enum MHD_Result (*answer)(ApiRequest *rq, unsigned ok_status, const Principal *p, const AccountReply *reply);
+    unsigned ok_status;
+} FieldsCall;
+
+static enum MHD_Result call_with_fields(ApiRequest *rq, const FieldsCall *f)
 {
     char err[ERR_MAX];
-    int status = parse_body(rq->body, rq->len, o, err);
-    for (int i = 0; !status && i < n; i++)
-        status = req_string(*o, keys[i], &out[i], err);
-    if (!status)
-        return true;
-    json_decref(*o);
-    *o = NULL;
-    *ret = http_error(rq->c, (unsigned)status, "%s", err);
-    return false;
+    json_t *o;
+    const char *field[2];
+    int bad = parse_body(rq->body, rq->len, &o, err);
+    for (int i = 0; !bad && i < f->n; i++)
+        bad = req_string(o, f->keys[i], &field[i], err);
+    if (bad) {
+        json_decref(o);
+        return http_error(rq->c, (unsigned)bad, "%s", err);
+    }
+    AccountReply reply = {0};
+    Principal p = rq->who;
+    AccountStatus status = f->act(rq, field, &p, &reply);
+    json_decref(o);
+    return status == ACCOUNT_OK ? f->answer(rq, f->ok_status, &p, &reply) : refused(rq->c, status, &reply);
+}
+
+/* Answers: the new session's cookie and {username}; nothing (204); the cookie cleared. */
+static enum MHD_Result answer_session(ApiRequest *rq, unsigned ok_status, const Principal *p,
+                                      const AccountReply *reply)
+{
+    return with_cookie(rq, ok_status, json_pack("{s:s}", "username", p->username), reply->secret);
+}
+
+static enum MHD_Result answer_empty(ApiRequest *rq, unsigned ok_status, const Principal *p, const AccountReply *reply)
+{
+    (void)p, (void)reply;
+    return http_send(rq->c, ok_status, http_empty_response());
+}
+
+static enum MHD_Result answer_ended(ApiRequest *rq, unsigned ok_status, const Principal *p, const AccountReply *reply)
+{
+    (void)p, (void)reply;
+    return with_cookie(rq, ok_status, NULL, NULL);
 }
 
 /* ---- Signing up, logging in and out --------------------------------------------------------- */
 
-static enum MHD_Result post_signup(ApiRequest *rq)
+static AccountStatus act_signup(ApiRequest *rq, const char *const *field, Principal *p, AccountReply *reply)
 {
-    static const char *const keys[] = {"username", "password"};
-    const char *field[2];
-    json_t *o;
-    enum MHD_Result ret;
-    if (!read_fields(rq, &o, keys, field, 2, &ret))
-        return ret;
-    AccountReply reply = {0};
-    Principal p;
-    AccountStatus status = account_signup(field[0], field[1], &p, &reply);
-    json_decref(o);
-    if (status != ACCOUNT_OK)
-        return refused(rq->c, status, &reply);
-    return with_cookie(rq, 201, json_pack("{s:s}", "username", p.username), reply.secret);
+    (void)rq;
+    return account_signup(field[0], field[1], p, reply);
 }
 
 /* The client's address as text, for the login throttle. */
@@ -80,23 +102,23 @@ static void address_of(const struct sockaddr *a, char *out, size_t len)
         snprintf(out, len, "unknown");
 }
 
-static enum MHD_Result post_login(ApiRequest *rq)
+static AccountStatus act_login(ApiRequest *rq, const char *const *field, Principal *p, AccountReply *reply)
 {
-    static const char *const keys[] = {"username", "password"};
-    const char *field[2];
-    json_t *o;
-    enum MHD_Result ret;
-    if (!read_fields(rq, &o, keys, field, 2, &ret))
-        return ret;
     char address[INET6_ADDRSTRLEN];
     address_of(rq->client, address, sizeof address);
-    AccountReply reply = {0};
-    Principal p;
-    AccountStatus status = account_login(field[0], field[1], address, &p, &reply);
-    json_decref(o);
-    if (status != ACCOUNT_OK)
-        return refused(rq->c, status, &reply);
-    return with_cookie(rq, 200, json_pack("{s:s}", "username", p.username), reply.secret);
+    return account_login(field[0], field[1], address, p, reply);
+}
+
+static enum MHD_Result post_signup(ApiRequest *rq)
+{
+    static const FieldsCall call = {{"username", "password"}, 2, act_signup, answer_session, 201};
+    return call_with_fields(rq, &call);
+}
+
+static enum MHD_Result post_login(ApiRequest *rq)
+{
+    static const FieldsCall call = {{"username", "password"}, 2, act_login, answer_session, 200};
+    return call_with_fields(rq, &call);
 }
 
 static enum MHD_Result post_logout(ApiRequest *rq)
@@ -143,53 +165,52 @@ static enum MHD_Result get_account(ApiRequest *rq)
                                (json_int_t)u.created_ms, "perfs", api_perfs_json(perfs)));
 }
 
+static AccountStatus act_password(ApiRequest *rq, const char *const *field, Principal *p, AccountReply *reply)
+{
+    (void)rq;
+    return account_change_password(p, field[0], field[1], reply);
+}
+
 static enum MHD_Result post_password(ApiRequest *rq)
 {
-    static const char *const keys[] = {"old", "new"};
-    const char *field[2];
-    json_t *o;
-    enum MHD_Result ret;
-    if (!read_fields(rq, &o, keys, field, 2, &ret))
-        return ret;
-    AccountReply reply = {0};
-    AccountStatus status = account_change_password(&rq->who, field[0], field[1], &reply);
-    json_decref(o);
-    return status == ACCOUNT_OK ? http_send(rq->c, 204, http_empty_response()) : refused(rq->c, status, &reply);
+    static const FieldsCall call = {{"old", "new"}, 2, act_password, answer_empty, 204};
+    return call_with_fields(rq, &call);
+}
+
+/* Closing: the account's games in memory show it closed. */
+static AccountStatus act_close(ApiRequest *rq, const char *const *field, Principal *p, AccountReply *reply)
+{
+    (void)rq;
+    AccountStatus status = account_close(p, field[0], reply);
+    if (status == ACCOUNT_OK)
+        service_account_closed(p->user_id);
+    return status;
 }
 
 static enum MHD_Result post_close(ApiRequest *rq)
 {
-    static const char *const keys[] = {"password"};
-    const char *field[1];
-    json_t *o;
-    enum MHD_Result ret;
-    if (!read_fields(rq, &o, keys, field, 1, &ret))
-        return ret;
-    AccountReply reply = {0};
-    AccountStatus status = account_close(&rq->who, field[0], &reply);
-    json_decref(o);
-    if (status != ACCOUNT_OK)
-        return refused(rq->c, status, &reply);
-    service_account_closed(rq->who.user_id);
-    return with_cookie(rq, 204, NULL, NULL);
+    static const FieldsCall call = {{"password"}, 1, act_close, answer_ended, 204};
+    return call_with_fields(rq, &call);
 }
 
 /* ---- Personal API tokens -------------------------------------------------------------------- */
 
+static AccountStatus act_token(ApiRequest *rq, const char *const *field, Principal *p, AccountReply *reply)
+{
+    (void)rq;
+    return account_token_create(p, field[0], reply);
+}
+
+static enum MHD_Result answer_token(ApiRequest *rq, unsigned ok_status, const Principal *p, const AccountReply *reply)
+{
+    (void)p;
+    return http_json(rq->c, ok_status, json_pack("{s:s, s:s}", "id", reply->token_id, "token", reply->secret));
+}
+
 static enum MHD_Result post_token(ApiRequest *rq)
 {
-    static const char *const keys[] = {"description"};
-    const char *field[1];
-    json_t *o;
-    enum MHD_Result ret;
-    if (!read_fields(rq, &o, keys, field, 1, &ret))
-        return ret;
-    AccountReply reply = {0};
-    AccountStatus status = account_token_create(&rq->who, field[0], &reply);
-    json_decref(o);
-    if (status != ACCOUNT_OK)
-        return refused(rq->c, status, &reply);
-    return http_json(rq->c, 201, json_pack("{s:s, s:s}", "id", reply.token_id, "token", reply.secret));
+    static const FieldsCall call = {{"description"}, 1, act_token, answer_token, 201};
+    return call_with_fields(rq, &call);
 }
 
 static json_t *time_or_null(int64_t ms)

@@ -164,6 +164,11 @@ typedef struct StoreQuery {
 } StoreQuery;
 bool store_query(Store *s, StoreQuery *q);
 StoreResult store_change(Store *s, const char *text, int n, const char *const *params, long *changes);
+/* Runs a read and turns each of its rows into an element of a malloc'ed array (*rows of *n
+ * elements of `size` bytes) by `read`; false after an error or when memory runs out (*rows then
+ * NULL, *n 0). */
+bool store_read_rows(Store *s, StoreQuery *q, void *rows, int *n, size_t size,
+                     void (*read)(const SqlRows *r, int row, void *out));
 /* SQL_OK -> STORE_OK, anything else -> STORE_FAILED. */
 StoreResult store_result(SqlStatus status);
 

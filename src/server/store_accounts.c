@@ -54,20 +54,15 @@ int store_user_get(Store *s, const char *id, UserRow *u)
     return found;
 }
 
+static void read_user_row(const SqlRows *r, int row, void *out)
+{
+    read_user(r, row, out);
+}
+
 bool store_user_list(Store *s, UserRow **rows, int *n)
 {
-    *rows = NULL;
-    *n = 0;
     StoreQuery q = {"SELECT " USER_COLUMNS " FROM users ORDER BY created_ms, id", 0, NULL, {0}};
-    if (!store_query(s, &q))
-        return false;
-    int cap = 0;
-    bool ok = true;
-    for (int i = 0; ok && i < q.rows.rows; i++)
-        if ((ok = schema_grow_array(rows, &cap, *n, sizeof **rows)))
-            read_user(&q.rows, i, &(*rows)[(*n)++]);
-    sql_free(&q.rows);
-    return ok;
+    return store_read_rows(s, &q, rows, n, sizeof **rows, read_user_row);
 }
 
 typedef struct Account {
@@ -201,28 +196,21 @@ StoreResult store_token_insert(Store *s, const char *id, const char *digest, con
     return result;
 }
 
+static void read_token(const SqlRows *r, int row, void *out)
+{
+    TokenRow *t = out;
+    COPY(t->id, r, row, 0);
+    COPY(t->description, r, row, 1);
+    t->created_ms = sql_int(r, row, 2);
+    t->used_ms = sql_int(r, row, 3);
+}
+
 bool store_tokens_of(Store *s, const char *user_id, TokenRow **rows, int *n)
 {
-    *rows = NULL;
-    *n = 0;
     StoreQuery q = {"SELECT id, description, created_ms, used_ms FROM api_tokens WHERE user_id = $1 "
                     "ORDER BY created_ms DESC, id",
                     1, &user_id, {0}};
-    if (!store_query(s, &q))
-        return false;
-    int cap = 0;
-    bool ok = true;
-    for (int i = 0; ok && i < q.rows.rows; i++) {
-        if (!(ok = schema_grow_array(rows, &cap, *n, sizeof **rows)))
-            break;
-        TokenRow *t = &(*rows)[(*n)++];
-        COPY(t->id, &q.rows, i, 0);
-        COPY(t->description, &q.rows, i, 1);
-        t->created_ms = sql_int(&q.rows, i, 2);
-        t->used_ms = sql_int(&q.rows, i, 3);
-    }
-    sql_free(&q.rows);
-    return ok;
+    return store_read_rows(s, &q, rows, n, sizeof **rows, read_token);
 }
 
 StoreResult store_token_delete(Store *s, const char *user_id, const char *id)
@@ -285,48 +273,36 @@ static void read_perf(const SqlRows *r, int row, int col, PerfRow *p)
 
 #define PERF_COLUMNS "variant, rating, rd, volatility, games, rated_ms"
 
+static void read_perf_row(const SqlRows *r, int row, void *out)
+{
+    read_perf(r, row, 0, out);
+}
+
 bool store_perfs(Store *s, const char *user_id, PerfRow **rows, int *n)
 {
-    *rows = NULL;
-    *n = 0;
     StoreQuery q = {"SELECT " PERF_COLUMNS " FROM perfs WHERE user_id = $1 AND games > 0 ORDER BY variant", 1, &user_id,
                     {0}};
-    if (!store_query(s, &q))
-        return false;
-    int cap = 0;
-    bool ok = true;
-    for (int i = 0; ok && i < q.rows.rows; i++)
-        if ((ok = schema_grow_array(rows, &cap, *n, sizeof **rows)))
-            read_perf(&q.rows, i, 0, &(*rows)[(*n)++]);
-    sql_free(&q.rows);
-    return ok;
+    return store_read_rows(s, &q, rows, n, sizeof **rows, read_perf_row);
+}
+
+static void read_top(const SqlRows *r, int row, void *out)
+{
+    TopRow *t = out;
+    COPY(t->user_id, r, row, 0);
+    COPY(t->username, r, row, 1);
+    read_perf(r, row, 2, &t->perf);
 }
 
 bool store_top(Store *s, const char *variant, double max_rd, TopRow **rows, int *n)
 {
     char rd[SQL_NUMBER_MAX];
     const char *params[] = {variant, sql_real_param(rd, max_rd)};
-    *rows = NULL;
-    *n = 0;
     StoreQuery q = {"SELECT u.id, u.username, p.variant, p.rating, p.rd, p.volatility, p.games, p.rated_ms "
                     "FROM perfs p JOIN users u ON u.id = p.user_id "
                     "WHERE p.variant = $1 AND p.rd <= $2 AND p.games > 0 AND u.closed_ms IS NULL "
                     "ORDER BY p.rating DESC, u.id",
                     2, params, {0}};
-    if (!store_query(s, &q))
-        return false;
-    int cap = 0;
-    bool ok = true;
-    for (int i = 0; ok && i < q.rows.rows; i++) {
-        if (!(ok = schema_grow_array(rows, &cap, *n, sizeof **rows)))
-            break;
-        TopRow *t = &(*rows)[(*n)++];
-        COPY(t->user_id, &q.rows, i, 0);
-        COPY(t->username, &q.rows, i, 1);
-        read_perf(&q.rows, i, 2, &t->perf);
-    }
-    sql_free(&q.rows);
-    return ok;
+    return store_read_rows(s, &q, rows, n, sizeof **rows, read_top);
 }
 
 /* An account's rating in the variant, its row locked for the rest of the transaction (made
@@ -453,27 +429,20 @@ bool store_user_counts(Store *s, const char *user_id, UserCounts *c)
     return ok;
 }
 
+static void read_point(const SqlRows *r, int row, void *out)
+{
+    RatingPoint *p = out;
+    COPY(p->variant, r, row, 0);
+    p->at_ms = sql_int(r, row, 1);
+    p->rating = (int)sql_int(r, row, 2);
+}
+
 bool store_rating_points(Store *s, const char *user_id, RatingPoint **rows, int *n)
 {
-    *rows = NULL;
-    *n = 0;
     StoreQuery q = {"SELECT variant, ended_ms, CASE WHEN white_user = $1 THEN white_rating + white_diff "
                     "ELSE black_rating + black_diff END FROM games "
                     "WHERE (white_user = $1 OR black_user = $1) AND rated = 1 AND white_diff IS NOT NULL "
                     "ORDER BY ended_ms, id",
                     1, &user_id, {0}};
-    if (!store_query(s, &q))
-        return false;
-    int cap = 0;
-    bool ok = true;
-    for (int i = 0; ok && i < q.rows.rows; i++) {
-        if (!(ok = schema_grow_array(rows, &cap, *n, sizeof **rows)))
-            break;
-        RatingPoint *p = &(*rows)[(*n)++];
-        COPY(p->variant, &q.rows, i, 0);
-        p->at_ms = sql_int(&q.rows, i, 1);
-        p->rating = (int)sql_int(&q.rows, i, 2);
-    }
-    sql_free(&q.rows);
-    return ok;
+    return store_read_rows(s, &q, rows, n, sizeof **rows, read_point);
 }

@@ -321,25 +321,29 @@ int store_load(Store *s, const char *id, GameRow *g, MoveRow **moves, int *n)
     return found;
 }
 
+static void read_id(const SqlRows *r, int row, void *out)
+{
+    sql_copy(out, sizeof(StoreId), r, row, 0);
+}
+
 bool store_load_unfinished(Store *s, StoreId **ids, int *n)
 {
-    *ids = NULL;
-    *n = 0;
     StoreQuery q = {"SELECT id FROM games WHERE result = '*' ORDER BY created_ms", 0, NULL, {0}};
-    if (!store_query(s, &q))
-        return false;
-    int cap = 0;
-    bool ok = true;
-    for (int i = 0; ok && i < q.rows.rows; i++)
-        if ((ok = schema_grow_array(ids, &cap, *n, sizeof **ids)))
-            sql_copy((*ids)[(*n)++], sizeof **ids, &q.rows, i, 0);
-    sql_free(&q.rows);
-    if (!ok) {
-        free(*ids);
-        *ids = NULL;
-        *n = 0;
-    }
-    return ok;
+    return store_read_rows(s, &q, ids, n, sizeof **ids, read_id);
+}
+
+static void read_list_row(const SqlRows *r, int i, void *out)
+{
+    ListRow *row = out;
+    sql_copy(row->id, sizeof row->id, r, i, 0);
+    sql_copy(row->variant, sizeof row->variant, r, i, 1);
+    sql_copy(row->result, sizeof row->result, r, i, 2);
+    sql_copy(row->reason, sizeof row->reason, r, i, 3);
+    row->created_ms = sql_int(r, i, 4);
+    row->engine[WHITE] = is_engine(r, i, 5);
+    row->engine[BLACK] = is_engine(r, i, 6);
+    row->moves = (int)sql_int(r, i, 7);
+    read_seats(r, i, 8, &row->rated, row->seat);
 }
 
 bool store_list(Store *s, const ListQuery *lq, ListRow **rows, int *n)
@@ -347,29 +351,10 @@ bool store_list(Store *s, const ListQuery *lq, ListRow **rows, int *n)
     char limit[SQL_NUMBER_MAX], until[SQL_NUMBER_MAX];
     const char *params[] = {sql_int_param(limit, true, lq->limit), lq->user ? lq->user : "",
                             sql_int_param(until, true, lq->until_ms ? lq->until_ms : INT64_MAX)};
-    *n = 0;
-    *rows = NULL;
     StoreQuery q = {"SELECT g.id, g.variant, g.result, g.reason, g.created_ms, g.white, g.black, "
                     "(SELECT count(*) FROM moves m WHERE m.game_id = g.id), " SEAT_COLUMNS
                     " FROM " SEATS_FROM " WHERE ($2 = '' OR g.white_user = $2 OR g.black_user = $2) "
                     "AND g.created_ms < $3 ORDER BY g.created_ms DESC, g.id DESC LIMIT $1",
                     3, params, {0}};
-    if (!store_query(s, &q))
-        return false;
-    SqlRows *r = &q.rows;
-    *rows = calloc((size_t)(r->rows > 0 ? r->rows : 1), sizeof **rows);
-    for (int i = 0; *rows && i < r->rows; i++) {
-        ListRow *row = &(*rows)[(*n)++];
-        sql_copy(row->id, sizeof row->id, r, i, 0);
-        sql_copy(row->variant, sizeof row->variant, r, i, 1);
-        sql_copy(row->result, sizeof row->result, r, i, 2);
-        sql_copy(row->reason, sizeof row->reason, r, i, 3);
-        row->created_ms = sql_int(r, i, 4);
-        row->engine[WHITE] = is_engine(r, i, 5);
-        row->engine[BLACK] = is_engine(r, i, 6);
-        row->moves = (int)sql_int(r, i, 7);
-        read_seats(r, i, 8, &row->rated, row->seat);
-    }
-    sql_free(r);
-    return *rows != NULL;
+    return store_read_rows(s, &q, rows, n, sizeof **rows, read_list_row);
 }

@@ -129,8 +129,8 @@ def test_recent_games_list():
     listed = s.call("GET", "/api/games?limit=3")
     assert [x["id"] for x in listed] == made[::-1], "newest first: %r vs %r" % ([x["id"] for x in listed], made)
     first = listed[0]
-    assert set(first) == {"id", "variant", "result", "reason", "moves", "created", "players", "player_kinds",
-                          "rated"}, first
+    assert set(first) == {"id", "variant", "result", "reason", "moves", "created", "createdAt", "players",
+                          "player_kinds", "rated"}, first
     assert (first["variant"], first["moves"], first["result"], first["reason"]) == ("chess", 2, "*", None), first
     assert first["player_kinds"] == {"white": "human", "black": "human"}
     assert first["players"] == {"white": None, "black": None} and first["rated"] is False

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 struct MHD_Response {
@@ -21,6 +22,7 @@ struct MHD_Response {
 
 struct MHD_Connection {
     char *query;
+    char *headers; /* "Name: value" lines */
     struct sockaddr_in addr;
     union MHD_ConnectionInfo addr_info, fd_info;
     unsigned status;
@@ -34,10 +36,11 @@ static void broken(const char *what)
     abort();
 }
 
-struct MHD_Connection *fake_request(const char *query, uint32_t ip)
+struct MHD_Connection *fake_request(const char *query, const char *headers, uint32_t ip)
 {
     struct MHD_Connection *c = calloc(1, sizeof *c);
     c->query = strdup(query ? query : "");
+    c->headers = strdup(headers ? headers : "");
     c->addr.sin_family = AF_INET;
     c->addr.sin_addr.s_addr = htonl(ip);
     c->addr_info.client_addr = (struct sockaddr *)&c->addr;
@@ -78,6 +81,7 @@ void fake_request_end(struct MHD_Connection *c)
     if (c->queued)
         MHD_destroy_response(c->queued);
     free(c->query);
+    free(c->headers);
     free(c);
 }
 
@@ -160,19 +164,38 @@ enum MHD_Result MHD_queue_response(struct MHD_Connection *c, unsigned int status
     return MHD_YES;
 }
 
-const char *MHD_lookup_connection_value(struct MHD_Connection *c, enum MHD_ValueKind kind, const char *key)
+/* The value of `key` in text of pairs: key, then `eq`, then the value up to `end` (the value
+ * copied out: the text stays whole); NULL when absent.  Keys compare without case when `nocase`. */
+static const char *pair_value(const char *text, const char *key, char eq, const char *end, bool nocase)
 {
-    if (kind != MHD_GET_ARGUMENT_KIND)
-        return NULL;
-    /* The first "key=value" of the query (the value copied out: the text stays whole). */
+    static _Thread_local char value[4096];
     size_t klen = strlen(key);
-    for (const char *p = c->query; *p; p += strcspn(p, "&") + (p[strcspn(p, "&")] == '&')) {
-        if (strncmp(p, key, klen) == 0 && p[klen] == '=') {
-            static _Thread_local char value[4096];
-            size_t n = strcspn(p + klen + 1, "&");
-            snprintf(value, sizeof value, "%.*s", (int)n, p + klen + 1);
+    for (const char *p = text; *p; p += strcspn(p, end), p += strspn(p, end)) {
+        while (*p == ' ')
+            p++;
+        bool same = nocase ? strncasecmp(p, key, klen) == 0 : strncmp(p, key, klen) == 0;
+        if (same && p[klen] == eq) {
+            const char *v = p + klen + 1;
+            while (eq == ':' && *v == ' ')
+                v++;
+            snprintf(value, sizeof value, "%.*s", (int)strcspn(v, end), v);
             return value;
         }
+    }
+    return NULL;
+}
+
+const char *MHD_lookup_connection_value(struct MHD_Connection *c, enum MHD_ValueKind kind, const char *key)
+{
+    if (kind == MHD_GET_ARGUMENT_KIND)
+        return pair_value(c->query, key, '=', "&", false);
+    if (kind == MHD_HEADER_KIND)
+        return pair_value(c->headers, key, ':', "\n", true);
+    if (kind == MHD_COOKIE_KIND) {
+        const char *cookies = pair_value(c->headers, "Cookie", ':', "\n", true);
+        char copy[4096];
+        snprintf(copy, sizeof copy, "%s", cookies ? cookies : "");
+        return cookies ? pair_value(copy, key, '=', ";", false) : NULL;
     }
     return NULL;
 }

@@ -11,8 +11,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* A request from IPv4 address `ip` with the query text `query` ("a=1&b=2", no escapes). */
-struct MHD_Connection *fake_request(const char *query, uint32_t ip);
+/* A request from IPv4 address `ip` with the query text `query` ("a=1&b=2", no escapes) and
+ * header lines `headers` ("Name: value" each, "\n" between them; NULL: none).  A `Cookie`
+ * header's "name=value; ..." pairs are its cookies. */
+struct MHD_Connection *fake_request(const char *query, const char *headers, uint32_t ip);
 /* What was queued: the status (0: nothing), the body (NULL for a stream) and its type. */
 unsigned fake_status(const struct MHD_Connection *c);
 const char *fake_body(const struct MHD_Connection *c, size_t *len);

@@ -1,14 +1,18 @@
 /*
  * libFuzzer target: API requests through the server's handlers (api_handle), without sockets.
  *
- * An input is a request:
+ * An input is a request, its header lines first (each after "H "):
  *
+ *   [H NAME: VALUE]...
  *   METHOD /api/PATH[?QUERY]
  *   BODY
  *
  * In it, "$0" ... "$9" name the id of one of the games the target keeps going (one per
  * variant, between two friends), and "$w" / "$b" the white and black tokens of the game named
- * last (game 0 when none is), so that moves, resignations and draw offers reach the games.
+ * last (game 0 when none is), so that moves, resignations and draw offers reach the games;
+ * "$s" and "$t" are the session id and a personal token of an account the target keeps, and
+ * "$o" the server's own origin (every request has the Host it names), so that the accounts'
+ * endpoints and the cross-site check are reached too.
  * The handlers run against an SQLite store in a temporary folder, libmicrohttpd replaced by
  * fake_mhd.c, the engine workers stopped (a request for the engine is answered 503), new games
  * limited to 60 a minute from the fuzzer's address.  Every request must be answered, never
@@ -43,6 +47,7 @@
 #define KEPT_PLIES_MAX 200           /* a kept game this long is resigned and replaced */
 #define REQUEST_MAX (INPUT_MAX * 12) /* the input with its names filled in */
 #define FUZZER_IP 0xC0000201u        /* 192.0.2.1 */
+#define HOST "127.0.0.1:8080"        /* every request's Host, and "$o": http://HOST */
 
 typedef struct {
     char id[GAME_ID_LEN + 1];
@@ -51,6 +56,9 @@ typedef struct {
 
 static Kept kept[KEPT_MAX];
 static int nkept;
+/* The account kept logged in: its session id and a token (made again when a request ends them). */
+static char session[SECRET_LEN + 1], bearer[TOKEN_TEXT_MAX + 1];
+static int accounts;
 static char folder[64];
 
 static void remove_store(void)
@@ -85,6 +93,32 @@ static void start_kept(int i)
     GameCall call = {.read = copy_ids, .ctx = &kept[i]};
     if (service_create(&opt, &g, &call) != GAME_OK)
         fuzz_fail("a kept game cannot be created", v, call.message, NULL);
+}
+
+/* A new account, kept logged in with a session and a token. */
+static void start_account(void)
+{
+    char name[USER_ID_MAX + 1];
+    snprintf(name, sizeof name, "fuzzer%d", ++accounts);
+    AccountReply reply = {0};
+    Principal p;
+    if (account_signup(name, "fuzzing password", &p, &reply) != ACCOUNT_OK)
+        fuzz_fail("the kept account cannot be made", NULL, name, reply.message);
+    memcpy(session, reply.secret, sizeof session);
+    if (account_token_create(&p, "fuzz", &reply) != ACCOUNT_OK)
+        fuzz_fail("the kept account's token cannot be made", NULL, name, reply.message);
+    memcpy(bearer, reply.secret, sizeof bearer);
+}
+
+/* A new account when a request has ended the kept one's session or token. */
+static void renew_account(void)
+{
+    Principal p;
+    AccountReply reply = {0};
+    bool alive = account_authenticate(session, NULL, &p, &reply) == ACCOUNT_OK && p.via == AUTH_SESSION &&
+                 account_authenticate(NULL, bearer, &p, &reply) == ACCOUNT_OK;
+    if (!alive)
+        start_account();
 }
 
 /* Replaces the kept games that ended (or grew long: those are resigned first). */
@@ -137,9 +171,10 @@ static void start(void)
     nkept = variant_count() < KEPT_MAX ? variant_count() : KEPT_MAX;
     for (int i = 0; i < nkept; i++)
         start_kept(i);
+    start_account();
 }
 
-/* The input with "$0".."$9", "$w" and "$b" replaced. */
+/* The input with "$0".."$9", "$w", "$b", "$s", "$t" and "$o" replaced. */
 static void fill_names(const char *in, char *out)
 {
     size_t n = 0;
@@ -151,6 +186,8 @@ static void fill_names(const char *in, char *out)
             name = named->id;
         } else if (in[0] == '$' && (in[1] == 'w' || in[1] == 'b')) {
             name = named->token[in[1] == 'b'];
+        } else if (in[0] == '$' && (in[1] == 's' || in[1] == 't' || in[1] == 'o')) {
+            name = in[1] == 's' ? session : in[1] == 't' ? bearer : "http://" HOST;
         }
         if (name) {
             n += (size_t)sprintf(out + n, "%s", name);
@@ -166,7 +203,7 @@ static void fill_names(const char *in, char *out)
 static void check_answer(struct MHD_Connection *c, const char *request)
 {
     unsigned status = fake_status(c);
-    static const unsigned known[] = {200, 201, 400, 403, 404, 405, 409, 413, 429, 503};
+    static const unsigned known[] = {200, 201, 204, 400, 401, 403, 404, 405, 409, 413, 429, 503};
     bool ok = false;
     for (size_t i = 0; i < sizeof known / sizeof *known; i++)
         ok = ok || status == known[i];
@@ -176,7 +213,9 @@ static void check_answer(struct MHD_Connection *c, const char *request)
         fuzz_fail("a request answered with a status the API does not give", NULL, request, what);
     size_t len;
     const char *body = fake_body(c, &len);
-    if (!body || strncmp(fake_content_type(c), "application/json", 16) != 0)
+    if (status == 204 && len != 0)
+        fuzz_fail("a 204 answer with a body", NULL, request, body);
+    if (!body || status == 204 || strncmp(fake_content_type(c), "application/json", 16) != 0)
         return;
     json_error_t e;
     json_t *j = json_loadb(body, len, 0, &e);
@@ -189,7 +228,15 @@ static void check_answer(struct MHD_Connection *c, const char *request)
 
 static void handle(const char *request)
 {
-    static char line[REQUEST_MAX], method[64];
+    static char line[REQUEST_MAX], method[64], headers[REQUEST_MAX];
+    size_t nheaders = snprintf(headers, sizeof headers, "Host: " HOST);
+    while (strncmp(request, "H ", 2) == 0) { /* a header line */
+        size_t len = strcspn(request + 2, "\n");
+        if (nheaders + len + 2 < sizeof headers)
+            nheaders += (size_t)snprintf(headers + nheaders, sizeof headers - nheaders, "\n%.*s", (int)len,
+                                         request + 2);
+        request += 2 + len + (request[2 + len] == '\n');
+    }
     const char *nl = strchr(request, '\n');
     const char *body = nl ? nl + 1 : "";
     size_t head = nl ? (size_t)(nl - request) : strlen(request);
@@ -203,7 +250,7 @@ static void handle(const char *request)
         *query++ = 0;
     if (strncmp(url, "/api/", 5) != 0 && strcmp(url, "/api") != 0)
         return; /* http.c sends every other path to the static files */
-    struct MHD_Connection *c = fake_request(query, FUZZER_IP);
+    struct MHD_Connection *c = fake_request(query, headers, FUZZER_IP);
     void *state = NULL;
     api_handle(c, NULL, false, method, url, body, strlen(body), &state);
     while (!fake_status(c) && fake_take_resumed(c))
@@ -225,5 +272,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fill_names(input, request);
     handle(request);
     renew_kept();
+    renew_account();
     return 0;
 }
