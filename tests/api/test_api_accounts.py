@@ -211,3 +211,38 @@ def test_an_older_hash_is_made_again_on_login():
     assert stored.startswith("$argon2id$v=19$m=19456,t=2,p=1$"), stored
     assert user.account()["username"] == user.name  # the session from before goes on
     a.login(s, user.name, "an older hash")
+
+
+def test_session_unused_for_30_days_has_ended():
+    s = h.shared()
+    user = a.signup(s)
+    other = a.login(s, user.name, user.password)
+    assert user.account()["username"] == user.name
+    # The first session's last use moved 30 days and a minute back: over; the other goes on.
+    a.execute(s, "UPDATE sessions SET used_ms = used_ms - 2592060000 WHERE user_id = '%s' AND used_ms = "
+                 "(SELECT min(used_ms) FROM sessions WHERE user_id = '%s')" % (user.name.lower(), user.name.lower()))
+    alive = [u.request("GET", "/api/account").status for u in (user, other)]
+    assert sorted(alive) == [200, 401], alive
+
+
+def test_secure_cookie_and_https_origin_behind_a_trusted_proxy():
+    """Behind a trusted proxy that says X-Forwarded-Proto: https, the cookie is Secure and the
+    server's own origin is https://HOST; the same header from anyone else is not believed."""
+    s = h.Server(extra_args=["--trusted-proxy", "127.0.0.1"])
+    plain = h.Server()
+    try:
+        tls = {"X-Forwarded-Proto": "https", "X-Forwarded-For": "203.0.113.7"}
+        r = s.request("POST", "/api/auth/signup", {"username": a.fresh_name(), "password": "long enough"}, headers=tls)
+        assert r.status == 201 and "Secure" in cookie_attributes(r), r.headers
+        sid = a.session_of(r)
+        body = {"variant": "chess", "opponent": "friend"}
+        own = dict(tls, Cookie="sid=" + sid, Origin="https://127.0.0.1:%d" % s.port)
+        assert s.request("POST", "/api/games", body, headers=own).status == 201
+        http_origin = dict(own, Origin="http://127.0.0.1:%d" % s.port)
+        assert s.request("POST", "/api/games", body, headers=http_origin).status == 403
+        r = plain.request("POST", "/api/auth/signup", {"username": a.fresh_name(), "password": "long enough"},
+                          headers=tls)
+        assert r.status == 201 and "Secure" not in cookie_attributes(r), r.headers
+    finally:
+        s.cleanup()
+        plain.cleanup()
