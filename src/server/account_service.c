@@ -159,9 +159,12 @@ AccountStatus account_login(const char *name, const char *password, const char *
     char id[USER_ID_MAX + 1];
     const char *why;
     bool well_formed = account_name_ok(name, id, &why);
-    if (!well_formed) /* no account has such a name: counted under the name as given, cut */
-        for (size_t i = 0; i <= USER_ID_MAX; i++)
-            id[i] = i < USER_ID_MAX ? (char)tolower((unsigned char)name[i]) : 0;
+    if (!well_formed) { /* no account has such a name: counted under the name as given, cut */
+        size_t i = 0;
+        for (; i < USER_ID_MAX && name[i]; i++)
+            id[i] = (char)tolower((unsigned char)name[i]);
+        id[i] = 0;
+    }
     int64_t now = util_now_ms();
     AccountStatus status = throttled(id, address, now, reply);
     if (status != ACCOUNT_OK)

@@ -53,6 +53,9 @@ def test_login_wrong_and_unknown_look_the_same():
         wrong = s.request("POST", "/api/auth/login", {"username": user.name, "password": "not the right one"})
         unknown = s.request("POST", "/api/auth/login", {"username": a.fresh_name(), "password": "not the right one"})
         assert wrong.status == unknown.status == 401 and wrong.body == unknown.body, (wrong, unknown)
+        for malformed in ("a#", "x", "bad name!", "é" * 30):  # no account can have these: the same 401
+            bad = s.request("POST", "/api/auth/login", {"username": malformed, "password": "not the right one"})
+            assert bad.status == 401 and bad.body == wrong.body, (malformed, bad)
         assert "Set-Cookie" not in wrong.headers
 
         def timed(name):
@@ -61,7 +64,8 @@ def test_login_wrong_and_unknown_look_the_same():
             assert r.status == 401, r
             return time.perf_counter() - start
         # The least of several tries, taken in turn: what the work costs, not what other processes
-        # took meanwhile (4 more failures for the name: 5 in all, the throttle's limit).
+        # took meanwhile (4 more failures for the name: 5 in all, the throttle's limit; 11 for the
+        # address, under its 20).
         known, nobody = [], []
         for _ in range(4):
             known.append(timed(user.name))
