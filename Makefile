@@ -25,9 +25,10 @@ MAKEFLAGS += -j$(shell nproc)
 # build/asan (assertions on: make and unmake check the position's invariants at every move).
 REL := build/release
 ASAN := build/asan
+FUZZ := build/fuzz
 SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-.PHONY: all run test test-scale asan librules bench bench-ab perft-deep fuzz-long load-test load-test-streams clean
+.PHONY: all run test test-scale asan librules bench bench-ab perft-deep fuzz-long load-test load-test-streams clean FORCE
 
 all: starfish
 
@@ -45,6 +46,26 @@ $(REL)/%.o: %.c
 $(ASAN)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(filter-out -O3 -march=native,$(CFLAGS)) $(SANFLAGS) -c $< -o $@
+
+# The version, the commit and the flags that shape the code (src/util/version.h), written
+# into each build's folder and rewritten only when they change.
+VERSION := $(shell cat VERSION)
+COMMIT ?= $(shell git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)
+define version_info
+	@mkdir -p $(dir $@)
+	@printf '#define STARFISH_VERSION "%s"\n#define STARFISH_COMMIT "%s"\n#define STARFISH_FLAGS "%s"\n' \
+		'$(VERSION)' '$(COMMIT)' '$(strip $(1))' > $@.tmp
+	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
+endef
+$(REL)/version_info.h: FORCE
+	$(call version_info,-O3 -march=native)
+$(ASAN)/version_info.h: FORCE
+	$(call version_info,$(SANFLAGS))
+$(FUZZ)/version_info.h: FORCE
+	$(call version_info,$(FUZZ_CFLAGS))
+$(foreach b,$(REL) $(ASAN) $(FUZZ),$(eval $(b)/src/util/version.o: $(b)/version_info.h))
+$(foreach b,$(REL) $(ASAN),$(eval $(b)/src/util/version.o: CFLAGS += -I$(b)))
+$(FUZZ)/src/util/version.o: FUZZ_CFLAGS += -I$(FUZZ)
 
 $(REL)/%.o: %.S src/tablebase/derived_data.bin
 	@mkdir -p $(dir $@)
@@ -94,7 +115,6 @@ librules: $(REL)/librules.a $(REL)/rules-perft
 # libFuzzer targets (clang, ASan+UBSan): one per tests/fuzz/fuzz_NAME.c, built as
 # build/fuzz/fuzz-NAME from the library compiled once for them, the checks they share and a
 # stand-in for libmicrohttpd (the server's handlers answer requests made in memory).
-FUZZ := build/fuzz
 FUZZ_TARGETS := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BINS := $(addprefix $(FUZZ)/fuzz-,$(FUZZ_TARGETS))
 FUZZ_HELPERS := $(patsubst %.c,$(FUZZ)/%.o,tests/fuzz/check.c tests/fuzz/fake_mhd.c)

@@ -21,6 +21,7 @@
 #include "../util/clock.h"
 #include "../util/options.h"
 #include "../util/parse.h"
+#include "../util/version.h"
 #include "../variants/registry.h"
 #include "match.h"
 #include "uci.h"
@@ -237,11 +238,32 @@ static int cmd_bench(int argc, char **argv)
     return 0;
 }
 
+static const Command version_command = {
+    "version", "", "the version, the commit and how this program was built (also --version)",
+    "Prints `starfish X.Y.Z`, the commit of the tree it was built from (`git describe`), and the\n"
+    "compiler and the flags that decided its instructions.",
+    NULL, 0, 0};
+
+static void print_version(void)
+{
+    printf("starfish %s\ncommit %s\nbuilt with %s\n", version_number(), version_commit(), version_build());
+}
+
+static int cmd_version(int argc, char **argv)
+{
+    int nargs, status;
+    if (!options_parse(&version_command, argc, argv, NULL, &nargs, &status))
+        return status;
+    print_version();
+    return 0;
+}
+
 /* Every subcommand: its table (usage, summary, options) and what runs it. */
 static const Subcommand subcommands[] = {
     {&perft_command, cmd_perft}, {&mate_command, cmd_mate},   {&bench_command, cmd_bench},
     {&serve_command, server_main},
     {&match_command, match_main}, {&tb_command, tb_main},     {&tune_command, tune_main},
+    {&version_command, cmd_version},
 };
 #define SUBCOMMANDS (int)(sizeof subcommands / sizeof subcommands[0])
 
@@ -265,6 +287,10 @@ int cli_main(int argc, char **argv)
     int status;
     if (strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
         return cmd_help();
+    if (strcmp(argv[1], "--version") == 0 && argc == 2) {
+        print_version();
+        return 0;
+    }
     if (options_run(subcommands, SUBCOMMANDS, argc - 1, argv + 1, &status))
         return status;
     fprintf(stderr, "starfish: unknown command '%s' (see 'starfish help')\n", argv[1]);

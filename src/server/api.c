@@ -8,6 +8,7 @@
 #include "../core/mate.h"
 #include "../core/pgn.h"
 #include "../util/parse.h"
+#include "../util/version.h"
 #include "../variants/registry.h"
 #include "analysis_stream.h"
 #include "api_fields.h"
@@ -598,8 +599,8 @@ static enum MHD_Result get_analysis_stream(struct MHD_Connection *c)
 static enum MHD_Result get_health(struct MHD_Connection *c)
 {
     return http_json(c, 200,
-                     json_pack("{s:i, s:i, s:i}", "games_in_memory", service_count(), "event_streams", events_count(),
-                               "analysis_streams", analysis_streams_count()));
+                     json_pack("{s:s, s:i, s:i, s:i}", "version", version_number(), "games_in_memory", service_count(),
+                               "event_streams", events_count(), "analysis_streams", analysis_streams_count()));
 }
 
 /* ---- Learning the games: piece diagrams and puzzles --------------------------------------- */
