@@ -13,6 +13,7 @@ packages=(
   stockfish fairy-stockfish # peers for the perft benchmark
   chromium                 # browser tests (playwright-core drives Debian's chromium)
   wrk                      # the web server's load test
+  qemu-user                # the default build run as an older CPU (tests/protocol/test_portable.py)
 )
 missing=()
 # Node.js for the browser tests: the machine's own if it has one, else Debian's.

@@ -14,6 +14,7 @@
 #include "../core/movegen.h"
 #include "../core/notation.h"
 #include "../core/perft.h"
+#include "../core/rules.h"
 #include "../engine/search.h"
 #include "../engine/tune.h"
 #include "../server/server.h"
@@ -240,13 +241,16 @@ static int cmd_bench(int argc, char **argv)
 
 static const Command version_command = {
     "version", "", "the version, the commit and how this program was built (also --version)",
-    "Prints `starfish X.Y.Z`, the commit of the tree it was built from (`git describe`), and the\n"
-    "compiler and the flags that decided its instructions.",
+    "Prints `starfish X.Y.Z`, the commit of the tree it was built from (`git describe`), the\n"
+    "compiler and the flags that decided its instructions, and how the rules find a slider's\n"
+    "attacks on this CPU (PEXT where the CPU has BMI2 and runs it fast; STARFISH_PEXT=0 turns\n"
+    "that off).",
     NULL, 0, 0};
 
 static void print_version(void)
 {
-    printf("starfish %s\ncommit %s\nbuilt with %s\n", version_number(), version_commit(), version_build());
+    printf("starfish %s\ncommit %s\nbuilt with %s\nslider attacks: %s\n", version_number(), version_commit(),
+           version_build(), rules_slider_method());
 }
 
 static int cmd_version(int argc, char **argv)

@@ -41,6 +41,7 @@ def test_version_names_the_commit_and_the_flags():
     built = fields.get("built", "")
     assert built.startswith("with ") and ("-march=" in built or "-fsanitize" in built), \
         "the build line must name the compiler and its flags: %r" % built
+    assert lines[-1].startswith("slider attacks: "), "the last line says how sliders are looked up: %r" % lines[-1]
 
 
 def test_version_takes_no_arguments():
