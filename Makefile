@@ -60,7 +60,7 @@ ASAN := build/asan
 FUZZ := build/fuzz
 SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-.PHONY: all run test test-scale asan librules native pgo bench bench-ab perft-deep fuzz-long load-test load-test-streams clean FORCE
+.PHONY: all run test test-scale asan librules native pgo install uninstall bench bench-ab perft-deep fuzz-long load-test load-test-streams clean FORCE
 
 all: starfish
 
@@ -261,6 +261,49 @@ load-test-streams: starfish
 fuzz-long: $(FUZZ_BINS)
 	nice -n 19 python3 tests/run.py --only fuzz --fuzz-seconds $(FUZZ_SECONDS) --fuzz-corpus $(FUZZ_CORPUS) \
 		--fuzz-targets "$(FUZZ_TARGETS)"
+
+# ---- Install: the places the Filesystem Hierarchy Standard names -----------------------------
+# make install [PREFIX=/usr/local] [DESTDIR=DIR] [WITH_MPI=1]: the program (and starfish-mpi),
+# the web client and data/ in PREFIX/share/starfish (where `serve` finds them, from the
+# program's own path), the manual page, the documentation, the systemd units and the service's
+# user (sysusers.d), and /etc/starfish/starfish.env unless it is there (your settings stay).
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+SHAREDIR ?= $(PREFIX)/share/starfish
+MANDIR ?= $(PREFIX)/share/man/man1
+DOCDIR ?= $(PREFIX)/share/doc/starfish
+UNITDIR ?= $(PREFIX)/lib/systemd/system
+SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
+SYSCONFDIR ?= /etc
+UNITS := starfish.service starfish-backup.service starfish-backup.timer
+DOCS := README.md CHANGELOG.md SECURITY.md $(wildcard docs/*.md)
+
+# The manual page, written from the program's own help (tools/make_man.py).
+$(REL)/starfish.1: $(REL)/starfish tools/make_man.py
+	python3 tools/make_man.py $< > $@.tmp && mv $@.tmp $@
+
+install: starfish $(REL)/starfish.1 $(if $(WITH_MPI),starfish-mpi)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SHAREDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(DOCDIR)/docs \
+		$(DESTDIR)$(DOCDIR)/deploy $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(SYSCONFDIR)/starfish
+	install -m 755 starfish $(if $(WITH_MPI),starfish-mpi) $(DESTDIR)$(BINDIR)/
+	rm -rf $(DESTDIR)$(SHAREDIR)/web $(DESTDIR)$(SHAREDIR)/data
+	cp -R web data $(DESTDIR)$(SHAREDIR)/
+	chmod -R u=rwX,go=rX $(DESTDIR)$(SHAREDIR)
+	install -m 644 $(REL)/starfish.1 $(DESTDIR)$(MANDIR)/starfish.1
+	install -m 644 $(filter-out docs/%,$(DOCS)) $(DESTDIR)$(DOCDIR)/
+	install -m 644 $(filter docs/%,$(DOCS)) $(DESTDIR)$(DOCDIR)/docs/
+	install -m 644 deploy/nginx.conf deploy/nginx-club.conf $(DESTDIR)$(DOCDIR)/deploy/
+	for unit in $(UNITS); do sed 's|/usr/bin/starfish |$(BINDIR)/starfish |g; s|/etc/starfish/|$(SYSCONFDIR)/starfish/|g' \
+		deploy/$$unit > $(DESTDIR)$(UNITDIR)/$$unit && chmod 644 $(DESTDIR)$(UNITDIR)/$$unit; done
+	install -m 644 deploy/starfish.sysusers $(DESTDIR)$(SYSUSERSDIR)/starfish.conf
+	test -e $(DESTDIR)$(SYSCONFDIR)/starfish/starfish.env || \
+		install -m 644 deploy/starfish.env $(DESTDIR)$(SYSCONFDIR)/starfish/starfish.env
+
+# Everything install put there but the settings in /etc/starfish (and the service's games).
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/starfish $(DESTDIR)$(BINDIR)/starfish-mpi $(DESTDIR)$(MANDIR)/starfish.1 \
+		$(DESTDIR)$(SYSUSERSDIR)/starfish.conf $(addprefix $(DESTDIR)$(UNITDIR)/,$(UNITS))
+	rm -rf $(DESTDIR)$(SHAREDIR) $(DESTDIR)$(DOCDIR)
 
 clean:
 	rm -rf build starfish starfish-mpi

@@ -8,6 +8,7 @@
 #include "server.h"
 
 #include <jansson.h>
+#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 #include <time.h>
 
 #include "../core/variant.h"
+#include "../util/paths.h"
 #include "../variants/registry.h"
 #include "analysis_stream.h"
 #include "api.h"
@@ -77,8 +79,7 @@ static bool trust_proxies(void *target, char **values, char *err, size_t errlen)
 static struct {
     int port, evict_after, timeout, connections_per_ip, new_games_per_minute, db_pool;
     const char *db, *web, *host, *puzzles;
-} serve = {8080, EVICT_AFTER_DEFAULT_S, TIMEOUT_DEFAULT_S, 0, 0, DB_POOL_DEFAULT, "starfish.db", "web", "127.0.0.1",
-           "data/puzzles"};
+} serve = {8080, EVICT_AFTER_DEFAULT_S, TIMEOUT_DEFAULT_S, 0, 0, DB_POOL_DEFAULT, "starfish.db", NULL, "127.0.0.1", NULL};
 
 static const Option serve_options[] = {
     OPTION_INT("port", "N", "the port (default 8080; 0 picks a free one)", &serve.port, 0, 65535),
@@ -89,8 +90,14 @@ static const Option serve_options[] = {
                   &serve.db),
     OPTION_INT("db-pool", "N", "connections to a PostgreSQL database for the requests (default 4)", &serve.db_pool, 1,
                64),
-    OPTION_STRING("web", "DIR", "the web client's files (default web)", &serve.web),
-    OPTION_STRING("puzzles", "DIR", "the puzzle sets, VARIANT.epd (default data/puzzles)", &serve.puzzles),
+    OPTION_STRING("web", "DIR",
+                  "the web client's files (default: web/ beside the program, else PREFIX/share/starfish/web where "
+                  "it is installed)",
+                  &serve.web),
+    OPTION_STRING("puzzles", "DIR",
+                  "the puzzle sets, VARIANT.epd (default: data/puzzles/ beside the program, else "
+                  "PREFIX/share/starfish/data/puzzles)",
+                  &serve.puzzles),
     OPTION_INT("evict-after", "SECONDS", "a finished game unused this long leaves memory (default 600)",
                &serve.evict_after, 0, EVICT_AFTER_MAX_S),
     OPTION_INT("timeout", "SECONDS", "a connection idle this long, a stalled client, is closed (default 30)",
@@ -187,7 +194,11 @@ int server_main(int argc, char **argv)
     util_json_memory_track();
     variant_at(0); /* builds every variant's tables now */
 
-    char err[512];
+    char err[512], web[PATH_MAX], puzzles[PATH_MAX];
+    if (!serve.web)
+        serve.web = shared_path("web", web, sizeof web);
+    if (!serve.puzzles)
+        serve.puzzles = shared_path("data/puzzles", puzzles, sizeof puzzles);
     if (!puzzles_load(serve.puzzles, err, sizeof err)) {
         fprintf(stderr, "starfish: %s\n", err);
         return 1;
