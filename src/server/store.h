@@ -112,6 +112,8 @@ typedef struct StoreOps {
     bool (*load_unfinished)(Store *s, StoreId **ids, int *n);
     /* The `limit` newest games, newest first (*rows malloc'ed). */
     bool (*list)(Store *s, int limit, ListRow **rows, int *n);
+    /* How many games the store holds, finished or not (for the metrics); false on an error. */
+    bool (*count_games)(Store *s, int64_t *n);
 
     /* The rest only for a store that other processes share (NULL otherwise). */
     /* Starts telling `changed` of the games other processes change or create. */

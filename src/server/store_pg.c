@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "../core/types.h"
+#include "metrics.h"
 #include "store_schema.h"
 
 #define CHANNEL "starfish_games"
@@ -60,6 +61,7 @@ static PgStore *pg_of(Store *s)
 
 static void log_error(PgConn *c, const char *what, const PGresult *r)
 {
+    metrics_store_error();
     const char *msg = r ? PQresultErrorMessage(r) : "";
     fprintf(stderr, "starfish: database: %s: %s", what, *msg ? msg : PQerrorMessage(c->conn));
     if (!*msg && !*PQerrorMessage(c->conn))
@@ -75,11 +77,13 @@ static PgConn *acquire(PgStore *q)
     PgConn *c = q->free_conns;
     q->free_conns = c->next_free;
     pthread_mutex_unlock(&q->pool_lock);
+    metrics_db_pool_use(+1);
     return c;
 }
 
 static void release(PgStore *q, PgConn *c)
 {
+    metrics_db_pool_use(-1);
     pthread_mutex_lock(&q->pool_lock);
     c->next_free = q->free_conns;
     q->free_conns = c;
@@ -366,6 +370,16 @@ static bool pg_id_taken(Store *s, const char *id)
     return taken;
 }
 
+static bool pg_count_games(Store *s, int64_t *n)
+{
+    PGresult *r = query(pg_of(s), "SELECT count(*) FROM games", 0, NULL, "count the games");
+    bool counted = r && PQntuples(r) == 1;
+    if (counted)
+        *n = int_value(r, 0, 0);
+    PQclear(r);
+    return counted;
+}
+
 static void read_game_row(const PGresult *r, GameRow *g)
 {
     memset(g, 0, sizeof *g);
@@ -613,6 +627,7 @@ static const StoreOps pg_ops = {
     .load = pg_load,
     .load_unfinished = pg_load_unfinished,
     .list = pg_list,
+    .count_games = pg_count_games,
     .watch = pg_watch,
     .claim = pg_claim,
     .unclaim = pg_unclaim,
@@ -704,6 +719,7 @@ static bool connect_pool(PgStore *q, char *err, size_t errlen)
         q->pool[i].next_free = q->free_conns;
         q->free_conns = &q->pool[i];
     }
+    metrics_db_pool_size(q->npool);
     return true;
 }
 

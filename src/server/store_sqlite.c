@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../core/types.h"
+#include "metrics.h"
 #include "store_schema.h"
 
 /* A change waiting to be written: each is made inside its own savepoint of a batch's
@@ -53,6 +54,7 @@ static SqliteStore *sqlite_of(Store *s)
 
 static void log_error(sqlite3 *db, const char *what)
 {
+    metrics_store_error();
     fprintf(stderr, "starfish: database: %s: %s\n", what, sqlite3_errmsg(db));
 }
 
@@ -343,6 +345,19 @@ static bool sqlite_id_taken(Store *s, const char *id)
     return taken;
 }
 
+static bool sqlite_count_games(Store *s, int64_t *n)
+{
+    SqliteStore *q = sqlite_of(s);
+    pthread_mutex_lock(&q->lock);
+    sqlite3_stmt *st = prepare(q->db, "SELECT count(*) FROM games", "count the games");
+    bool counted = st && sqlite3_step(st) == SQLITE_ROW;
+    if (counted)
+        *n = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    pthread_mutex_unlock(&q->lock);
+    return counted;
+}
+
 static void read_game_row(sqlite3_stmt *st, GameRow *g)
 {
     memset(g, 0, sizeof *g);
@@ -518,6 +533,7 @@ static const StoreOps sqlite_ops = {
     .load = sqlite_load,
     .load_unfinished = sqlite_load_unfinished,
     .list = sqlite_list,
+    .count_games = sqlite_count_games,
 };
 
 /* ---- The schema ------------------------------------------------------------------------- */
