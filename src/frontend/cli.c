@@ -17,6 +17,7 @@
 #include "../core/rules.h"
 #include "../engine/search.h"
 #include "../engine/tune.h"
+#include "../server/backup.h"
 #include "../server/server.h"
 #include "../tablebase/tb.h"
 #include "../util/clock.h"
@@ -265,7 +266,7 @@ static int cmd_version(int argc, char **argv)
 /* Every subcommand: its table (usage, summary, options) and what runs it. */
 static const Subcommand subcommands[] = {
     {&perft_command, cmd_perft}, {&mate_command, cmd_mate},   {&bench_command, cmd_bench},
-    {&serve_command, server_main},
+    {&serve_command, server_main}, {&backup_command, backup_main}, {&restore_command, restore_main},
     {&match_command, match_main}, {&tb_command, tb_main},     {&tune_command, tune_main},
     {&version_command, cmd_version},
 };
