@@ -60,7 +60,7 @@ ASAN := build/asan
 FUZZ := build/fuzz
 SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-.PHONY: all run test test-scale asan librules native pgo install uninstall bench bench-ab perft-deep fuzz-long load-test load-test-streams clean FORCE
+.PHONY: all run test test-scale asan librules native pgo install uninstall release bench bench-ab perft-deep fuzz-long load-test load-test-streams clean FORCE
 
 all: starfish
 
@@ -304,6 +304,10 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/starfish $(DESTDIR)$(BINDIR)/starfish-mpi $(DESTDIR)$(MANDIR)/starfish.1 \
 		$(DESTDIR)$(SYSUSERSDIR)/starfish.conf $(addprefix $(DESTDIR)$(UNITDIR)/,$(UNITS))
 	rm -rf $(DESTDIR)$(SHAREDIR) $(DESTDIR)$(DOCDIR)
+
+# Tags vX.Y.Z from VERSION once CHANGELOG.md dates it and everything is committed.
+release:
+	tools/release.sh
 
 clean:
 	rm -rf build starfish starfish-mpi
