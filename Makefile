@@ -60,7 +60,7 @@ ASAN := build/asan
 FUZZ := build/fuzz
 SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-.PHONY: all run test test-scale asan librules native pgo install uninstall release bench bench-ab perft-deep fuzz-long load-test load-test-streams clean FORCE
+.PHONY: all run test test-scale asan librules native pgo install uninstall deb release bench bench-ab perft-deep fuzz-long load-test load-test-streams clean FORCE
 
 all: starfish
 
@@ -107,7 +107,8 @@ $(ASAN)/%.o: %.c
 # The version, the commit and the flags that shape the code (src/util/version.h), written
 # into each build's folder and rewritten only when they change.
 VERSION := $(shell cat VERSION)
-COMMIT ?= $(shell git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)
+# Outside git (a source package), the file COMMIT that `make deb` writes says it.
+COMMIT ?= $(shell git describe --always --dirty --abbrev=12 2>/dev/null || cat COMMIT 2>/dev/null || echo unknown)
 define version_info
 	@mkdir -p $(dir $@)
 	@printf '#define STARFISH_VERSION "%s"\n#define STARFISH_COMMIT "%s"\n#define STARFISH_FLAGS "%s"\n' \
@@ -305,6 +306,14 @@ uninstall:
 		$(DESTDIR)$(SYSUSERSDIR)/starfish.conf $(addprefix $(DESTDIR)$(UNITDIR)/,$(UNITS))
 	rm -rf $(DESTDIR)$(SHAREDIR) $(DESTDIR)$(DOCDIR)
 
+# The Debian packages starfish and starfish-mpi (debian/), built by dpkg-buildpackage from the
+# committed tree copied into build/deb/starfish: build/deb/starfish_VERSION_amd64.deb.
+deb:
+	rm -rf build/deb && mkdir -p build/deb/starfish
+	git archive HEAD | tar -x -C build/deb/starfish
+	git describe --always --abbrev=12 > build/deb/starfish/COMMIT
+	cd build/deb/starfish && dpkg-buildpackage -us -uc -b
+
 # Tags vX.Y.Z from VERSION once CHANGELOG.md dates it and everything is committed.
 release:
 	tools/release.sh
@@ -312,4 +321,4 @@ release:
 clean:
 	rm -rf build starfish starfish-mpi
 
--include $(shell find build -name '*.d' 2>/dev/null)
+-include $(shell find build -path build/deb -prune -o -name '*.d' -type f -print 2>/dev/null)

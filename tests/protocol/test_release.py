@@ -1,6 +1,6 @@
 """`make release` (tools/release.sh) in a scratch clone of the repository: it refuses an
-undated CHANGELOG section, changes not committed and a tag that exists, and tags vX.Y.Z
-from VERSION otherwise.
+undated CHANGELOG section, changes not committed, a debian/changelog of another version and a
+tag that exists, and tags vX.Y.Z from VERSION otherwise.
 
 Plain test_* functions with plain asserts; tests/run.py imports the module and calls them.
 """
@@ -34,7 +34,8 @@ def test_release_tags_only_a_dated_committed_version():
     try:
         clone = os.path.join(folder, "clone")
         subprocess.run(["git", "clone", "-q", "--no-hardlinks", REPO_ROOT, clone], check=True, capture_output=True)
-        for src in ("VERSION", "CHANGELOG.md", os.path.join("tools", "release.sh")):  # as in the work tree
+        for src in ("VERSION", "CHANGELOG.md", os.path.join("tools", "release.sh"),
+                    os.path.join("debian", "changelog")):  # as in the work tree
             shutil.copy(os.path.join(REPO_ROOT, src), os.path.join(clone, src))
         commit(clone, "the work tree's files")
         with open(os.path.join(clone, "VERSION")) as f:
@@ -53,6 +54,17 @@ def test_release_tags_only_a_dated_committed_version():
         code, out = release(clone)
         assert code == 1 and "not committed" in out, (code, out)
         commit(clone, "dated")
+        debian = os.path.join(clone, "debian", "changelog")
+        with open(debian) as f:
+            entries = f.read()
+        with open(debian, "w") as f:
+            f.write(entries.replace("starfish (%s)" % version, "starfish (9.9.9)", 1))
+        commit(clone, "the package's version differs")
+        code, out = release(clone)
+        assert code == 1 and "debian/changelog" in out, (code, out)
+        with open(debian, "w") as f:
+            f.write(entries)
+        commit(clone, "the package's version agrees")
         code, out = release(clone)
         assert code == 0 and git(clone, "tag", "-l", "v" + version).strip() == "v" + version, (code, out)
         assert git(clone, "describe", "--abbrev=12").strip() == "v" + version
