@@ -169,3 +169,28 @@ def test_settings_survive_install_and_uninstall_removes_the_rest():
             assert f.read().endswith("--port 9000\n"), "install overwrote the settings"
         make("uninstall", "DESTDIR=" + inst.dest, "PREFIX=" + PREFIX)
         assert inst.files() == ["etc/starfish/starfish.env"], "left after uninstall: %r" % inst.files()[:20]
+
+
+def test_club_nginx_configuration_is_valid():
+    """deploy/nginx-club.conf, as docs/deploy.md installs it, passes `nginx -t` (with a
+    self-signed certificate in place of the real one)."""
+    folder = tempfile.mkdtemp(prefix="starfish-nginx-")
+    try:
+        cert, key = os.path.join(folder, "cert.pem"), os.path.join(folder, "key.pem")
+        subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj",
+                        "/CN=chess.example.org", "-keyout", key, "-out", cert], check=True, capture_output=True)
+        with open(os.path.join(REPO_ROOT, "deploy", "nginx-club.conf")) as f:
+            site = f.read()
+        site = site.replace("/etc/letsencrypt/live/chess.example.org/fullchain.pem", cert)
+        site = site.replace("/etc/letsencrypt/live/chess.example.org/privkey.pem", key)
+        site = site.replace("/var/log/nginx/", folder + "/")
+        with open(os.path.join(folder, "site.conf"), "w") as f:
+            f.write(site)
+        with open(os.path.join(folder, "nginx.conf"), "w") as f:
+            f.write("pid %s/nginx.pid;\nerror_log %s/error.log;\nevents {}\nhttp {\n    access_log off;\n"
+                    "    include %s/site.conf;\n}\n" % (folder, folder, folder))
+        proc = subprocess.run(["nginx", "-t", "-p", folder + "/", "-c", os.path.join(folder, "nginx.conf")],
+                              capture_output=True, text=True)
+        assert proc.returncode == 0, "nginx -t: %s" % proc.stderr
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
