@@ -10,7 +10,7 @@ import shutil
 import subprocess
 import tempfile
 
-from harness import REPO_ROOT
+from harness import REPO_ROOT, sanitized
 
 
 def git(folder, *args):
@@ -28,6 +28,8 @@ def release(folder):
 
 
 def test_release_tags_only_a_dated_committed_version():
+    if sanitized():
+        return
     if not os.path.exists(os.path.join(REPO_ROOT, ".git")):
         return  # a source package: no history to tag
     folder = tempfile.mkdtemp(prefix="starfish-release-")
