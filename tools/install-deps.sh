@@ -14,6 +14,9 @@ packages=(
   stockfish fairy-stockfish # peers for the perft benchmark
   chromium                 # browser tests (playwright-core drives Debian's chromium)
   wrk                      # the web server's load test
+  qemu-user                # the default build run as an older CPU (tests/protocol/test_portable.py)
+  mandoc systemd           # make install's tests: the manual page linted, the units verified
+  python3-prometheus-client # /metrics read by Prometheus's parser (tests/api/test_api_ops.py)
 )
 missing=()
 # Node.js for the browser tests: the machine's own if it has one, else Debian's.

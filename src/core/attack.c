@@ -21,9 +21,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef __BMI2__
-#include <immintrin.h>
-#endif
+
+#include "rules.h"
 
 static void *zalloc(size_t n)
 {
@@ -93,7 +92,6 @@ static int walk(const Geometry *g, Cell c, Vec v, int max_len, Cell *out)
     return n;
 }
 
-#ifdef __BMI2__
 /* The attacks along every ray of t from c when the cells of `occupied` (one word) hold
  * pieces: each ray up to its first piece. */
 static uint64_t slide_on_one_word(const SliderTable *t, Cell c, uint64_t occupied)
@@ -109,7 +107,10 @@ static uint64_t slide_on_one_word(const SliderTable *t, Cell c, uint64_t occupie
     return attacks;
 }
 
-/* One-word boards: every cell's attacks for every set of blockers, indexed by PEXT. */
+/* One-word boards: every cell's attacks for every set of blockers, indexed by PEXT.  The
+ * subsets of a mask come in increasing order from the carry-rippler `(sub - mask) & mask`, and
+ * PEXT keeps the order of the bits it gathers, so the k-th subset's index is k: the tables are
+ * built without the instruction, on any CPU. */
 static void build_pext(SliderTable *t)
 {
     const Geometry *g = t->geo;
@@ -128,14 +129,13 @@ static void build_pext(SliderTable *t)
     }
     t->attacks = sets_alloc(1, total);
     for (Cell c = 0; c < g->ncells; c++) {
-        uint64_t mask = t->mask[c], sub = 0;
+        uint64_t mask = t->mask[c], sub = 0, index = 0;
         do {
-            t->attacks[t->offset[c] + _pext_u64(sub, mask)] = slide_on_one_word(t, c, sub);
+            t->attacks[t->offset[c] + index++] = slide_on_one_word(t, c, sub);
             sub = (sub - mask) & mask;
         } while (sub);
     }
 }
-#endif
 
 static bool build_slider(SliderTable *t, char *err, size_t errlen)
 {
@@ -167,10 +167,8 @@ static bool build_slider(SliderTable *t, char *err, size_t errlen)
         }
         t->grows[d] = sign >= 0;
     }
-#ifdef __BMI2__
-    if (t->words == 1)
+    if (t->words == 1 && rules_ops_for(1)->pext)
         build_pext(t);
-#endif
     return true;
 }
 

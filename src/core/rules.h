@@ -28,9 +28,21 @@ typedef struct RulesOps {
                               const uint32_t threat_types[MAX_TYPES]);
     /* The cells next to a pawn of either side. */
     CellSet (*next_to_pawns)(const Position *pos);
+    /* Slider attacks come from the PEXT tables (attack.c builds them for one-word boards). */
+    bool pext;
 } RulesOps;
 
-extern const RulesOps rules_ops_w1, rules_ops_w3;
+/* rules_ops_w1_pext: the one-word rules compiled with BMI2, run only where rules_ops_for
+ * finds the CPU has it. */
+extern const RulesOps rules_ops_w1, rules_ops_w1_pext, rules_ops_w3;
+
+/* The rules for sets of `words` words on this CPU: on one-word boards the PEXT instantiation
+ * where the CPU has BMI2 and runs PEXT fast (not AMD's Zen 1 and 2, family 17h, where it is
+ * microcode and slower than the first-blocker way); the environment's STARFISH_PEXT=0 turns
+ * it off.  Chosen once, at the first call. */
+const RulesOps *rules_ops_for(int words);
+/* How this program finds a slider's attacks on one-word boards, for `starfish version`. */
+const char *rules_slider_method(void);
 
 
 #endif

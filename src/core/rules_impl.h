@@ -2,7 +2,8 @@
  * The rules on cell sets of SET_W words: attack tests, the royal piece's lines (checks and
  * pins), move generation and mobility.  Written once, instantiated once per width: rules_w1.c
  * (SET_W 1: chess, Starvation, square-says, Starchess) and rules_w3.c (SET_W 3: Megastar),
- * each of which defines SET_W and RULES_OPS (the name of its RulesOps) and includes this file.
+ * each of which defines SET_W and RULES_OPS (the name of its RulesOps) and includes this file;
+ * rules_w1_pext.c instantiates SET_W 1 once more with BMI2, for the CPUs that have it fast.
  *
  * Legal generation decides most moves by masks, without making them.  From the royal piece's
  * cell, the attack tables' reverse sets and lines give the checkers, the cells that answer
@@ -19,8 +20,14 @@
  */
 #include <assert.h>
 #include <string.h>
-#ifdef __BMI2__
+
+/* One-word boards built with BMI2 (rules_w1_pext.c, or a build for a CPU level that has it)
+ * read a slider's attacks from the PEXT tables in one look-up. */
+#if SET_W == 1 && defined(__BMI2__)
+#define SLIDE_BY_PEXT 1
 #include <immintrin.h>
+#else
+#define SLIDE_BY_PEXT 0
 #endif
 
 #include "movegen.h"
@@ -58,7 +65,7 @@ static inline Cell nearest(const SliderTable *t, int d, Set s)
  * each ray included). */
 static inline Set slide(const SliderTable *t, Cell c, Set occ)
 {
-#if SET_W == 1 && defined(__BMI2__)
+#if SLIDE_BY_PEXT
     Set r = {{t->attacks[t->offset[c] + _pext_u64(occ.w[0], t->mask[c])]}};
     return r;
 #else
@@ -129,7 +136,7 @@ static inline Set occupied(const Position *pos)
  * directions) when occ holds the pieces: on each line, the first piece if it is one of h. */
 static inline Set slide_attackers(const SliderTable *t, Cell x, Set occ, Set h)
 {
-#if SET_W == 1 && defined(__BMI2__)
+#if SLIDE_BY_PEXT
     return set_any(h) ? set_and(slide(t, x, occ), h) : set_none();
 #else
     Set found = set_none();
@@ -1280,4 +1287,4 @@ static PieceMoves piece_moves(const Position *pos, const CellSet *pieces, const 
 }
 
 const RulesOps RULES_OPS = {attacked, attackers, mover_safe, legal_by_making, make_if_legal, pseudo, legal, piece_moves,
-                            next_to_pawns};
+                            next_to_pawns, SLIDE_BY_PEXT};

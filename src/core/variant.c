@@ -168,7 +168,7 @@ static bool build(Variant *v, const VariantDef *def, char *err, size_t errlen)
         return false;
     }
     v->words = (v->geo->ncells + 63) / 64;
-    v->ops = v->words == 1 ? &rules_ops_w1 : &rules_ops_w3;
+    v->ops = rules_ops_for(v->words);
     build_pattern_masks(v);
     /* Pawn start cells come from the start position. */
     FenBoard start;

@@ -14,14 +14,17 @@
 #include "../core/movegen.h"
 #include "../core/notation.h"
 #include "../core/perft.h"
+#include "../core/rules.h"
 #include "../engine/search.h"
 #include "../engine/tune.h"
+#include "../server/backup.h"
 #include "../server/server.h"
 #include "../server/user_cli.h"
 #include "../tablebase/tb.h"
 #include "../util/clock.h"
 #include "../util/options.h"
 #include "../util/parse.h"
+#include "../util/version.h"
 #include "../variants/registry.h"
 #include "match.h"
 #include "uci.h"
@@ -238,11 +241,36 @@ static int cmd_bench(int argc, char **argv)
     return 0;
 }
 
+static const Command version_command = {
+    "version", "", "the version, the commit and how this program was built (also --version)",
+    "Prints `starfish X.Y.Z`, the commit of the tree it was built from (`git describe`), the\n"
+    "compiler and the flags that decided its instructions, and how the rules find a slider's\n"
+    "attacks on this CPU (PEXT where the CPU has BMI2 and runs it fast; STARFISH_PEXT=0 turns\n"
+    "that off).",
+    NULL, 0, 0};
+
+static void print_version(void)
+{
+    printf("starfish %s\ncommit %s\nbuilt with %s\nslider attacks: %s\n", version_number(), version_commit(),
+           version_build(), rules_slider_method());
+}
+
+static int cmd_version(int argc, char **argv)
+{
+    int nargs, status;
+    if (!options_parse(&version_command, argc, argv, NULL, &nargs, &status))
+        return status;
+    print_version();
+    return 0;
+}
+
 /* Every subcommand: its table (usage, summary, options) and what runs it. */
 static const Subcommand subcommands[] = {
     {&perft_command, cmd_perft}, {&mate_command, cmd_mate},   {&bench_command, cmd_bench},
-    {&serve_command, server_main}, {&user_command, user_main},
+    {&serve_command, server_main}, {&user_command, user_main}, {&backup_command, backup_main},
+    {&restore_command, restore_main},
     {&match_command, match_main}, {&tb_command, tb_main},     {&tune_command, tune_main},
+    {&version_command, cmd_version},
 };
 #define SUBCOMMANDS (int)(sizeof subcommands / sizeof subcommands[0])
 
@@ -266,6 +294,10 @@ int cli_main(int argc, char **argv)
     int status;
     if (strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
         return cmd_help();
+    if (strcmp(argv[1], "--version") == 0 && argc == 2) {
+        print_version();
+        return 0;
+    }
     if (options_run(subcommands, SUBCOMMANDS, argc - 1, argv + 1, &status))
         return status;
     fprintf(stderr, "starfish: unknown command '%s' (see 'starfish help')\n", argv[1]);

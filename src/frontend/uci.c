@@ -30,6 +30,7 @@
 #include "../engine/search.h"
 #include "../tablebase/tb.h"
 #include "../util/parse.h"
+#include "../util/version.h"
 #include "../variants/registry.h"
 #include "display.h"
 
@@ -225,7 +226,7 @@ static const UciOption options[] = {
 static void cmd_uci(Session *s)
 {
     static const char *type_names[] = {"spin", "check", "button", "string", "combo"};
-    say(s, "id name starfish");
+    say(s, "id name starfish %s", version_number());
     say(s, "id author the starfish developers");
     for (size_t i = 0; i < sizeof options / sizeof options[0]; i++) {
         const UciOption *o = &options[i];

@@ -9,16 +9,13 @@
 #include <string.h>
 #include <strings.h>
 
+#include "../util/version.h"
 #include "analysis_stream.h"
 #include "api_route.h"
 #include "events.h"
 #include "game_json.h"
+#include "metrics.h"
 #include "util.h"
-
-bool api_start(void)
-{
-    return api_learn_start();
-}
 
 /* ---- Answers -------------------------------------------------------------------------------- */
 
@@ -155,20 +152,37 @@ enum MHD_Result api_no_answer(Waiting *w)
 static enum MHD_Result get_health(ApiRequest *rq)
 {
     return http_json(rq->c, 200,
-                     json_pack("{s:i, s:i, s:i}", "games_in_memory", service_count(), "event_streams", events_count(),
-                               "analysis_streams", analysis_streams_count()));
+                     json_pack("{s:s, s:i, s:i, s:i}", "version", version_number(), "games_in_memory", service_count(),
+                               "event_streams", events_count(), "analysis_streams", analysis_streams_count()));
 }
 
 static const ApiRoute api_own_routes[] = {
-    {"GET", "/health", get_health},
-    {NULL, NULL, NULL},
+    {"GET", "/health", get_health, false},
+    {NULL, NULL, NULL, false},
 };
 
 /* The users' routes first: /games/user/NAME before the games' /games/ID/... */
 static const ApiRoute *const route_tables[] = {api_user_routes, api_game_routes, api_analysis_routes, api_learn_routes,
                                                api_account_routes, api_own_routes};
+static const size_t route_table_count = sizeof route_tables / sizeof route_tables[0];
 
-/* Does `path` (under /api) match the route's?  Its {} segments go to rq->arg. */
+void api_routes_to_metrics(void)
+{
+    char label[96];
+    for (size_t t = 0; t < route_table_count; t++)
+        for (const ApiRoute *r = route_tables[t]; r->path; r++) {
+            snprintf(label, sizeof label, "/api%s", r->path);
+            metrics_add_route(label, r->stream);
+        }
+}
+
+bool api_start(void)
+{
+    api_routes_to_metrics();
+    return api_learn_start();
+}
+
+/* Does `path` (under /api) match the route's?  Its {name} segments go to rq->arg. */
 static bool path_matches(const char *pattern, const char *path, ApiRequest *rq)
 {
     int args = 0;
@@ -177,7 +191,7 @@ static bool path_matches(const char *pattern, const char *path, ApiRequest *rq)
             return false;
         pattern++, path++;
         size_t plen = strcspn(pattern, "/"), len = strcspn(path, "/");
-        if (plen == 2 && memcmp(pattern, "{}", 2) == 0) {
+        if (plen >= 2 && pattern[0] == '{' && pattern[plen - 1] == '}') {
             if (len > API_ARG_MAX || args == API_ARGS_MAX)
                 return false;
             memcpy(rq->arg[args], path, len);
@@ -194,7 +208,7 @@ static bool path_matches(const char *pattern, const char *path, ApiRequest *rq)
 static void methods_of(const char *path, ApiRequest *rq, char *allow, size_t len)
 {
     allow[0] = 0;
-    for (size_t t = 0; t < sizeof route_tables / sizeof route_tables[0]; t++)
+    for (size_t t = 0; t < route_table_count; t++)
         for (const ApiRoute *r = route_tables[t]; r->path; r++) {
             if (!path_matches(r->path, path, rq) || strstr(allow, r->method))
                 continue;
@@ -284,7 +298,7 @@ enum MHD_Result api_handle(struct MHD_Connection *c, const struct sockaddr *clie
         return ret;
     const char *path = url + 4; /* after "/api" */
     const char *as = strcmp(method, "HEAD") == 0 ? "GET" : method;
-    for (size_t t = 0; t < sizeof route_tables / sizeof route_tables[0]; t++)
+    for (size_t t = 0; t < route_table_count; t++)
         for (const ApiRoute *r = route_tables[t]; r->path; r++)
             if (strcmp(r->method, as) == 0 && path_matches(r->path, path, &rq))
                 return r->handler(&rq);

@@ -7,8 +7,11 @@
 #include <stddef.h>
 #include <sys/socket.h>
 
-/* Prepares what never changes (the variants' descriptions); false when memory runs out. */
+/* Prepares what never changes (the variants' descriptions, the routes' metrics); false when
+ * memory runs out. */
 bool api_start(void);
+/* Gives the metrics every route's path, their labels (api_start does). */
+void api_routes_to_metrics(void);
 /*
  * Answers a request under /api/ (the body is NUL-terminated, len bytes).  *state belongs to
  * the request (NULL at first): an endpoint that waits for the engine keeps its state there

@@ -250,14 +250,14 @@ static enum MHD_Result delete_token(ApiRequest *rq)
 }
 
 const ApiRoute api_account_routes[] = {
-    {"POST", "/auth/signup", post_signup},
-    {"POST", "/auth/login", post_login},
-    {"POST", "/auth/logout", post_logout},
-    {"GET", "/account", get_account},
-    {"POST", "/account/password", post_password},
-    {"POST", "/account/close", post_close},
-    {"GET", "/account/tokens", get_tokens},
-    {"POST", "/account/tokens", post_token},
-    {"DELETE", "/account/tokens/{}", delete_token},
-    {NULL, NULL, NULL},
+    {"POST", "/auth/signup", post_signup, false},
+    {"POST", "/auth/login", post_login, false},
+    {"POST", "/auth/logout", post_logout, false},
+    {"GET", "/account", get_account, false},
+    {"POST", "/account/password", post_password, false},
+    {"POST", "/account/close", post_close, false},
+    {"GET", "/account/tokens", get_tokens, false},
+    {"POST", "/account/tokens", post_token, false},
+    {"DELETE", "/account/tokens/{id}", delete_token, false},
+    {NULL, NULL, NULL, false},
 };

@@ -191,8 +191,8 @@ static enum MHD_Result get_analysis_stream(ApiRequest *rq)
 }
 
 const ApiRoute api_analysis_routes[] = {
-    {"POST", "/analysis", post_analysis},
-    {"GET", "/analysis/stream", get_analysis_stream},
-    {"POST", "/position", post_position},
-    {NULL, NULL, NULL},
+    {"POST", "/analysis", post_analysis, false},
+    {"GET", "/analysis/stream", get_analysis_stream, true},
+    {"POST", "/position", post_position, false},
+    {NULL, NULL, NULL, false},
 };

@@ -200,7 +200,7 @@ static const char *acting(const ApiRequest *rq)
  * error answer in *ret. */
 static LiveGame *find_game(ApiRequest *rq, enum MHD_Result *ret)
 {
-    LiveGame *g;
+    LiveGame *g = NULL;
     GameCall call = {0};
     GameStatus status = service_find(rq->arg[0], &g, &call);
     if (status == GAME_OK)
@@ -400,18 +400,18 @@ GAME_ENDPOINT(get_events, open_events(rq, g))
 GAME_ENDPOINT(get_pgn, send_pgn(rq, g))
 
 const ApiRoute api_game_routes[] = {
-    {"GET", "/games", list_games},
-    {"POST", "/games", post_game},
-    {"POST", "/import", post_import},
-    {"GET", "/games/{}", get_game},
-    {"POST", "/games/{}/moves", post_move},
-    {"POST", "/games/{}/resign", post_resign},
-    {"POST", "/games/{}/draw", post_draw},
-    {"POST", "/games/{}/takeback", post_takeback},
-    {"POST", "/games/{}/rematch", post_rematch},
-    {"POST", "/games/{}/abort", post_abort},
-    {"POST", "/games/{}/join", post_join},
-    {"GET", "/games/{}/events", get_events},
-    {"GET", "/games/{}/pgn", get_pgn},
-    {NULL, NULL, NULL},
+    {"GET", "/games", list_games, false},
+    {"POST", "/games", post_game, false},
+    {"POST", "/import", post_import, false},
+    {"GET", "/games/{id}", get_game, false},
+    {"POST", "/games/{id}/moves", post_move, false},
+    {"POST", "/games/{id}/resign", post_resign, false},
+    {"POST", "/games/{id}/draw", post_draw, false},
+    {"POST", "/games/{id}/takeback", post_takeback, false},
+    {"POST", "/games/{id}/rematch", post_rematch, false},
+    {"POST", "/games/{id}/abort", post_abort, false},
+    {"POST", "/games/{id}/join", post_join, false},
+    {"GET", "/games/{id}/events", get_events, true},
+    {"GET", "/games/{id}/pgn", get_pgn, false},
+    {NULL, NULL, NULL, false},
 };

@@ -234,9 +234,9 @@ static enum MHD_Result post_puzzle_move(ApiRequest *rq)
 }
 
 const ApiRoute api_learn_routes[] = {
-    {"GET", "/variants", get_variants},
-    {"GET", "/piece-moves", get_piece_moves},
-    {"GET", "/puzzles/{}", get_puzzles},
-    {"POST", "/puzzles/{}/{}", post_puzzle_move},
-    {NULL, NULL, NULL},
+    {"GET", "/variants", get_variants, false},
+    {"GET", "/piece-moves", get_piece_moves, false},
+    {"GET", "/puzzles/{variant}", get_puzzles, false},
+    {"POST", "/puzzles/{variant}/{number}", post_puzzle_move, false},
+    {NULL, NULL, NULL, false},
 };

@@ -18,7 +18,7 @@
 #include "response.h"
 
 #define API_SESSION_COOKIE "sid"
-#define API_ARGS_MAX 3 /* the {} segments of a route's path */
+#define API_ARGS_MAX 3 /* the {name} segments of a route's path */
 #define API_ARG_MAX 64 /* the longest such segment (longer: no route) */
 
 /* A request to the API, as its handler sees it. */
@@ -32,16 +32,17 @@ typedef struct ApiRequest {
     void **state; /* a waiting request's (see Waiting) */
     bool https;   /* a trusted proxy says the client came over TLS */
     Principal who; /* the account the credentials name (via AUTH_NONE: none) */
-    char arg[API_ARGS_MAX][API_ARG_MAX + 1]; /* the path's {} segments, in order */
+    char arg[API_ARGS_MAX][API_ARG_MAX + 1]; /* the path's {name} segments, in order */
 } ApiRequest;
 
 typedef enum MHD_Result (*ApiHandler)(ApiRequest *rq);
 
-/* A route: a method and a path under /api, whose {} segments match any one segment. */
+/* A route: a method and a path under /api, whose {name} segments match any one segment. */
 typedef struct ApiRoute {
     const char *method;
     const char *path;
     ApiHandler handler;
+    bool stream; /* answers with an event stream (the metrics count it, and do not time it) */
 } ApiRoute;
 
 /* Each resource file's routes, ended by a route with a NULL path. */

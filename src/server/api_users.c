@@ -152,9 +152,9 @@ static enum MHD_Result get_top(ApiRequest *rq)
 }
 
 const ApiRoute api_user_routes[] = {
-    {"GET", "/user/{}", get_user},
-    {"GET", "/user/{}/rating-history", get_rating_history},
-    {"GET", "/games/user/{}", get_user_games},
-    {"GET", "/player/top/{}/{}", get_top},
-    {NULL, NULL, NULL},
+    {"GET", "/user/{name}", get_user, false},
+    {"GET", "/user/{name}/rating-history", get_rating_history, false},
+    {"GET", "/games/user/{name}", get_user_games, false},
+    {"GET", "/player/top/{n}/{variant}", get_top, false},
+    {NULL, NULL, NULL, false},
 };

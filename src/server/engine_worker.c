@@ -26,6 +26,7 @@ typedef struct Lane {
     Job *head, *tail;
     bool quitting;
     int n;
+    LaneLoad load; /* jobs waiting and running, for the metrics */
     pthread_t threads[LANE_THREADS_MAX];
     Engine engines[LANE_THREADS_MAX];
 } Lane;
@@ -66,6 +67,7 @@ static bool submit(Lane *lane, Job *job)
         else
             lane->head = job;
         lane->tail = job;
+        lane->load.queued++;
         pthread_cond_signal(&lane->cond);
     }
     pthread_mutex_unlock(&lane->lock);
@@ -83,6 +85,8 @@ static Job *take(Lane *lane, Engine *e)
         lane->head = job->next;
         if (!lane->head)
             lane->tail = NULL;
+        lane->load.queued--;
+        lane->load.running++;
         atomic_store(&e->stop, false);
     }
     pthread_mutex_unlock(&lane->lock);
@@ -114,8 +118,25 @@ static void *lane_thread(void *arg)
             engine_new_game(e);
         last_variant = job->v;
         job->run(job, e);
+        pthread_mutex_lock(&seat->lane->lock);
+        seat->lane->load.running--;
+        pthread_mutex_unlock(&seat->lane->lock);
     }
     return NULL;
+}
+
+static LaneLoad lane_load(Lane *lane)
+{
+    pthread_mutex_lock(&lane->lock);
+    LaneLoad load = lane->load;
+    pthread_mutex_unlock(&lane->lock);
+    return load;
+}
+
+void workers_load(LaneLoad *moves, LaneLoad *questions)
+{
+    *moves = lane_load(&moves_lane);
+    *questions = lane_load(&questions_lane);
 }
 
 static bool lane_start(Lane *lane, int threads, Seat *lane_seats)

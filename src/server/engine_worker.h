@@ -28,6 +28,13 @@ bool workers_start(void);
  * threads and frees the engines. */
 void workers_stop(void);
 
+/* What a lane does: jobs running (a search, or a puzzle's exhaustive search) and waiting. */
+typedef struct LaneLoad {
+    int running, queued;
+} LaneLoad;
+/* Each lane's load now, for the metrics. */
+void workers_load(LaneLoad *moves, LaneLoad *questions);
+
 #define ANALYSIS_PV_MAX 64
 
 /* An analysis's result: the best line's score (or mate in moves, negative: mated) and moves. */

@@ -12,9 +12,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../util/clock.h"
 #include "api.h"
 #include "framing.h"
 #include "limits.h"
+#include "logger.h"
+#include "metrics.h"
 #include "response.h"
 
 /* Bodies beyond the limit are read and thrown away (so that the client reads the 413),
@@ -27,6 +30,10 @@ static char web_root[PATH_MAX]; /* realpath of the web directory, "" when there 
 typedef struct Request {
     RequestLine line; /* the raw URI, from the URI log callback */
     bool started;     /* the access handler has seen the request's head */
+    double start_s;   /* when its line arrived (clock_seconds) */
+    char *target;     /* a copy of the raw URI, for the metrics and the log */
+    char method[16];
+    char client_text[INET6_ADDRSTRLEN]; /* the client's address as logged, "" when unknown */
     char *body;
     size_t len, received;
     bool too_large, out_of_memory;
@@ -218,6 +225,70 @@ static bool over_limit(struct MHD_Connection *c, Request *rq)
     return !limits_connect((struct sockaddr *)&rq->client);
 }
 
+/* ---- Metrics and the request log -------------------------------------------------------- */
+
+static bool is_loopback(const struct sockaddr_storage *a)
+{
+    if (a->ss_family == AF_INET)
+        return (ntohl(((const struct sockaddr_in *)a)->sin_addr.s_addr) >> 24) == 127;
+    const struct in6_addr *v6 = &((const struct sockaddr_in6 *)a)->sin6_addr;
+    return a->ss_family == AF_INET6 &&
+           (IN6_IS_ADDR_LOOPBACK(v6) || (IN6_IS_ADDR_V4MAPPED(v6) && v6->s6_addr[12] == 127));
+}
+
+/* GET /metrics, to those metrics.h says may read it. */
+static enum MHD_Result serve_metrics(struct MHD_Connection *c, const char *method)
+{
+    if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0)
+        return http_method_not_allowed(c, "GET, HEAD");
+    const Peer *peer = peer_of(c);
+    bool proxied = (peer && peer->proxy) || MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-Forwarded-For") ||
+                   MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Forwarded");
+    unsigned refused = metrics_refusal(peer && is_loopback(&peer->addr), proxied,
+                                       MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION));
+    if (refused == 401)
+        return http_error_header(c, 401, MHD_HTTP_HEADER_WWW_AUTHENTICATE, "Bearer",
+                                 "the metrics need the token of --metrics-token-file");
+    if (refused)
+        return http_error(c, refused, "the metrics are served to this machine only (see --metrics-token-file)");
+    return http_text(c, 200, METRICS_CONTENT_TYPE, metrics_text(), NULL);
+}
+
+/* Counts the request and writes its log line (logger.h): the route, the status queued (0
+ * when the connection ended before an answer), the time from its line to its end. */
+static void account(struct MHD_Connection *c, const Request *rq)
+{
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(c, MHD_CONNECTION_INFO_HTTP_STATUS);
+    unsigned status = info ? info->http_status : 0;
+    const char *route = metrics_route(rq->target);
+    double seconds = clock_seconds() - rq->start_s;
+    metrics_request(route, status, seconds);
+    /* Scrapes and health checks come every few seconds: debug lines. */
+    LogLevel level = status >= 500            ? LOG_LEVEL_WARN
+                     : strcmp(route, "/metrics") == 0 || strcmp(route, "/api/health") == 0 ? LOG_LEVEL_DEBUG
+                                                                                          : LOG_LEVEL_INFO;
+    if (!logger_wants(level))
+        return;
+    char *path = logger_redacted_target(rq->target);
+    logger_event(level, "request",
+                 json_pack("{s:s, s:s?, s:s, s:i, s:f, s:s}", "method", rq->method, "path", path, "route", route,
+                           "status", (int)status, "ms", (double)(int64_t)(seconds * 1e6) / 1000, "client",
+                           rq->client_text));
+    free(path);
+}
+
+/* The client's address as the log shows it (behind a trusted proxy, the one it names). */
+static void note_client(struct MHD_Connection *c, Request *rq)
+{
+    struct sockaddr_storage a;
+    if (!http_client(c, &a))
+        return;
+    const void *bytes = a.ss_family == AF_INET6 ? (const void *)&((struct sockaddr_in6 *)&a)->sin6_addr
+                                                : (const void *)&((struct sockaddr_in *)&a)->sin_addr;
+    if (!inet_ntop(a.ss_family, bytes, rq->client_text, sizeof rq->client_text))
+        rq->client_text[0] = 0;
+}
+
 /* ---- Requests --------------------------------------------------------------------------- */
 
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url, const char *method,
@@ -232,6 +303,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         rq->started = true;
         rq->line.method = method;
         rq->line.version = version;
+        snprintf(rq->method, sizeof rq->method, "%s", method);
+        note_client(c, rq);
         if (over_limit(c, rq))
             return http_refuse(c, 429, "too many connections from this address (at most %d)", limits_connections());
         char why[120];
@@ -269,6 +342,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         return http_error(c, 413, "request body over %d KiB", HTTP_BODY_MAX / 1024);
     if (rq->out_of_memory)
         return http_send(c, 503, NULL);
+    if (strcmp(url, "/metrics") == 0)
+        return serve_metrics(c, method);
     if (strncmp(url, "/api/", 5) == 0 || strcmp(url, "/api") == 0) {
         struct sockaddr_storage client;
         bool known = http_client(c, &client);
@@ -284,20 +359,29 @@ static void *on_uri(void *cls, const char *uri, struct MHD_Connection *c)
 {
     (void)cls, (void)c;
     Request *rq = calloc(1, sizeof *rq);
-    if (rq)
+    if (rq && !(rq->target = strdup(uri))) {
+        free(rq);
+        rq = NULL;
+    }
+    if (rq) {
         framing_note_uri(&rq->line, uri);
+        rq->start_s = clock_seconds();
+    }
     return rq;
 }
 
 static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls, enum MHD_RequestTerminationCode code)
 {
-    (void)cls, (void)c, (void)code;
+    (void)cls, (void)code;
     Request *rq = *con_cls;
     if (rq) {
+        if (rq->started)
+            account(c, rq);
         if (rq->counted)
             limits_disconnect((struct sockaddr *)&rq->client);
         api_request_done(rq->api_state);
         free(rq->body);
+        free(rq->target);
         free(rq);
     }
     *con_cls = NULL;

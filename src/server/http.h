@@ -2,9 +2,10 @@
  * HTTP with libmicrohttpd: a fixed pool of HTTP_THREADS threads, each with its own epoll, for
  * every connection (event streams and requests that wait for the engine are suspended
  * meanwhile, holding no thread); request framing checked (framing.c); the per-address
- * connection limit (limits.c); request bodies up to 64 KiB (413 beyond); routing of /api/ to
- * api.c and of every other path to the static files of the web directory (GET and HEAD only,
- * content types by extension, no way out of the directory).
+ * connection limit (limits.c); request bodies up to 64 KiB (413 beyond); routing of /metrics
+ * to metrics.c, of /api/ to api.c and of every other path to the static files of the web
+ * directory (GET and HEAD only, content types by extension, no way out of the directory); and
+ * when a request ends, its count and duration in the metrics and its line in the log.
  */
 #ifndef STARFISH_SERVER_HTTP_H
 #define STARFISH_SERVER_HTTP_H

@@ -139,6 +139,16 @@ enum MHD_Result http_error(struct MHD_Connection *c, unsigned status, const char
     return http_send(c, status, r);
 }
 
+enum MHD_Result http_error_header(struct MHD_Connection *c, unsigned status, const char *header, const char *value,
+                                  const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    struct MHD_Response *r = error_response(header, value, fmt, ap);
+    va_end(ap);
+    return http_send(c, status, r);
+}
+
 enum MHD_Result http_too_many(struct MHD_Connection *c, int retry_s, const char *fmt, ...)
 {
     char seconds[16];

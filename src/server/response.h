@@ -32,6 +32,9 @@ enum MHD_Result http_error(struct MHD_Connection *c, unsigned status, const char
     __attribute__((format(printf, 3, 4)));
 enum MHD_Result http_text(struct MHD_Connection *c, unsigned status, const char *content_type, char *text,
                           const char *disposition);
+/* An error with one more header (401 with WWW-Authenticate). */
+enum MHD_Result http_error_header(struct MHD_Connection *c, unsigned status, const char *header, const char *value,
+                                  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 /* 429 with Retry-After: retry_s. */
 enum MHD_Result http_too_many(struct MHD_Connection *c, int retry_s, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -2,12 +2,13 @@
  * `starfish serve`: starts the store, loads the unfinished games, starts the engine workers,
  * the clock thread and the HTTP daemon, then waits for SIGINT or SIGTERM and shuts down in
  * the reverse order (every event stream ended, every search stopped, every thread joined,
- * the database closed).  The clock thread also frees, every few seconds, the finished games
+ * the database closed); SIGHUP opens the --log file again.  The clock thread also frees, every few seconds, the finished games
  * that nobody has used for --evict-after seconds.
  */
 #include "server.h"
 
 #include <jansson.h>
+#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -17,15 +18,20 @@
 #include <time.h>
 
 #include "../core/variant.h"
+#include "../util/paths.h"
+#include "../util/version.h"
 #include "../variants/registry.h"
 #include "account_service.h"
 #include "analysis_stream.h"
 #include "api.h"
 #include "engine_worker.h"
 #include "events.h"
+#include "game_log.h"
 #include "game_service.h"
 #include "http.h"
 #include "limits.h"
+#include "logger.h"
+#include "metrics.h"
 #include "puzzle_service.h"
 #include "store_pg.h"
 #include "store_sqlite.h"
@@ -76,11 +82,21 @@ static bool trust_proxies(void *target, char **values, char *err, size_t errlen)
     return limits_trust(values[0], err, errlen);
 }
 
+/* --log-level's value. */
+static bool read_log_level(void *target, char **values, char *err, size_t errlen)
+{
+    if (logger_level_named(values[0], target))
+        return true;
+    snprintf(err, errlen, "unknown log level '%s' (debug, info, warn or error)", values[0]);
+    return false;
+}
+
 static struct {
     int port, evict_after, timeout, connections_per_ip, new_games_per_minute, db_pool;
-    const char *db, *web, *host, *puzzles;
-} serve = {8080, EVICT_AFTER_DEFAULT_S, TIMEOUT_DEFAULT_S, 0, 0, DB_POOL_DEFAULT, "starfish.db", "web", "127.0.0.1",
-           "data/puzzles"};
+    const char *db, *web, *host, *puzzles, *log, *metrics_token_file;
+    LogLevel log_level;
+} serve = {8080, EVICT_AFTER_DEFAULT_S, TIMEOUT_DEFAULT_S, 0, 0, DB_POOL_DEFAULT, "starfish.db", NULL, "127.0.0.1", NULL,
+           NULL, NULL, LOG_LEVEL_INFO};
 
 static const Option serve_options[] = {
     OPTION_INT("port", "N", "the port (default 8080; 0 picks a free one)", &serve.port, 0, 65535),
@@ -91,8 +107,14 @@ static const Option serve_options[] = {
                   &serve.db),
     OPTION_INT("db-pool", "N", "connections to a PostgreSQL database for the requests (default 4)", &serve.db_pool, 1,
                64),
-    OPTION_STRING("web", "DIR", "the web client's files (default web)", &serve.web),
-    OPTION_STRING("puzzles", "DIR", "the puzzle sets, VARIANT.epd (default data/puzzles)", &serve.puzzles),
+    OPTION_STRING("web", "DIR",
+                  "the web client's files (default: web/ beside the program, else PREFIX/share/starfish/web where "
+                  "it is installed)",
+                  &serve.web),
+    OPTION_STRING("puzzles", "DIR",
+                  "the puzzle sets, VARIANT.epd (default: data/puzzles/ beside the program, else "
+                  "PREFIX/share/starfish/data/puzzles)",
+                  &serve.puzzles),
     OPTION_INT("evict-after", "SECONDS", "a finished game unused this long leaves memory (default 600)",
                &serve.evict_after, 0, EVICT_AFTER_MAX_S),
     OPTION_INT("timeout", "SECONDS", "a connection idle this long, a stalled client, is closed (default 30)",
@@ -105,6 +127,16 @@ static const Option serve_options[] = {
                 "a proxy (nginx) whose X-Forwarded-For names the client that the limits count (repeatable; "
                 "default: none, the header is not believed)",
                 NULL, 0, trust_proxies),
+    OPTION_STRING("log", "FILE",
+                  "the log (a JSON object a line: each request, each change of a game) appended to FILE, opened "
+                  "again on SIGHUP (default: standard error)",
+                  &serve.log),
+    OPTION_CALL("log-level", "LEVEL", "the least level logged: debug, info (default), warn or error", &serve.log_level,
+                0, read_log_level),
+    OPTION_STRING("metrics-token-file", "FILE",
+                  "GET /metrics from any address with `Authorization: Bearer TOKEN`, TOKEN the file's first line "
+                  "(default: no token, from this machine only)",
+                  &serve.metrics_token_file),
     OPTIONS_END,
 };
 
@@ -149,8 +181,10 @@ static Store *start_services(const char *db)
         return NULL;
     }
     service_start(store);
+    metrics_start(store);
     const char *failed = !account_start(store)            ? "cannot start libsodium"
                          : !api_start()                   ? "out of memory"
+                         : !game_log_start()              ? "cannot log the games"
                          : !events_start()                ? "cannot observe the games"
                          : !workers_start()               ? "cannot start the engine workers"
                          : service_load_unfinished() < 0  ? "cannot read the games in the store"
@@ -172,6 +206,25 @@ static void stop_clock(pthread_t clock)
     pthread_join(clock, NULL);
 }
 
+/* The log and the metrics' token: false after a message when they cannot be had. */
+static bool open_outputs(void)
+{
+    char err[512];
+    if (logger_open(serve.log, serve.log_level, err, sizeof err) &&
+        (!serve.metrics_token_file || metrics_use_token_file(serve.metrics_token_file, err, sizeof err)))
+        return true;
+    fprintf(stderr, "starfish: %s\n", err);
+    return false;
+}
+
+/* Waits for SIGINT or SIGTERM; a SIGHUP meanwhile opens the log again. */
+static void wait_for_stop(const sigset_t *signals)
+{
+    for (int sig = 0; sigwait(signals, &sig) != 0 || sig == SIGHUP;)
+        if (sig == SIGHUP)
+            logger_reopen();
+}
+
 int server_main(int argc, char **argv)
 {
     int status, nargs;
@@ -179,25 +232,32 @@ int server_main(int argc, char **argv)
         return status;
     limits_set(serve.connections_per_ip, serve.new_games_per_minute);
 
-    /* Signals: SIGINT and SIGTERM are taken by sigwait below, in this thread only. */
-    sigset_t stop_signals;
-    sigemptyset(&stop_signals);
-    sigaddset(&stop_signals, SIGINT);
-    sigaddset(&stop_signals, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &stop_signals, NULL);
+    /* Signals: SIGINT, SIGTERM and SIGHUP are taken by sigwait below, in this thread only. */
+    sigset_t signals;
+    sigemptyset(&signals);
+    sigaddset(&signals, SIGINT);
+    sigaddset(&signals, SIGTERM);
+    sigaddset(&signals, SIGHUP);
+    pthread_sigmask(SIG_BLOCK, &signals, NULL);
     signal(SIGPIPE, SIG_IGN);
     json_object_seed(0); /* before any thread uses jansson */
     util_json_memory_track();
     variant_at(0); /* builds every variant's tables now */
 
-    char err[512];
-    if (!puzzles_load(serve.puzzles, err, sizeof err)) {
-        fprintf(stderr, "starfish: %s\n", err);
+    if (!open_outputs())
         return 1;
-    }
-    Store *store = start_services(serve.db);
-    if (!store) {
+    char err[512], web[PATH_MAX], puzzles[PATH_MAX];
+    if (!serve.web)
+        serve.web = shared_path("web", web, sizeof web);
+    if (!serve.puzzles)
+        serve.puzzles = shared_path("data/puzzles", puzzles, sizeof puzzles);
+    Store *store = NULL;
+    if (!puzzles_load(serve.puzzles, err, sizeof err))
+        fprintf(stderr, "starfish: %s\n", err);
+    else if (!(store = start_services(serve.db)))
         puzzles_free();
+    if (!store) {
+        logger_close();
         return 1;
     }
     pthread_t clock;
@@ -209,8 +269,11 @@ int server_main(int argc, char **argv)
     if (listening) {
         printf("starfish: serving http://%s:%d (db %s)\n", serve.host, bound, store->name);
         fflush(stdout);
-        int sig;
-        sigwait(&stop_signals, &sig);
+        logger_event(LOG_LEVEL_INFO, "start",
+                     json_pack("{s:s, s:s, s:i, s:s}", "version", version_number(), "host", serve.host, "port", bound,
+                               "db", store->name));
+        wait_for_stop(&signals);
+        logger_event(LOG_LEVEL_INFO, "stop", NULL);
     } else {
         fprintf(stderr, "starfish: %s\n", err);
     }
@@ -225,5 +288,6 @@ int server_main(int argc, char **argv)
     free_services(store);
     limits_free();
     puzzles_free();
+    logger_close();
     return listening ? 0 : 1;
 }

@@ -205,5 +205,7 @@ typedef struct ListQuery {
 } ListQuery;
 /* The games of the query, newest first (*rows malloc'ed). */
 bool store_list(Store *s, const ListQuery *q, ListRow **rows, int *n);
+/* How many games the store holds, finished or not (for the metrics); false on an error. */
+bool store_count_games(Store *s, int64_t *n);
 
 #endif

@@ -358,3 +358,13 @@ bool store_list(Store *s, const ListQuery *lq, ListRow **rows, int *n)
                     3, params, {0}};
     return store_read_rows(s, &q, rows, n, sizeof **rows, read_list_row);
 }
+
+bool store_count_games(Store *s, int64_t *n)
+{
+    StoreQuery q = {"SELECT count(*) FROM games", 0, NULL, {0}};
+    bool counted = store_query(s, &q) && q.rows.rows == 1;
+    if (counted)
+        *n = sql_int(&q.rows, 0, 0);
+    sql_free(&q.rows);
+    return counted;
+}

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "../core/types.h"
+#include "metrics.h"
 #include "store_schema.h"
 
 #define CHANNEL "starfish_games"
@@ -60,6 +61,7 @@ static PgStore *pg_of(Store *s)
 
 static void log_error(PgConn *c, const char *what, const PGresult *r)
 {
+    metrics_store_error();
     const char *msg = r ? PQresultErrorMessage(r) : "";
     fprintf(stderr, "starfish: database: %s: %s", what, *msg ? msg : PQerrorMessage(c->conn));
     if (!*msg && !*PQerrorMessage(c->conn))
@@ -75,11 +77,13 @@ static PgConn *acquire(PgStore *q)
     PgConn *c = q->free_conns;
     q->free_conns = c->next_free;
     pthread_mutex_unlock(&q->pool_lock);
+    metrics_db_pool_use(+1);
     return c;
 }
 
 static void release(PgStore *q, PgConn *c)
 {
+    metrics_db_pool_use(-1);
     pthread_mutex_lock(&q->pool_lock);
     c->next_free = q->free_conns;
     q->free_conns = c;
@@ -452,6 +456,7 @@ static bool connect_pool(PgStore *q, char *err, size_t errlen)
         q->pool[i].next_free = q->free_conns;
         q->free_conns = &q->pool[i];
     }
+    metrics_db_pool_size(q->npool);
     return true;
 }
 

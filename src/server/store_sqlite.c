@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "metrics.h"
 #include "store_schema.h"
 
 /* A change waiting to be written: each is made inside its own savepoint of a batch's
@@ -44,6 +45,7 @@ static SqliteStore *sqlite_of(Store *s)
 
 static void log_error(sqlite3 *db, const char *what)
 {
+    metrics_store_error();
     fprintf(stderr, "starfish: database: %s: %s\n", what, sqlite3_errmsg(db));
 }
 

@@ -149,10 +149,10 @@ def postgres():
     return _postgres[0]
 
 
-def start_once(db):
-    """Runs `starfish serve` on the database until it says what it does (then stops it);
-    returns (exit status, its first line of output and its stderr)."""
-    proc = subprocess.Popen([binary(), "serve", "--port", "0", "--db", db, "--web", WEB_DIR],
+def start_once(db, extra_args=()):
+    """Runs `starfish serve` on the database (with extra_args) until it says what it does (then
+    stops it); returns (exit status, its first line of output and its stderr)."""
+    proc = subprocess.Popen([binary(), "serve", "--port", "0", "--db", db, "--web", WEB_DIR] + list(extra_args),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     line = proc.stdout.readline()
     if line.startswith("starfish: serving"):

@@ -56,7 +56,8 @@ def stop_cleanly(s):
 def test_health_endpoint():
     s = h.Server(extra_args=["--evict-after", "600"])
     try:
-        assert s.call("GET", "/api/health") == {"games_in_memory": 0, "event_streams": 0, "analysis_streams": 0}
+        health = s.call("GET", "/api/health")
+        assert health.pop("version") and health == {"games_in_memory": 0, "event_streams": 0, "analysis_streams": 0}
         gid = s.create("chess", opponent="friend")["game"]["id"]
         finished_game(s)
         assert in_memory(s) == 2

@@ -23,6 +23,12 @@ def binary():
     return os.path.join(REPO_ROOT, path)
 
 
+def sanitized():
+    """Is the binary under test the ASan+UBSan build?  Tests of the default build itself (make's
+    targets, build/release) return at once then: that pass would only repeat them."""
+    return os.path.join("asan", "starfish") in binary()
+
+
 def time_scale():
     """How much slower than the release build the binary under test runs (the test runner sets
     STARFISH_TIME_SCALE for sanitized builds): tests that time the engine multiply their

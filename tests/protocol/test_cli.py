@@ -130,7 +130,7 @@ def test_perft_wrong_argument_count():
 def test_unknown_subcommand():
     usage_error(["frobnicate"], "unknown command 'frobnicate'")
     usage_error(["PERFT", "chess", "1"], "unknown command 'PERFT'")
-    usage_error(["--version"], "unknown command '--version'")
+    usage_error(["--verbose"], "unknown command '--verbose'")  # --version is a command (test_version.py)
 
 
 def test_bench_usage_errors():
