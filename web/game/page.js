@@ -415,7 +415,7 @@ export class AnalysisBoardView extends GameView {
     const game = {
       id: null, variant: name, start_fen: pos.fen, fen: pos.fen, moves: [], side: pos.side, legal: pos.legal, check: pos.check,
       last: null, hand: pos.hand, status: 'ongoing', result: '*', reason: null, clock: null, draw_offer: null,
-      players: { white: 'human', black: 'human' }, engine: null,
+      players: { white: null, black: null }, player_kinds: { white: 'human', black: 'human' }, rated: false, engine: null,
     };
     Object.assign(s, { variant, game, local: true });
     this.build();
