@@ -1,8 +1,8 @@
 // The home page: start a game (against the engine or a friend, optionally from a FEN position
-// or a PGN game) and the list of recent games.
+// or a PGN game), the list of recent games and a way to the leaderboards.
 
 import { api } from './api.js';
-import { h, $, $$, notify, timeAgo, variantTitle, resultText } from './ui.js';
+import { h, $, $$, notify, timeAgo, variantTitle, resultText, ratingText } from './ui.js';
 import { saveGame } from './store.js';
 import { boardThumbnail } from './board.js';
 import { learnLinks } from './rules/page.js';
@@ -79,7 +79,9 @@ export class HomeView {
 
     const recent = h('section', { class: 'card recent' },
       h('div', { class: 'card-head' }, h('h2', {}, 'Recent games'),
-        h('button', { type: 'button', class: 'ghost', id: 'refresh-recent', onclick: () => this.loadRecent() }, '\u21BB Refresh')),
+        h('div', { class: 'card-head-tools' },
+          h('a', { href: '#/leaderboard', id: 'to-leaderboard' }, 'Leaderboard'),
+          h('button', { type: 'button', class: 'ghost', id: 'refresh-recent', onclick: () => this.loadRecent() }, '\u21BB Refresh'))),
       h('div', { id: 'recent-list', class: 'recent-list' }, h('p', { class: 'muted' }, 'Loading\u2026')));
 
     this.root.replaceChildren(h('div', { class: 'home' },
@@ -170,7 +172,7 @@ export class HomeView {
     // An account's name and rating, else the engine or an anonymous human.
     const who = (g, side) => {
       const p = g.players && g.players[side];
-      if (p) return `${p.name} (${p.rating}${p.prov ? '?' : ''})`;
+      if (p) return `${p.name} (${ratingText(p.rating, p.prov)})`;
       return g.player_kinds && g.player_kinds[side] === 'engine' ? 'Engine' : 'Anonymous';
     };
     list.replaceChildren(h('ul', {}, games.map((g) => {

@@ -241,3 +241,22 @@ export async function boardMatchesServer(page, id) {
   return g;
 }
 
+// ---------------------------------------------------------------- accounts
+
+export const passwordOf = (username) => `${username}-secret`;
+
+// Signs up through the sign-up page; waits until the header names the account.
+export async function signUp(page, username) {
+  await page.goto(`${env.server.base}/#/signup`);
+  await page.locator('#username').fill(username);
+  await page.locator('#password').fill(passwordOf(username));
+  await page.locator('#auth-submit').click();
+  await headerNames(page, username);
+}
+
+export async function headerNames(page, username) {
+  await page.waitForFunction((name) => {
+    const a = document.querySelector('#account-name');
+    return a && !a.hidden && a.textContent === name;
+  }, username, { timeout: 10000 }).catch(() => { throw new Failure(`the header does not name ${username}`); });
+}

@@ -16,6 +16,7 @@ import './suites/records.mjs';
 import './suites/input.mjs';
 import './suites/learn.mjs';
 import './suites/analysis.mjs';
+import './suites/accounts.mjs';
 import './suites/look.mjs';
 
 const FILTER = process.argv[2] || '';
