@@ -151,12 +151,16 @@ const REASONS = {
 };
 
 export function resultText(result, reason) {
+  if (reason === 'aborted') return 'Game aborted';
   const who = result === '1-0' ? 'White wins' : result === '0-1' ? 'Black wins' : result === '1/2-1/2' ? 'Draw' : 'Game over';
   const why = reason ? REASONS[reason] || `(${String(reason).replace(/-/g, ' ')})` : '';
   return why ? `${who} ${why}` : who;
 }
 
 export const capitalize = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+
+// "1-0 \u00B7 White wins by checkmate"; an aborted game has no result to give.
+export const resultLine = (result, reason) => (reason === 'aborted' ? resultText(result, reason) : `${result} \u00B7 ${resultText(result, reason)}`);
 
 // A rating as players read it: "1500?" while it is provisional.
 export const ratingText = (rating, prov) => `${rating}${prov ? '?' : ''}`;

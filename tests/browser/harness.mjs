@@ -4,7 +4,7 @@
 // contexts of their own, the API, creating and joining games, moves, screenshots.
 
 import { chromium } from 'playwright-core';
-import { spawn } from 'node:child_process';
+import { spawn, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -128,11 +128,12 @@ export async function api(method, p, body) {
 }
 
 // Fills the home page's form and starts a game; returns the game id.
-export async function createGame(page, { variant = 'chess', opponent = 'friend', color = 'white', skill, clock, fen, pgn } = {}) {
+export async function createGame(page, { variant = 'chess', opponent = 'friend', color = 'white', skill, clock, fen, pgn, rated = false } = {}) {
   await page.goto(`${env.server.base}/#/`);
   await page.locator(`.variant-tile[data-variant="${variant}"]`).click();
   await page.locator(`.seg[data-value="${opponent}"]`).first().click();
   await page.locator(`.seg[data-value="${color}"]`).first().click();
+  if (rated) await page.locator('#rated').check();
   if (skill != null) await page.locator('#skill').fill(String(skill));
   if (clock) {
     await page.locator('#clock').selectOption('custom');
@@ -259,4 +260,30 @@ export async function headerNames(page, username) {
     const a = document.querySelector('#account-name');
     return a && !a.hidden && a.textContent === name;
   }, username, { timeout: 10000 }).catch(() => { throw new Failure(`the header does not name ${username}`); });
+}
+
+// An account's client for the test itself (setting up data): signs up, keeps the session
+// cookie and sends the Origin header a browser would; returns api()'s like, as that account.
+export async function accountClient(username) {
+  const base = env.server.base;
+  const send = (method, p, body, cookie = '') => fetch(base + p, {
+    method,
+    headers: { origin: base, cookie, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const r = await send('POST', '/api/auth/signup', { username, password: passwordOf(username) });
+  check(r.status === 201, `signing ${username} up: ${r.status} ${await r.text()}`);
+  const cookie = r.headers.get('set-cookie').split(';')[0];
+  return async (method, p, body) => {
+    const res = await send(method, p, body, cookie);
+    const text = await res.text();
+    if (!res.ok) throw new Error(`${username}: ${method} ${p}: ${res.status} ${text}`);
+    return text ? JSON.parse(text) : null;
+  };
+}
+
+// A statement on the test server's SQLite store (the sqlite3 program, Debian's package), to
+// set up what the UI cannot make quickly (days gone by, settled ratings).
+export function sqlite(sql) {
+  return execFileSync('sqlite3', ['-cmd', '.timeout 5000', path.join(env.server.tmp, 'test.db'), sql], { encoding: 'utf8' });
 }

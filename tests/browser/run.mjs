@@ -17,6 +17,7 @@ import './suites/input.mjs';
 import './suites/learn.mjs';
 import './suites/analysis.mjs';
 import './suites/accounts.mjs';
+import './suites/rated.mjs';
 import './suites/look.mjs';
 
 const FILTER = process.argv[2] || '';
