@@ -3,12 +3,15 @@
 
 import { env, test, check, newPlayer, api, signUp, headerNames, passwordOf, shot } from '../harness.mjs';
 
+// The form's refusal, once the answer has come (the message is hidden while a request is out).
 const errorText = (page) => page.locator('#auth-error:not([hidden])').innerText();
 
+// Fills and sends the form; waits for the answer when it is a refusal or a success.
 async function submitAuth(page, username, password) {
   await page.locator('#username').fill(username);
   await page.locator('#password').fill(password);
   await page.locator('#auth-submit').click();
+  await page.waitForFunction(() => !document.querySelector('#auth-submit')?.disabled);
 }
 
 test('account-signup-errors', async (t) => {
@@ -31,7 +34,8 @@ test('account-signup-errors', async (t) => {
   await shot(other, 'account-signup-taken');
 });
 
-// Sign in from a page: refused with the server's message, then back on that page once in.
+// Sign in from a page: refused with the server's message, then back on that page once in;
+// refused for a while after too many failures.
 test('account-login-returns', async (t) => {
   await api('POST', '/api/auth/signup', { username: 'erin', password: passwordOf('erin') });
   const page = await newPlayer(t);
@@ -44,6 +48,11 @@ test('account-login-returns', async (t) => {
   await submitAuth(page, 'ERIN', passwordOf('erin'));
   await headerNames(page, 'erin');
   await page.waitForFunction(() => location.hash === '#/leaderboard/starchess');
+  // Too many failures for one name: the wait is told, with the time to try again at.
+  await page.goto(`${env.server.base}/#/login`);
+  for (let i = 0; i < 6; i++) await submitAuth(page, 'nobody-here', 'not-a-password');
+  const wait = await errorText(page);
+  check(/too many failed logins.*try again in \d+ s\. You can try again at \d/i.test(wait), `after six failures: "${wait}"`);
 });
 
 // The account page: a token made (shown once, listed, used, revoked), the password changed,
