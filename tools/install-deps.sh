@@ -13,6 +13,7 @@ packages=(
   python3                  # the test runner and protocol tests
   stockfish fairy-stockfish # peers for the perft benchmark
   chromium                 # browser tests (playwright-core drives Debian's chromium)
+  sqlite3                  # browser tests: settle ratings in the test store for the leaderboard
   wrk                      # the web server's load test
   qemu-user                # the default build run as an older CPU (tests/protocol/test_portable.py)
   mandoc systemd           # make install's tests: the manual page linted, the units verified

@@ -1,12 +1,19 @@
-// starfish web UI: routing, the home page (new game, import, recent games) and the game view.
+// starfish web UI: routing by the page's hash to the views (home, game, analysis board, rules,
+// puzzles, the accounts' pages, profiles, leaderboards), and the header's controls.
 
 import { api } from './api.js';
 import { HomeView } from './home.js';
 import { GameView, AnalysisBoardView } from './game/page.js';
 import { RulesView } from './rules/page.js';
 import { PuzzlesView } from './puzzles/page.js';
+import { AuthView } from './accounts/forms.js';
+import { AccountView } from './accounts/account.js';
+import { mountAccountLinks } from './accounts/header.js';
+import { ProfileView } from './players/profile.js';
+import { LeaderboardView } from './players/leaderboard.js';
 import { notify } from './ui.js';
 import { applySettings, mountSettings } from './settings.js';
+import { onAccountChange } from './session.js';
 
 let variantsPromise = null;
 export function loadVariants() {
@@ -19,45 +26,52 @@ export function loadVariants() {
   return variantsPromise;
 }
 
-let current = null;
+const params = (query) => new URLSearchParams(query || '');
+const word = (text) => decodeURIComponent(text);
 
-function parseHash() {
-  const hash = location.hash || '#/';
-  const m = /^#\/game\/([^?/]+)(?:\?(.*))?$/.exec(hash);
-  if (m) return { view: 'game', id: decodeURIComponent(m[1]), params: new URLSearchParams(m[2] || '') };
-  const puzzles = /^#\/puzzles\/([^?/]+)(?:\?(.*))?$/.exec(hash);
-  if (puzzles) return { view: 'puzzles', variant: decodeURIComponent(puzzles[1]), params: new URLSearchParams(puzzles[2] || '') };
-  const rules = /^#\/rules\/([^?/]+)$/.exec(hash);
-  if (rules) return { view: 'rules', variant: decodeURIComponent(rules[1]) };
-  const a = /^#\/analysis(?:\?(.*))?$/.exec(hash);
-  if (a) return { view: 'analysis', params: new URLSearchParams(a[1] || '') };
-  return { view: 'home', recent: hash === '#/recent' };
-}
+// [the hash, the view's name, how to make the view from the hash's parts]; the first match wins.
+const ROUTES = [
+  [/^#\/game\/([^?/]+)(?:\?(.*))?$/, 'game', (main, variants, m) => new GameView(main, variants, word(m[1]), params(m[2]))],
+  [/^#\/puzzles\/([^?/]+)(?:\?(.*))?$/, 'puzzles', (main, variants, m) => new PuzzlesView(main, variants, word(m[1]), params(m[2]))],
+  [/^#\/rules\/([^?/]+)$/, 'rules', (main, variants, m) => new RulesView(main, variants, word(m[1]))],
+  [/^#\/analysis(?:\?(.*))?$/, 'analysis', (main, variants, m) => new AnalysisBoardView(main, variants, params(m[1]))],
+  [/^#\/(signup|login)(?:\?(.*))?$/, 'auth', (main, variants, m) => new AuthView(main, m[1], params(m[2]))],
+  [/^#\/account$/, 'account', (main) => new AccountView(main)],
+  [/^#\/@\/([^?/]+)$/, 'profile', (main, variants, m) => new ProfileView(main, variants, word(m[1]))],
+  [/^#\/leaderboard(?:\/([^?/]+))?$/, 'leaderboard', (main, variants, m) => new LeaderboardView(main, variants, m[1] && word(m[1]))],
+  [/^/, 'home', (main, variants) => new HomeView(main, variants)],
+];
+
+let current = null;
+let routing = 0; // counts the routes begun: a route overtaken by a newer one stops
 
 async function route() {
+  const mine = ++routing;
   if (current) current.destroy();
   current = null;
   const main = document.getElementById('main');
   main.replaceChildren();
-  const r = parseHash();
-  document.body.dataset.view = r.view;
+  const hash = location.hash || '#/';
+  const [pattern, view, make] = ROUTES.find(([re]) => re.test(hash));
+  document.body.dataset.view = view;
   try {
     const variants = await loadVariants();
-    if (r.view === 'game') current = new GameView(main, variants, r.id, r.params);
-    else if (r.view === 'analysis') current = new AnalysisBoardView(main, variants, r.params);
-    else if (r.view === 'rules') current = new RulesView(main, variants, r.variant);
-    else if (r.view === 'puzzles') current = new PuzzlesView(main, variants, r.variant, r.params);
-    else current = new HomeView(main, variants);
+    if (mine !== routing) return;
+    current = make(main, variants, pattern.exec(hash));
     await current.start();
-    if (r.recent) document.getElementById('recent-list')?.scrollIntoView({ behavior: 'smooth' });
+    if (hash === '#/recent') document.getElementById('recent-list')?.scrollIntoView({ behavior: 'smooth' });
   } catch (e) {
+    if (mine !== routing) return;
     notify(e.message || String(e));
     main.appendChild(Object.assign(document.createElement('p'), { className: 'load-error', textContent: `Could not load: ${e.message || e}` }));
   }
 }
 
 applySettings();
+mountAccountLinks(document.getElementById('account-links'));
 mountSettings(document.getElementById('header-tools'));
 window.addEventListener('hashchange', route);
+// Logged in or out: the page shows what the account may do now (join a game, rated games ...).
+onAccountChange(() => route());
 window.addEventListener('unhandledrejection', (e) => notify((e.reason && e.reason.message) || String(e.reason)));
 route();

@@ -1,8 +1,10 @@
-// The home page: start a game (against the engine or a friend, optionally from a FEN position
-// or a PGN game) and the list of recent games.
+// The home page: start a game (against the engine or a friend, rated between accounts,
+// optionally from a FEN position or a PGN game), the list of recent games and a way to the
+// leaderboards.
 
 import { api } from './api.js';
-import { h, $, $$, notify, timeAgo, variantTitle, resultText } from './ui.js';
+import { h, $, $$, notify, timeAgo, variantTitle, resultText, ratingText } from './ui.js';
+import { currentAccount, signInHref } from './session.js';
 import { saveGame } from './store.js';
 import { boardThumbnail } from './board.js';
 import { learnLinks } from './rules/page.js';
@@ -31,6 +33,8 @@ export class HomeView {
 
   async start() {
     document.title = 'starfish \u2014 play';
+    this.account = await currentAccount().catch(() => null);
+    if (!this.alive) return;
     this.render();
     await this.loadRecent();
   }
@@ -58,6 +62,7 @@ export class HomeView {
           seg('opponent', [['engine', '\u2699 Engine'], ['friend', '\u263A A friend']], saved.opponent || 'engine')),
         h('div', { class: 'field' }, h('div', { class: 'label' }, 'Play as'),
           seg('color', [['white', 'White'], ['random', 'Random'], ['black', 'Black']], saved.color || 'white'))),
+      this.ratedField(),
       h('div', { class: 'field engine-only' },
         h('label', { class: 'label', for: 'skill' }, 'Engine strength ', h('output', { id: 'skill-out' }, String(saved.skill ?? 10)), h('span', { class: 'muted' }, ' / 20')),
         h('input', { type: 'range', id: 'skill', name: 'skill', min: 0, max: 20, step: 1, value: saved.skill ?? 10 })),
@@ -79,7 +84,9 @@ export class HomeView {
 
     const recent = h('section', { class: 'card recent' },
       h('div', { class: 'card-head' }, h('h2', {}, 'Recent games'),
-        h('button', { type: 'button', class: 'ghost', id: 'refresh-recent', onclick: () => this.loadRecent() }, '\u21BB Refresh')),
+        h('div', { class: 'card-head-tools' },
+          h('a', { href: '#/leaderboard', id: 'to-leaderboard' }, 'Leaderboard'),
+          h('button', { type: 'button', class: 'ghost', id: 'refresh-recent', onclick: () => this.loadRecent() }, '\u21BB Refresh'))),
       h('div', { id: 'recent-list', class: 'recent-list' }, h('p', { class: 'muted' }, 'Loading\u2026')));
 
     this.root.replaceChildren(h('div', { class: 'home' },
@@ -93,6 +100,7 @@ export class HomeView {
       $$('.variant-tile').forEach((t) => t.classList.toggle('checked', t.dataset.variant === form.variant.value));
       $$('.seg').forEach((s) => s.classList.toggle('checked', s.querySelector('input').checked));
       form.classList.toggle('vs-engine', form.opponent.value === 'engine');
+      form.classList.toggle('rated-game', this.rated(form));
       form.classList.toggle('custom', form.clock.value === 'custom');
       $('#skill-out').textContent = form.skill.value;
     };
@@ -107,6 +115,20 @@ export class HomeView {
       e.preventDefault();
       this.create(form);
     });
+  }
+
+  // Rated friend games, for a logged-in player; they start from the standard position.
+  ratedField() {
+    const hint = this.account
+      ? 'Counts for both ratings. Your friend joins with an account; the game starts from the standard position.'
+      : [h('a', { href: signInHref(), id: 'rated-sign-in' }, 'Sign in'), ' to play rated games.'];
+    return h('div', { class: 'field friend-only' },
+      h('label', { class: 'check-row' }, h('input', { type: 'checkbox', id: 'rated', name: 'rated', disabled: !this.account }), ' Rated'),
+      h('div', { class: 'hint muted small', id: 'rated-hint' }, hint));
+  }
+
+  rated(form) {
+    return form.opponent.value === 'friend' && form.rated.checked;
   }
 
   async create(form) {
@@ -131,7 +153,8 @@ export class HomeView {
       variant, opponent: body.opponent, color: body.color, skill: form.skill.value, clock,
       clockMin: $('#clock-min').value, clockInc: $('#clock-inc').value,
     }));
-    const text = $('#import-text').value.trim();
+    const text = this.rated(form) ? '' : $('#import-text').value.trim();
+    if (this.rated(form)) body.rated = true;
     let importing = false;
     if (text) {
       let kind = form['import-kind'].value;
@@ -170,17 +193,18 @@ export class HomeView {
     // An account's name and rating, else the engine or an anonymous human.
     const who = (g, side) => {
       const p = g.players && g.players[side];
-      if (p) return `${p.name} (${p.rating}${p.prov ? '?' : ''})`;
+      if (p) return `${p.name} (${ratingText(p.rating, p.prov)})`;
       return g.player_kinds && g.player_kinds[side] === 'engine' ? 'Engine' : 'Anonymous';
     };
     list.replaceChildren(h('ul', {}, games.map((g) => {
-      const over = (g.result && g.result !== '*') || g.reason === 'aborted';
+      const aborted = g.reason === 'aborted';
+      const over = (g.result && g.result !== '*') || aborted;
       return h('li', {},
         h('a', { href: `#/game/${encodeURIComponent(g.id)}`, class: 'recent-game', 'data-id': g.id },
           h('span', { class: 'rg-variant' }, variantTitle(g.variant)),
           h('span', { class: 'rg-players' }, `${who(g, 'white')} \u2013 ${who(g, 'black')}`),
-          h('span', { class: `rg-result ${over ? 'over' : 'live'}` }, over ? `${g.result}` : 'in play'),
-          h('span', { class: 'rg-reason muted' }, over ? resultText(g.result, g.reason).replace(/^(White wins|Black wins|Draw)\s*/, '') : ''),
+          h('span', { class: `rg-result ${over ? 'over' : 'live'}` }, aborted ? 'aborted' : over ? `${g.result}` : 'in play'),
+          h('span', { class: 'rg-reason muted' }, over && !aborted ? resultText(g.result, g.reason).replace(/^(White wins|Black wins|Draw)\s*/, '') : ''),
           h('span', { class: 'rg-moves muted' }, `${g.moves} ${g.moves === 1 ? 'ply' : 'plies'}`),
           h('span', { class: 'rg-time muted' }, timeAgo(g.created))));
     })));

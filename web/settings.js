@@ -3,7 +3,7 @@
 // data attributes and classes the stylesheet reads, and the header's controls for them (a
 // sound switch and a settings menu).
 
-import { h } from './ui.js';
+import { h, dropdown } from './ui.js';
 
 const KEY = 'starfish:settings';
 const DEFAULTS = { theme: 'auto', board: 'wood', sound: true, cellNames: true, removalHints: true, limpingMarks: true, pieceLegend: true, figurines: false };
@@ -98,21 +98,7 @@ export function mountSettings(host) {
     h('div', { class: 'label' }, 'Hints from the rules'),
     ...HINTS.map(([key, off, label]) => check(key, `setting-${off.slice(5)}`, label)),
     check('figurines', 'setting-figurines', 'Figurines in move lists (\u2658f3)'));
-  const show = (on) => {
-    panel.hidden = !on;
-    open.setAttribute('aria-expanded', String(on));
-    if (on) build();
-  };
-  open.addEventListener('click', () => show(panel.hidden));
-  document.addEventListener('pointerdown', (e) => {
-    if (!panel.hidden && !panel.contains(e.target) && e.target !== open) show(false);
-  });
-  panel.addEventListener('keydown', (e) => {
-    if (e.key === 'Escape') {
-      show(false);
-      open.focus();
-    }
-  });
+  dropdown(open, panel, build);
   const renderSound = () => {
     sound.replaceChildren(speaker(current.sound));
     sound.setAttribute('aria-label', current.sound ? 'Sound on: mute' : 'Sound off: unmute');

@@ -33,6 +33,26 @@ export function notify(message, kind = 'error') {
   return item;
 }
 
+// A panel that a button opens, closed again by a click elsewhere or Escape; `onOpen` fills it.
+export function dropdown(button, panel, onOpen = () => {}) {
+  const show = (on) => {
+    panel.hidden = !on;
+    button.setAttribute('aria-expanded', String(on));
+    if (on) onOpen();
+  };
+  button.addEventListener('click', () => show(panel.hidden));
+  document.addEventListener('pointerdown', (e) => {
+    if (!panel.hidden && !panel.contains(e.target) && !button.contains(e.target)) show(false);
+  });
+  panel.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape') {
+      show(false);
+      button.focus();
+    }
+  });
+  return show;
+}
+
 export async function copyText(text, button) {
   let ok = false;
   try {
@@ -131,10 +151,33 @@ const REASONS = {
 };
 
 export function resultText(result, reason) {
+  if (reason === 'aborted') return 'Game aborted';
   const who = result === '1-0' ? 'White wins' : result === '0-1' ? 'Black wins' : result === '1/2-1/2' ? 'Draw' : 'Game over';
   const why = reason ? REASONS[reason] || `(${String(reason).replace(/-/g, ' ')})` : '';
   return why ? `${who} ${why}` : who;
 }
+
+export const capitalize = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+
+// "1-0 \u00B7 White wins by checkmate"; an aborted game has no result to give.
+export const resultLine = (result, reason) => (reason === 'aborted' ? resultText(result, reason) : `${result} \u00B7 ${resultText(result, reason)}`);
+
+// A rating as players read it: "1500?" while it is provisional.
+export const ratingText = (rating, prov) => `${rating}${prov ? '?' : ''}`;
+
+// A rating change: "+9", "\u22129", "\u00B10", with a class for its colour.
+export function ratingDiff(diff) {
+  const text = diff > 0 ? `+${diff}` : diff < 0 ? `\u2212${-diff}` : '\u00B10';
+  return h('span', { class: `rating-diff ${diff > 0 ? 'up' : diff < 0 ? 'down' : 'even'}` }, text);
+}
+
+export const profileHref = (name) => `#/@/${encodeURIComponent(name)}`;
+
+// An account's name, linking to its profile (a closed account's name is kept, struck through).
+export const profileLink = (name, closed = false) =>
+  h('a', { href: profileHref(name), class: `profile-link${closed ? ' closed' : ''}`, title: closed ? `${name} (account closed)` : null }, name);
+
+export const formatDate = (ms, options = {}) => new Date(ms).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric', ...options });
 
 // A sentence for screen readers (the page's polite live region).
 export function announce(text) {

@@ -1,11 +1,10 @@
-// The status card: the game's title and terms, whose turn it is, the result, the opponent's
-// draw offer to answer, and the player's actions (offer a draw, resign, flip the board).
+// The status card: the game's title and terms (a rated game badged), whose turn it is, the
+// result, the opponent's draw offer to answer, and the player's actions (offer a draw, resign,
+// abort before both sides have moved, flip the board).
 
-import { h, $, variantTitle, resultText } from '../ui.js';
+import { h, $, capitalize as cap, variantTitle, resultLine } from '../ui.js';
 import { other } from './state.js';
 import { learnLinks } from '../rules/page.js';
-
-const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 
 // "5 min + 3 s", "30 s + 0 s", "1 h 30 min + 10 s": never "0.4 min".
 export function clockTerms(clock) {
@@ -31,6 +30,7 @@ export class Controls {
     const btn = (id, label, onclick, cls = '') => h('button', { type: 'button', id, class: cls, onclick }, label);
     this.el = {
       title: h('h2', { class: 'game-title' }, variantTitle(state.variant.name)),
+      rated: h('span', { class: 'badge rated', id: 'rated-badge', title: 'This game counts for both players\' ratings', hidden: true }, 'Rated'),
       conn: h('span', { class: 'conn', id: 'conn', title: 'Live updates' }),
       sub: h('div', { class: 'game-sub muted' }),
       status: h('div', { class: 'status-line', id: 'status', role: 'status' }),
@@ -45,16 +45,17 @@ export class Controls {
       takeback: btn('takeback', '\u21B6 Takeback', () => state.emit('takeback', 'offer')),
       rematch: btn('offer-rematch', '\u21BB Rematch', () => state.emit('rematch', 'offer')),
       resign: btn('resign', '\u2690 Resign', () => this.resign(), 'danger'),
+      abort: btn('abort', '\u2715 Abort', () => state.emit('abort')),
       flip: btn('flip', '\u21C5 Flip board', () => state.emit('flip')),
     };
     const e = this.el;
     e.takeback.hidden = e.rematch.hidden = true;
     e.flip.setAttribute('aria-label', 'Flip board (f)');
     this.element = h('section', { class: 'card status-card' },
-      h('div', { class: 'title-row' }, e.title, e.conn),
+      h('div', { class: 'title-row' }, h('div', { class: 'title-left' }, e.title, e.rated), e.conn),
       e.sub, e.status, e.result, e.drawBox, e.takebackBox, e.rematchBox, learnLinks(state.variant.name));
     // The player's buttons: in the side panel on a wide screen, in one row under the board on a phone.
-    this.bar = h('div', { class: 'action-bar', id: 'action-bar' }, e.takeback, e.offer, e.resign, e.rematch, e.flip);
+    this.bar = h('div', { class: 'action-bar', id: 'action-bar' }, e.abort, e.takeback, e.offer, e.resign, e.rematch, e.flip);
     state.on('change', () => this.render());
   }
 
@@ -91,36 +92,39 @@ export class Controls {
       e.title.textContent = `Analysis board \u00B7 ${variantTitle(s.variant.name)}`;
       e.sub.textContent = 'any position; moves on the board are explored, not played';
       e.status.textContent = `${cap(s.playable() ? s.playable().side : g.side)} to move`;
-      e.resign.hidden = e.offer.hidden = true;
+      e.resign.hidden = e.offer.hidden = e.abort.hidden = true;
       return;
     }
+    e.rated.hidden = !g.rated;
     e.sub.textContent = [
       g.player_kinds.white === 'engine' || g.player_kinds.black === 'engine' ? 'against the engine' : 'between two players',
       g.clock ? clockTerms(g.clock) : 'no clock',
-      s.token ? `you play ${s.mySide || 'the side to move'}` : 'watching',
+      s.isPlayer ? `you play ${s.mySide || 'the side to move'}` : 'watching',
     ].join(' \u00B7 ');
     let status;
     if (g.status === 'over') status = 'Game over';
     else {
       status = `${cap(g.side)} to ${setupLeft ? 'place a piece' : 'move'}`;
       if (g.player_kinds[g.side] === 'engine') status = 'Engine is thinking\u2026';
-      else if (s.token && s.mySide === g.side) status = setupLeft ? 'Your turn: place a piece from your hand' : 'Your move';
-      else if (s.token && s.mySide) status = `Waiting for ${g.player_kinds[g.side] === 'engine' ? 'the engine' : 'your opponent'}\u2026`;
+      else if (s.isPlayer && s.mySide === g.side) status = setupLeft ? 'Your turn: place a piece from your hand' : 'Your move';
+      else if (s.isPlayer && s.mySide) status = `Waiting for ${g.player_kinds[g.side] === 'engine' ? 'the engine' : 'your opponent'}\u2026`;
       if (g.check) status += ' \u2014 check!';
     }
     if (!s.live) status = `Viewing move ${s.viewPly} of ${g.moves.length} \u2014 ${status}`;
     e.status.textContent = status;
     e.status.classList.toggle('thinking', g.status === 'ongoing' && g.player_kinds[g.side] === 'engine');
     e.result.hidden = g.status !== 'over';
-    e.result.textContent = g.status === 'over' ? `${g.result} \u00B7 ${resultText(g.result, g.reason)}` : '';
+    e.result.textContent = g.status === 'over' ? resultLine(g.result, g.reason) : '';
     e.resign.disabled = !s.playing || s.pending;
-    e.resign.hidden = e.offer.hidden = !s.token;
+    e.resign.hidden = e.offer.hidden = !s.isPlayer;
+    e.abort.hidden = !s.abortable;
+    e.abort.disabled = s.pending;
     const mine = s.mySide;
     const offered = g.draw_offer;
     e.offer.disabled = !s.playing || s.pending || (mine && offered === mine) || (offered && offered !== mine);
     e.offer.textContent = mine && offered === mine ? '\u00BD Draw offered' : '\u00BD Offer draw';
     const toAnswer = s.playing && offered && offered !== mine && (!mine || g.player_kinds[other(offered)] === 'human');
-    e.drawBox.hidden = !toAnswer && !(offered && !s.token);
+    e.drawBox.hidden = !toAnswer && !(offered && !s.isPlayer);
     this.renderTakeback();
     this.renderRematch();
     if (offered) {
@@ -138,7 +142,7 @@ export class Controls {
     const asked = g.takeback_offer;
     const mine = s.mySide;
     const hasMove = mine && g.moves.some((m, i) => s.sideAfter(i) === mine);
-    e.takeback.hidden = !s.token || g.status !== 'ongoing';
+    e.takeback.hidden = !s.isPlayer || g.status !== 'ongoing' || s.abortable; // Abort says it better
     e.takeback.disabled = !s.playing || s.pending || !hasMove || asked === mine || (asked && asked !== mine);
     e.takeback.textContent = asked === mine ? '\u21B6 Takeback asked' : '\u21B6 Takeback';
     const toAnswer = s.playing && asked && asked !== mine;
@@ -152,10 +156,10 @@ export class Controls {
     const e = this.el;
     const r = g.rematch || {};
     const mine = s.mySide;
-    e.rematch.hidden = !s.token || g.status !== 'over';
+    e.rematch.hidden = !s.isPlayer || g.status !== 'over';
     e.rematch.disabled = s.pending || (r.offer === mine && !r.game);
     e.rematch.textContent = r.game ? '\u21BB Go to the rematch' : r.offer === mine ? '\u21BB Rematch offered' : '\u21BB Rematch';
-    const toAnswer = s.token && g.status === 'over' && r.offer && r.offer !== mine && !r.game;
+    const toAnswer = s.isPlayer && g.status === 'over' && r.offer && r.offer !== mine && !r.game;
     e.rematchBox.hidden = !toAnswer;
     if (toAnswer) $('.offer-text', e.rematchBox).textContent = 'Your opponent offers a rematch.';
   }

@@ -1,18 +1,19 @@
-// The end of a game: a dialog over the board with the result and its reason, and what to do
-// next (a rematch, a new game, analysing the game).  It opens once, when the game ends while
-// the page is open, and leaves the rest of the page usable.
+// The end of a game: a dialog over the board with the result and its reason, a rated game's
+// rating changes, and what to do next (a rematch, a new game, analysing the game).  It opens
+// once, when the game ends while the page is open, and leaves the rest of the page usable.
 
-import { h, resultText } from '../ui.js';
+import { h, resultLine, ratingText, ratingDiff } from '../ui.js';
 
 export class GameOverDialog {
   constructor(state) {
     this.state = state;
     this.title = h('h2', { id: 'game-over-title' });
     this.reason = h('p', { class: 'muted', id: 'game-over-reason' });
+    this.ratings = h('ul', { class: 'rating-changes', id: 'rating-changes', hidden: true });
     this.rematch = h('button', { type: 'button', id: 'rematch', class: 'primary', onclick: () => state.emit('rematch', 'offer') }, 'Rematch');
     this.element = h('dialog', { class: 'game-over', id: 'game-over', 'aria-labelledby': 'game-over-title' },
       h('button', { type: 'button', class: 'ghost icon dialog-close', 'aria-label': 'Close', onclick: () => this.element.close() }, '\u00D7'),
-      this.title, this.reason,
+      this.title, this.reason, this.ratings,
       h('div', { class: 'dialog-actions' }, this.rematch,
         h('button', { type: 'button', id: 'new-game', onclick: () => { location.hash = '#/'; } }, 'New game'),
         h('button', { type: 'button', id: 'analyse-game', onclick: () => { this.element.close(); state.emit('analyse'); } }, 'Analyse')));
@@ -30,6 +31,22 @@ export class GameOverDialog {
     const over = g.status === 'over';
     if (this.wasOver === false && over) this.open();
     this.wasOver = over;
+    this.renderRatings();
+  }
+
+  // Each account's rating before the game, after it, and the change.
+  renderRatings() {
+    const g = this.state.game;
+    const sides = ['white', 'black'].filter((side) => g.players[side] && g.ratingDiff && g.ratingDiff[side] != null);
+    this.ratings.hidden = !sides.length;
+    this.ratings.replaceChildren(...sides.map((side) => {
+      const p = g.players[side];
+      const diff = g.ratingDiff[side];
+      return h('li', { 'data-side': side },
+        h('span', { class: 'rc-name' }, p.name),
+        h('span', { class: 'rc-ratings muted' }, `${ratingText(p.rating, p.prov)} \u2192 ${p.rating + diff}`),
+        ratingDiff(diff));
+    }));
   }
 
   // A rematch offered by this player waits for the opponent.
@@ -45,9 +62,9 @@ export class GameOverDialog {
     const g = s.game;
     const mine = s.mySide && ((g.result === '1-0' && s.mySide === 'white') || (g.result === '0-1' && s.mySide === 'black'));
     const theirs = s.mySide && ((g.result === '0-1' && s.mySide === 'white') || (g.result === '1-0' && s.mySide === 'black'));
-    this.title.textContent = mine ? 'You won' : theirs ? 'You lost' : g.result === '1/2-1/2' ? 'Draw' : 'Game over';
-    this.reason.textContent = `${g.result} \u00B7 ${resultText(g.result, g.reason)}`;
-    this.rematch.hidden = !s.token;
+    this.title.textContent = mine ? 'You won' : theirs ? 'You lost' : g.result === '1/2-1/2' ? 'Draw' : g.reason === 'aborted' ? 'Game aborted' : 'Game over';
+    this.reason.textContent = g.reason === 'aborted' ? 'Before both sides had moved: no result, no rating change.' : resultLine(g.result, g.reason);
+    this.rematch.hidden = !s.isPlayer;
     if (!this.element.open) this.element.show();
     this.rematch.focus();
   }

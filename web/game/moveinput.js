@@ -21,7 +21,7 @@ export class MoveInput {
     });
     this.element = h('div', { class: 'move-entry' }, this.input,
       h('button', { type: 'button', id: 'move-submit', onclick: () => this.submit() }, 'Play'));
-    state.on('change', () => { this.element.hidden = !state.playable() && !(state.token && state.game.status === 'ongoing'); });
+    state.on('change', () => { this.element.hidden = !state.playable() && !state.playing; });
   }
 
   submit() {

@@ -6,6 +6,7 @@ import { Board } from '../board.js';
 import { parseUci, parseFen, boardText } from '../position.js';
 import { h, notify, announce, variantTitle, resultText } from '../ui.js';
 import { loadGame, saveGame } from '../store.js';
+import { currentAccount } from '../session.js';
 import { playSound, preloadSounds } from '../sound.js';
 import { GameState, other } from './state.js';
 import { PlayerBars } from './players.js';
@@ -17,6 +18,7 @@ import { AnalysisPanel } from './analysis.js';
 import { VariationView } from './variation.js';
 import { EvalGraph } from './evalgraph.js';
 import { InviteCard, ExportCard } from './share.js';
+import { JoinCard } from './join.js';
 import { BoardLegend } from './legend.js';
 import { GameOverDialog } from './gameover.js';
 import { Live } from './live.js';
@@ -30,6 +32,7 @@ export class GameView {
     this.id = id;
     const rec = loadGame(id) || {};
     const t = params.get('t');
+    this.invited = !!t; // opened by an invite link
     this.state = new GameState({
       token: t || rec.token || null,
       mySide: t ? params.get('s') || null : rec.side || null,
@@ -48,31 +51,64 @@ export class GameView {
 
   async start() {
     const s = this.state;
-    let game;
-    if (s.token) {
-      try {
-        game = await api.game(this.id, s.token);
-        // The server says whose side this token is (the friend learns their colour this way).
-        if (game.you) s.mySide = game.you;
-      } catch (e) {
-        if (e.status !== 403) throw e;
-        notify('The secret in this link is not valid for this game: you are watching it read-only.');
-        Object.assign(s, { token: null, mySide: null, invite: null });
-      }
-    }
-    if (!game) game = await api.game(this.id);
+    const [game, account] = await Promise.all([this.readGame(), currentAccount().catch(() => null)]);
     if (this.destroyed) return;
     const variant = this.variants.find((v) => v.name === game.variant);
     if (!variant) throw new Error(`the server sent an unknown variant ${game.variant}`);
     s.variant = variant;
+    s.account = account;
+    this.takeSeat(game);
     s.game = game;
-    s.flipped = s.mySide === 'black';
+    s.flipped = (s.mySide || (s.joinOffer && s.joinOffer.side)) === 'black'; // the side played, or offered
     this.build();
     this.listen();
     preloadSounds();
     s.set({ game });
     if (game.status === 'ongoing' && game.moves.length === 0) playSound('start');
     this.live = new Live(this.id, (g) => this.onState(g, true), (c) => this.controls.setConnection(c));
+  }
+
+  // The game, read with this browser's token if it has one.
+  async readGame() {
+    const s = this.state;
+    if (s.token) {
+      try {
+        return await api.game(this.id, s.token);
+      } catch (e) {
+        if (e.status !== 403) throw e;
+        notify('The secret in this link is not valid for this game: you are watching it read-only.');
+        Object.assign(s, { token: null, mySide: null, invite: null });
+      }
+    }
+    return api.game(this.id);
+  }
+
+  // The side this browser plays: the server says so (`you`), for its token or for the account
+  // seated there (the friend learns their colour this way).  A token that the server does not
+  // take leaves this browser watching: a rated game's side that waits for an account to join
+  // it (offered to join), or a side that another account holds.
+  takeSeat(game) {
+    const s = this.state;
+    if (game.you) {
+      s.mySide = game.you;
+      if (this.invited && this.mayJoinCasual(game)) s.joinOffer = { invite: s.token, side: game.you, required: false };
+      return;
+    }
+    if (!s.token) return;
+    if (game.status === 'ongoing') {
+      const open = ['white', 'black'].find((side) => !game.players[side] && game.player_kinds[side] === 'human');
+      if (game.rated && open) s.joinOffer = { invite: s.token, side: open, required: true };
+      else notify('An account holds this side of the game: sign in as its player to play. You are watching.', 'info');
+    }
+    Object.assign(s, { token: null, mySide: null, invite: null });
+  }
+
+  // A casual game's friend, logged in and playing anonymously, may take their side with
+  // their account (not the side facing their own account).
+  mayJoinCasual(game) {
+    const me = this.state.account;
+    return !!me && !game.rated && game.status === 'ongoing' && !game.players[game.you] &&
+      !['white', 'black'].some((side) => game.players[side] && game.players[side].id === me.id);
   }
 
   build() {
@@ -106,7 +142,7 @@ export class GameView {
       this.bars.top, h('div', { class: 'board-row' }, analysis.bar, boardHost), this.legend.caption, this.bars.bottom);
     this.root.replaceChildren(h('div', { class: `game-view levels-${s.variant.board.levels}`, 'data-game': this.id },
       this.playArea,
-      h('aside', { class: 'side-panel' }, this.controls.element, this.controls.bar, invite.element, moves.element, analysis.element, share && share.element),
+      h('aside', { class: 'side-panel' }, new JoinCard(s).element, this.controls.element, this.controls.bar, invite.element, moves.element, analysis.element, share && share.element),
       this.legend.element));
     this.board.relayout();
   }
@@ -130,6 +166,8 @@ export class GameView {
     s.on('flip', () => this.flip());
     s.on('draw', (action) => this.draw(action));
     s.on('resign', () => this.action(() => api.resign(this.id, s.token), 'resign'));
+    s.on('abort', () => this.action(() => api.abort(this.id, s.token), 'abort the game'));
+    s.on('join', () => this.join());
     s.on('rematch', (action) => this.offer('rematch', action));
     s.on('takeback', (action) => this.offer('takeback', action));
     s.on('analyse', () => {
@@ -368,13 +406,29 @@ export class GameView {
     if (g && what === 'rematch' && g.rematch.game) this.goToRematch(g.rematch.game);
   }
 
-  // The rematch is made: each player keeps their secret, with the other colour.
+  // The rematch is made: each player keeps their secret (or account), with the other colour.
   goToRematch(id) {
     const s = this.state;
-    if (!s.token || this.leaving) return;
+    if (!s.isPlayer || this.leaving) return;
     this.leaving = true;
-    saveGame(id, { token: s.token, side: other(s.mySide || 'white'), invite: null });
+    if (s.token) saveGame(id, { token: s.token, side: other(s.mySide || 'white'), invite: null });
     location.hash = `#/game/${encodeURIComponent(id)}`;
+  }
+
+  // The account takes the side its invite is for; the invite stays this browser's token.
+  async join() {
+    const s = this.state;
+    const { invite } = s.joinOffer;
+    let g;
+    try {
+      g = await api.join(this.id, invite);
+    } catch (e) {
+      notify(`Could not join the game: ${e.message}`);
+      return;
+    }
+    Object.assign(s, { token: invite, mySide: g.you, joinOffer: null });
+    if ((g.you === 'black') !== s.flipped) this.flip();
+    this.onState(g);
   }
 
   async action(fn, what) {
@@ -415,7 +469,7 @@ export class AnalysisBoardView extends GameView {
     const game = {
       id: null, variant: name, start_fen: pos.fen, fen: pos.fen, moves: [], side: pos.side, legal: pos.legal, check: pos.check,
       last: null, hand: pos.hand, status: 'ongoing', result: '*', reason: null, clock: null, draw_offer: null,
-      players: { white: 'human', black: 'human' }, engine: null,
+      players: { white: null, black: null }, player_kinds: { white: 'human', black: 'human' }, rated: false, engine: null,
     };
     Object.assign(s, { variant, game, local: true });
     this.build();

@@ -1,11 +1,11 @@
-// The player bars above and below the board: who plays, what they have captured, the pieces
-// they still hold in hand (Starchess's setup: pick one to place it), and their clock's place.
+// The player bars above and below the board: who plays (an account's name, linking to its
+// profile, with its rating and, once a rated game has ended, the change), what they have
+// captured, the pieces they still hold in hand (Starchess's setup: pick one to place it), and
+// their clock's place.
 
-import { h, $ } from '../ui.js';
+import { h, $, capitalize as cap, profileLink, ratingText, ratingDiff } from '../ui.js';
 import { pieceIcon, pieceNames } from '../pieces.js';
 import { other } from './state.js';
-
-const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 
 export class PlayerBars {
   constructor(state, board) {
@@ -34,14 +34,30 @@ export class PlayerBars {
     const bottom = s.flipped ? 'black' : 'white';
     for (const [bar, side] of [[this.bottom, bottom], [this.top, other(bottom)]]) {
       bar.dataset.side = side;
-      const name = $('.player-name', bar);
-      name.textContent = s.playerName(side);
-      name.title = `${cap(side)}${g.player_kinds[side] === 'engine' ? ' (engine)' : ''}`;
+      this.renderName($('.player-name', bar), side);
       bar.classList.toggle('to-move', g.status === 'ongoing' && g.side === side);
       bar.classList.toggle('winner', g.status === 'over' && ((g.result === '1-0' && side === 'white') || (g.result === '0-1' && side === 'black')));
     }
     this.renderHands();
     this.renderCaptures(bottom);
+  }
+
+  renderName(box, side) {
+    const s = this.state;
+    const g = s.game;
+    const p = g.players[side];
+    const diff = g.ratingDiff && g.ratingDiff[side];
+    const shown = JSON.stringify([p, diff, p ? null : s.anonymousName(side)]);
+    if (box.dataset.shown === shown) return; // unchanged: a link keeps its focus
+    box.dataset.shown = shown;
+    box.title = `${cap(side)}${g.player_kinds[side] === 'engine' ? ' (engine)' : ''}`;
+    if (!p) {
+      box.textContent = s.anonymousName(side);
+      return;
+    }
+    box.replaceChildren(profileLink(p.name, p.closed),
+      h('span', { class: 'player-rating', title: p.prov ? 'provisional rating' : 'rating' }, ratingText(p.rating, p.prov)));
+    if (diff != null) box.appendChild(ratingDiff(diff));
   }
 
   // The opponent's pieces that left the board in move i, if it was a capture (SAN with 'x';

@@ -15,7 +15,8 @@ export class InviteCard {
     const link = this.link();
     this.element = h('section', { class: 'card invite', id: 'invite' },
       h('div', { class: 'card-title' }, 'Invite a friend'),
-      h('p', { class: 'muted small' }, `Send this link to your opponent (they play ${other(state.mySide || 'white')}).`),
+      h('p', { class: 'muted small' }, `Send this link to your opponent (they play ${other(state.mySide || 'white')}).`,
+        state.game.rated ? ' The game is rated: they join it with an account.' : ''),
       h('div', { class: 'copy-row' },
         h('input', { type: 'text', readonly: true, id: 'invite-link', value: link, 'aria-label': 'Invite link' }),
         h('button', { type: 'button', id: 'copy-invite', class: 'primary', onclick: (ev) => copyText(link, ev.currentTarget) }, 'Copy')));

@@ -3,6 +3,7 @@
 // modules (play a move, go to a ply, flip, resign ...) are events on it too, answered by the page.
 
 import { parseFen, splitFen } from '../position.js';
+import { capitalize } from '../ui.js';
 
 export const other = (s) => (s === 'white' ? 'black' : 'white');
 
@@ -11,9 +12,11 @@ export class GameState extends EventTarget {
     super();
     this.game = null; // the server's GAME (docs/api.md)
     this.variant = null;
-    this.token = null; // this browser's secret for the game, if it plays
-    this.mySide = null;
+    this.token = null; // this browser's secret for the game, if it has one
+    this.mySide = null; // the side this browser plays: by its token, or by its account
     this.invite = null;
+    this.account = null; // who is logged in (GET /api/account), or null
+    this.joinOffer = null; // { invite, side, required }: a side this account may take (join.js)
     this.viewPly = null; // null: the live position; k: the position after k moves
     this.flipped = false;
     this.pending = false; // a request of ours is on its way
@@ -54,8 +57,13 @@ export class GameState extends EventTarget {
     return this.live ? this.game.moves.length : this.viewPly;
   }
 
+  // This browser plays the game: with the game's token, or as the account seated there.
+  get isPlayer() {
+    return !!(this.token || this.mySide);
+  }
+
   get playing() {
-    return !!this.token && this.game.status === 'ongoing';
+    return this.isPlayer && this.game.status === 'ongoing';
   }
 
   // The player may move now, on the board as shown.
@@ -114,12 +122,17 @@ export class GameState extends EventTarget {
     return splitFen(fen).side;
   }
 
-  // Who sits on each side, as this browser sees it.
-  playerName(s) {
+  // Who sits on a side without an account, as this browser sees it.
+  anonymousName(s) {
     const g = this.game;
     if (g.player_kinds[s] === 'engine') return `Engine${g.engine ? ` \u00B7 skill ${g.engine.skill}` : ''}`;
-    if (this.token && this.mySide === s) return 'You';
-    if (this.token && this.mySide) return g.player_kinds[other(s)] === 'engine' ? 'Human' : 'Friend';
-    return s.charAt(0).toUpperCase() + s.slice(1);
+    if (this.isPlayer && this.mySide === s) return 'You';
+    if (this.isPlayer && this.mySide) return g.player_kinds[other(s)] === 'engine' ? 'Human' : 'Friend';
+    return capitalize(s);
+  }
+
+  // Before both sides have moved, either player may abort the game (nothing is rated).
+  get abortable() {
+    return this.playing && this.game.moves.length < 2;
   }
 }
