@@ -93,7 +93,8 @@ typedef struct GameResult {
 } GameResult;
 
 typedef struct VariantDef {
-    const char *name;
+    const char *name;        /* the key: "chess", "starchess-ludii" */
+    const char *title;       /* as players call it: "Chess", "Starchess (Ludii rules)" */
     const char *description;
     const Geometry *(*geometry)(void);
     const Pattern *patterns;

@@ -333,7 +333,8 @@ struct MHD_Response *analysis_stream_open(Game *g, int lines, struct MHD_Connect
         release(s);
         return NULL;
     }
-    struct MHD_Response *r = http_event_stream(on_read, s, on_free); /* on failure, on_free has run */
+    /* on failure, on_free has run */
+    struct MHD_Response *r = http_stream_response("text/event-stream; charset=utf-8", on_read, s, on_free);
     if (!r || pthread_create(&s->thread, NULL, search_thread, s) != 0) {
         give_place(s);
         if (r)

@@ -91,6 +91,16 @@ bool api_read_state(void *ctx, LiveGame *g, int you)
     return *r != NULL;
 }
 
+bool api_read_ok(void *ctx, LiveGame *g, int you)
+{
+    (void)g, (void)you;
+    struct MHD_Response **r = ctx;
+    if (*r)
+        MHD_destroy_response(*r);
+    *r = http_json_response(json_pack("{s:b}", "ok", true));
+    return *r != NULL;
+}
+
 enum MHD_Result api_answer(struct MHD_Connection *c, GameStatus status, GameCall *call, unsigned ok_status)
 {
     struct MHD_Response **r = call->ctx, *made = *r;
@@ -100,6 +110,21 @@ enum MHD_Result api_answer(struct MHD_Connection *c, GameStatus status, GameCall
     if (made) /* made before a change that the store then refused */
         MHD_destroy_response(made);
     return http_error(c, api_status(status), "%s", call->message);
+}
+
+int api_body(const ApiRequest *rq, json_t **out, char *err)
+{
+    const char *type = MHD_lookup_connection_value(rq->c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
+    if (type && strncasecmp(type, "application/x-www-form-urlencoded", 33) == 0)
+        return parse_form(rq->body, rq->len, out, err);
+    if (rq->len == 0 && rq->who.via != AUTH_NONE) { /* an account's request without a body: {} */
+        *out = json_object();
+        if (*out)
+            return 0;
+        snprintf(err, ERR_MAX, "out of memory");
+        return 503;
+    }
+    return parse_body(rq->body, rq->len, out, err);
 }
 
 const char *api_query(const ApiRequest *rq, const char *key)
@@ -162,8 +187,9 @@ static const ApiRoute api_own_routes[] = {
 };
 
 /* The users' routes first: /games/user/NAME before the games' /games/ID/... */
-static const ApiRoute *const route_tables[] = {api_user_routes, api_game_routes, api_analysis_routes, api_learn_routes,
-                                               api_account_routes, api_own_routes};
+static const ApiRoute *const route_tables[] = {api_user_routes,    api_game_routes,    api_analysis_routes,
+                                               api_learn_routes,   api_account_routes, api_challenge_routes,
+                                               api_board_routes,   api_own_routes};
 static const size_t route_table_count = sizeof route_tables / sizeof route_tables[0];
 
 void api_routes_to_metrics(void)

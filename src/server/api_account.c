@@ -6,7 +6,9 @@
 #include <string.h>
 
 #include "../variants/registry.h"
+#include "account_events.h"
 #include "api_route.h"
+#include "stream.h"
 #include "util.h"
 
 #define COOKIE_MAX_AGE_S (365 * 24 * 3600) /* the browser keeps it; the server ends it unused after 30 days */
@@ -51,7 +53,7 @@ static enum MHD_Result call_with_fields(ApiRequest *rq, const FieldsCall *f)
     char err[ERR_MAX];
     json_t *o;
     const char *field[2];
-    int bad = parse_body(rq->body, rq->len, &o, err);
+    int bad = api_body(rq, &o, err);
     for (int i = 0; !bad && i < f->n; i++)
         bad = req_string(o, f->keys[i], &field[i], err);
     if (bad) {
@@ -249,6 +251,17 @@ static enum MHD_Result delete_token(ApiRequest *rq)
     return status == ACCOUNT_OK ? http_send(rq->c, 204, http_empty_response()) : refused(rq->c, status, &reply);
 }
 
+/* GET /api/stream/event: the account's events, NDJSON (account_events.c). */
+static enum MHD_Result get_event_stream(ApiRequest *rq)
+{
+    if (stream_closed())
+        return http_error(rq->c, 503, "the server is shutting down");
+    unsigned status;
+    char err[ERR_MAX];
+    struct MHD_Response *r = account_events_open(&rq->who, rq->c, &status, err, sizeof err);
+    return r ? http_send(rq->c, MHD_HTTP_OK, r) : http_error(rq->c, status, "%s", err);
+}
+
 const ApiRoute api_account_routes[] = {
     {"POST", "/auth/signup", post_signup, false},
     {"POST", "/auth/login", post_login, false},
@@ -259,5 +272,6 @@ const ApiRoute api_account_routes[] = {
     {"GET", "/account/tokens", get_tokens, false},
     {"POST", "/account/tokens", post_token, false},
     {"DELETE", "/account/tokens/{id}", delete_token, false},
+    {"GET", "/stream/event", get_event_stream, true},
     {NULL, NULL, NULL, false},
 };

@@ -93,7 +93,7 @@ static enum MHD_Result post_analysis(ApiRequest *rq)
 {
     char err[ERR_MAX];
     json_t *o;
-    int bad = parse_body(rq->body, rq->len, &o, err);
+    int bad = api_body(rq, &o, err);
     if (bad)
         return http_error(rq->c, (unsigned)bad, "%s", err);
     Game g = {0};
@@ -120,7 +120,7 @@ static enum MHD_Result post_position(ApiRequest *rq)
     struct MHD_Connection *c = rq->c;
     char err[ERR_MAX];
     json_t *o, *moves = NULL;
-    int status = parse_body(rq->body, rq->len, &o, err);
+    int status = api_body(rq, &o, err);
     if (status)
         return http_error(c, (unsigned)status, "%s", err);
     Game g = {0};

@@ -1,10 +1,70 @@
 #include "api_fields.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "../util/parse.h"
 #include "../variants/registry.h"
 #include "util.h"
+
+static int hexval(char c)
+{
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* Decodes a form's name or value (len bytes: "+" is a space, "%XX" a byte) into out (len + 1
+ * bytes); false on a bad escape or a NUL byte. */
+static bool form_decode(const char *in, size_t len, char *out)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < len; i++) {
+        int hi, lo;
+        if (in[i] == '+') {
+            out[n++] = ' ';
+        } else if (in[i] != '%') {
+            out[n++] = in[i];
+        } else if (i + 2 < len && (hi = hexval(in[i + 1])) >= 0 && (lo = hexval(in[i + 2])) >= 0 && (hi | lo)) {
+            out[n++] = (char)(hi << 4 | lo);
+            i += 2;
+        } else {
+            return false;
+        }
+    }
+    out[n] = 0;
+    return true;
+}
+
+int parse_form(const char *body, size_t len, json_t **out, char *err)
+{
+    json_t *o = *out = json_object();
+    if (!o) {
+        snprintf(err, ERR_MAX, "out of memory");
+        return 503;
+    }
+    for (size_t at = 0; at < len;) {
+        size_t pair = strcspn(body + at, "&"), eq = strcspn(body + at, "=");
+        if (pair > len - at)
+            pair = len - at;
+        char *name = malloc(pair + 1), *value = malloc(pair + 1);
+        bool ok = name && value && eq < pair && form_decode(body + at, eq, name) &&
+                  form_decode(body + at + eq + 1, pair - eq - 1, value) && !json_object_get(o, name);
+        int status = !name || !value ? 503 : ok ? 0 : 400;
+        json_t *text = status ? NULL : json_string(value); /* NULL: not UTF-8 */
+        if (!status && (!text || json_object_set_new(o, name, text) != 0))
+            status = 400;
+        free(name);
+        free(value);
+        if (status) {
+            json_decref(o);
+            *out = NULL;
+            snprintf(err, ERR_MAX, status == 503 ? "out of memory" : "a bad form field (name=value, each once)");
+            return status;
+        }
+        at += pair + 1;
+    }
+    return 0;
+}
 
 /* The body as a JSON object in *out: 0, or 400 (or 503: no memory) with err set. */
 int parse_body(const char *body, size_t len, json_t **out, char *err)
@@ -56,34 +116,77 @@ int req_string(json_t *o, const char *key, const char **out, char *err)
     return status;
 }
 
-/* An optional integer field within [min, max]: 0 (*out = fallback when absent) or 400. */
-int opt_bool(json_t *o, const char *key, bool fallback, bool *out, char *err)
+/* The field named `key`: "clock.limit" is that key, or "limit" inside the object "clock". */
+static json_t *field(json_t *o, const char *key)
 {
     json_t *v = json_object_get(o, key);
-    *out = fallback;
-    if (!v || json_is_null(v))
-        return 0;
-    if (!json_is_boolean(v)) {
-        snprintf(err, ERR_MAX, "\"%s\" must be true or false", key);
-        return 400;
-    }
-    *out = json_is_true(v);
-    return 0;
+    const char *dot = strchr(key, '.');
+    if (v || !dot)
+        return v;
+    char outer[32];
+    snprintf(outer, sizeof outer, "%.*s", (int)(dot - key), key);
+    json_t *inner = json_object_get(o, outer);
+    return json_is_object(inner) ? json_object_get(inner, dot + 1) : NULL;
 }
 
-int opt_int(json_t *o, const char *key, long long min, long long max, long long fallback, long long *out,
-                   char *err)
+/* An optional boolean field: 0 (*out = fallback when absent or null) or 400; `text`: "true"
+ * and "false" too. */
+static int read_bool(json_t *o, const char *key, bool text_too, bool fallback, bool *out, char *err)
 {
-    json_t *v = json_object_get(o, key);
+    json_t *v = field(o, key);
+    const char *text = text_too ? json_string_value(v) : NULL;
     *out = fallback;
     if (!v || json_is_null(v))
         return 0;
-    if (!json_is_integer(v) || json_integer_value(v) < min || json_integer_value(v) > max) {
-        snprintf(err, ERR_MAX, "\"%s\" must be an integer from %lld to %lld", key, min, max);
-        return 400;
+    if (json_is_boolean(v) || (text && (strcmp(text, "true") == 0 || strcmp(text, "false") == 0))) {
+        *out = json_is_true(v) || (text && strcmp(text, "true") == 0);
+        return 0;
     }
-    *out = json_integer_value(v);
-    return 0;
+    snprintf(err, ERR_MAX, "\"%s\" must be true or false", key);
+    return 400;
+}
+
+/* An optional integer field within [min, max]: 0 (*out = fallback when absent) or 400;
+ * `text_too`: the integer's text too. */
+static int read_int(json_t *o, const char *key, bool text_too, long long min, long long max, long long fallback,
+                    long long *out, char *err)
+{
+    json_t *v = field(o, key);
+    const char *text = text_too ? json_string_value(v) : NULL;
+    long parsed;
+    *out = fallback;
+    if (!v || json_is_null(v))
+        return 0;
+    if (json_is_integer(v) && json_integer_value(v) >= min && json_integer_value(v) <= max) {
+        *out = json_integer_value(v);
+        return 0;
+    }
+    if (text && parse_long(text, (long)min, (long)max, &parsed)) {
+        *out = parsed;
+        return 0;
+    }
+    snprintf(err, ERR_MAX, "\"%s\" must be an integer from %lld to %lld", key, min, max);
+    return 400;
+}
+
+int opt_bool(json_t *o, const char *key, bool fallback, bool *out, char *err)
+{
+    return read_bool(o, key, false, fallback, out, err);
+}
+
+int opt_int(json_t *o, const char *key, long long min, long long max, long long fallback, long long *out, char *err)
+{
+    return read_int(o, key, false, min, max, fallback, out, err);
+}
+
+int form_bool(json_t *o, const char *key, bool fallback, bool *out, char *err)
+{
+    return read_bool(o, key, true, fallback, out, err);
+}
+
+int form_int(json_t *o, const char *key, long long min, long long max, long long fallback, long long *out, char *err)
+{
+    return read_int(o, key, true, min, max, fallback, out, err);
 }
 
 int read_variant(json_t *o, bool required, const Variant **v, char *err)

@@ -63,7 +63,7 @@ static enum MHD_Result post_new_game(ApiRequest *rq, bool import)
 {
     char err[ERR_MAX];
     json_t *o;
-    int bad = parse_body(rq->body, rq->len, &o, err);
+    int bad = api_body(rq, &o, err);
     if (bad)
         return http_error(rq->c, (unsigned)bad, "%s", err);
     GameOptions opt = {0};
@@ -196,9 +196,8 @@ static const char *acting(const ApiRequest *rq)
     return rq->who.via == AUTH_NONE ? NULL : rq->who.user_id;
 }
 
-/* The game of the request's path (its first argument), with a reference, or NULL after the
- * error answer in *ret. */
-static LiveGame *find_game(ApiRequest *rq, enum MHD_Result *ret)
+
+LiveGame *api_find_game(ApiRequest *rq, enum MHD_Result *ret)
 {
     LiveGame *g = NULL;
     GameCall call = {0};
@@ -274,16 +273,14 @@ static enum MHD_Result wait_for_draw(ApiRequest *rq, LiveGame *g, GameCall *call
     *d = (DrawWait){.w = {.ask = ask_draw, .resumed = draw_answered, .done = draw_done}, .live = g, .token = token,
                     .q = *q};
     snprintf(d->user, sizeof d->user, "%s", call->user ? call->user : "");
-    d->call = (GameCall){.token = token, .user = call->user ? d->user : NULL, .read = api_read_state, .ctx = &d->r};
+    d->call = (GameCall){.token = token, .user = call->user ? d->user : NULL, .read = call->read, .ctx = &d->r};
     d->r = *(struct MHD_Response **)call->ctx; /* made for the state before the answer */
     *(struct MHD_Response **)call->ctx = NULL;
     return api_wait_for_engine(rq, &d->w);
 }
 
-typedef enum { ACT_MOVE, ACT_RESIGN, ACT_DRAW, ACT_TAKEBACK, ACT_REMATCH, ACT_ABORT } Action;
-
 /* The body's fields of an action: its argument (the move; the offer's action) and the token. */
-static int read_action(json_t *o, Action act, const char **arg, const char **token, char *err)
+static int read_action(json_t *o, GameAction act, const char **arg, const char **token, char *err)
 {
     bool offer = act == ACT_DRAW || act == ACT_TAKEBACK || act == ACT_REMATCH;
     int status = act == ACT_MOVE ? req_string(o, "move", arg, err) : offer ? req_string(o, "action", arg, err) : 0;
@@ -294,25 +291,11 @@ static int read_action(json_t *o, Action act, const char **arg, const char **tok
     return status ? status : opt_string(o, "token", token, err);
 }
 
-static enum MHD_Result act(ApiRequest *rq, LiveGame *g, Action act)
+enum MHD_Result api_game_act(ApiRequest *rq, LiveGame *g, GameAction act, const char *arg, const char *token,
+                             bool (*read)(void *ctx, LiveGame *g, int you))
 {
-    char err[ERR_MAX];
-    json_t *o = NULL;
-    /* An account acts without a body (what lichess's clients send): {} */
-    int bad = rq->len == 0 && rq->who.via != AUTH_NONE ? ((o = json_object()) ? 0 : 503)
-                                                       : parse_body(rq->body, rq->len, &o, err);
-    if (bad == 503)
-        snprintf(err, sizeof err, "out of memory");
-    if (bad)
-        return http_error(rq->c, (unsigned)bad, "%s", err);
-    const char *arg = NULL;
     struct MHD_Response *r = NULL;
-    GameCall call = {.user = acting(rq), .read = api_read_state, .ctx = &r};
-    bad = read_action(o, act, &arg, &call.token, err);
-    if (bad) {
-        json_decref(o);
-        return http_error(rq->c, (unsigned)bad, "%s", err);
-    }
+    GameCall call = {.token = token, .user = acting(rq), .read = read, .ctx = &r};
     DrawQuestion q;
     GameStatus status = act == ACT_MOVE       ? service_move(g, &call, arg)
                         : act == ACT_DRAW     ? service_draw(g, &call, arg, &q)
@@ -320,9 +303,22 @@ static enum MHD_Result act(ApiRequest *rq, LiveGame *g, Action act)
                         : act == ACT_REMATCH  ? service_rematch(g, &call, arg)
                         : act == ACT_ABORT    ? service_abort(g, &call)
                                               : service_resign(g, &call);
-    enum MHD_Result ret = status == GAME_ENGINE_DECIDES ? wait_for_draw(rq, g, &call, &q)
-                                                          : api_answer(rq->c, status, &call, MHD_HTTP_OK);
-    json_decref(o); /* after wait_for_draw has copied the token */
+    return status == GAME_ENGINE_DECIDES ? wait_for_draw(rq, g, &call, &q)
+                                         : api_answer(rq->c, status, &call, MHD_HTTP_OK);
+}
+
+/* POST /api/games/ID/ACTION with its body's fields. */
+static enum MHD_Result act(ApiRequest *rq, LiveGame *g, GameAction act)
+{
+    char err[ERR_MAX];
+    json_t *o = NULL;
+    const char *arg = NULL, *token = NULL;
+    int bad = api_body(rq, &o, err);
+    if (!bad)
+        bad = read_action(o, act, &arg, &token, err);
+    enum MHD_Result ret = bad ? http_error(rq->c, (unsigned)bad, "%s", err)
+                              : api_game_act(rq, g, act, arg, token, api_read_state);
+    json_decref(o); /* after a wait for the engine has copied the token */
     return ret;
 }
 
@@ -332,7 +328,7 @@ static enum MHD_Result join(ApiRequest *rq, LiveGame *g)
     char err[ERR_MAX];
     json_t *o;
     const char *invite;
-    int bad = parse_body(rq->body, rq->len, &o, err);
+    int bad = api_body(rq, &o, err);
     if (!bad && (bad = req_string(o, "invite", &invite, err)))
         json_decref(o);
     if (bad)
@@ -380,7 +376,7 @@ static enum MHD_Result send_pgn(ApiRequest *rq, LiveGame *g)
     static enum MHD_Result name(ApiRequest *rq)                                                                        \
     {                                                                                                                  \
         enum MHD_Result ret;                                                                                           \
-        LiveGame *g = find_game(rq, &ret);                                                                             \
+        LiveGame *g = api_find_game(rq, &ret);                                                                             \
         if (!g)                                                                                                        \
             return ret;                                                                                                \
         ret = call;                                                                                                    \

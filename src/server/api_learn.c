@@ -214,7 +214,7 @@ static enum MHD_Result post_puzzle_move(ApiRequest *rq)
         return http_error(rq->c, 404, "%s has no puzzle '%.20s'", v->def->name, rq->arg[1]);
     char err[ERR_MAX];
     json_t *o;
-    int status = parse_body(rq->body, rq->len, &o, err);
+    int status = api_body(rq, &o, err);
     if (status)
         return http_error(rq->c, (unsigned)status, "%s", err);
     json_t *moves = json_incref(json_object_get(o, "moves"));

@@ -51,6 +51,8 @@ extern const ApiRoute api_analysis_routes[];
 extern const ApiRoute api_learn_routes[];
 extern const ApiRoute api_account_routes[];
 extern const ApiRoute api_user_routes[];
+extern const ApiRoute api_challenge_routes[];
+extern const ApiRoute api_board_routes[];
 
 /* Prepares what never changes (the variants' descriptions); false when memory runs out. */
 bool api_learn_start(void);
@@ -62,6 +64,23 @@ json_t *api_perfs_json(const PerfRow *perfs);
 /* Answers with the games of the query, newest first: a JSON array of their summaries, or NDJSON
  * when the client's Accept asks for application/x-ndjson. */
 enum MHD_Result api_send_list(ApiRequest *rq, const ListQuery *q);
+
+/* The request's body as a JSON object in *out: JSON, or a form (application/x-www-form-
+ * urlencoded, each field a string); an account's request may have none ({}).  0, or the
+ * status to answer (400, 503) with err set (ERR_MAX bytes). */
+int api_body(const ApiRequest *rq, json_t **out, char *err);
+/* The game of the request's path (its first argument), with a reference, or NULL after the
+ * error answer in *ret. */
+LiveGame *api_find_game(ApiRequest *rq, enum MHD_Result *ret);
+/* An action in game g by the request's account or game token: `arg` is the move, or the
+ * offer's action ("offer", "accept", "decline"); `read` makes the answer to a success
+ * (api_read_state: the game; api_read_ok: {"ok": true}).  A draw offer to the engine waits for
+ * its answer. */
+typedef enum { ACT_MOVE, ACT_RESIGN, ACT_DRAW, ACT_TAKEBACK, ACT_REMATCH, ACT_ABORT } GameAction;
+enum MHD_Result api_game_act(ApiRequest *rq, LiveGame *g, GameAction act, const char *arg, const char *token,
+                             bool (*read)(void *ctx, LiveGame *g, int you));
+/* A GameCall's read that answers {"ok": true} (lichess's answer to an action). */
+bool api_read_ok(void *ctx, LiveGame *g, int you);
 
 /* A query argument of the request (NULL when absent). */
 const char *api_query(const ApiRequest *rq, const char *key);

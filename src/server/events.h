@@ -1,13 +1,9 @@
 /*
- * Server-Sent Events: GET /api/games/ID/events.  Each stream is a subscriber to one game.
+ * Server-Sent Events: GET /api/games/ID/events, on the streams of stream.h (which also watches
+ * for clients that hang up and sends the keep-alives: a comment after 15 s without an event).
  * The module observes the game service: when a game changes, its new state (one message,
- * shared by every subscriber of the game) is queued for each of the game's subscribers.
- *
- * No thread waits for a stream: a stream with nothing to send suspends its connection
- * (libmicrohttpd's thread goes on with other connections) and a new message resumes it.  One
- * thread of this module watches every stream's socket for a client that hangs up (the
- * stream then ends at once) and queues a keep-alive comment on a stream that has been quiet
- * for 15 s.  A stream that ends lets go of its game.
+ * shared by every stream of the game) is queued for each of the game's streams.  A stream
+ * holds a reference to its game, let go of when it ends.  events_start starts stream.c too.
  */
 #ifndef STARFISH_SERVER_EVENTS_H
 #define STARFISH_SERVER_EVENTS_H

@@ -12,7 +12,7 @@
 #include "game_service.h"
 #include "util.h"
 
-#define OBSERVERS_MAX 4
+#define OBSERVERS_MAX 8
 
 Store *svc_store;
 static GameObserver observers[OBSERVERS_MAX];
@@ -38,6 +38,20 @@ void svc_tell_changed(LiveGame *g)
     for (int i = 0; i < nobservers; i++)
         if (observers[i].changed)
             observers[i].changed(observers[i].ctx, g);
+}
+
+void svc_tell_seated(LiveGame *g, int side)
+{
+    for (int i = 0; i < nobservers; i++)
+        if (observers[i].seated)
+            observers[i].seated(observers[i].ctx, g, side);
+}
+
+static void tell_finished(LiveGame *g)
+{
+    for (int i = 0; i < nobservers; i++)
+        if (observers[i].finished)
+            observers[i].finished(observers[i].ctx, g);
 }
 
 void svc_want_engine_move(LiveGame *g)
@@ -246,6 +260,8 @@ GameStatus svc_settle(LiveGame *g, const Saved *before, const MoveRow *move, con
     if (rated_end(g, before)) /* the answer again, with the rating changes the store made */
         svc_done(g, call, you);
     svc_tell_changed(g);
+    if (before->result == RESULT_NONE && g->result != RESULT_NONE)
+        tell_finished(g);
     svc_want_engine_move(g);
     return GAME_OK;
 }
@@ -257,7 +273,7 @@ GameStatus svc_play(LiveGame *g, Move m, int64_t now, GameCall *call, int you)
     int side = g->game.pos.side;
     MoveRow row;
     move_to_text(&g->game.pos, m, row.move);
-    row.clock_ms = g->has_clock ? g->left[side] - (now - g->turn_start_ms) + g->inc_ms : -1;
+    row.clock_ms = g->has_clock ? live_clock_after_move(g, side, now) : -1;
     row.at_ms = now;
     if (!live_play(g, m))
         return svc_fail(call, GAME_NO_MEMORY, "out of memory");

@@ -57,6 +57,8 @@ GameStatus svc_settle(LiveGame *g, const Saved *before, const MoveRow *move, con
 GameStatus svc_finish(LiveGame *g, void (*how)(Game *, int), int side, int64_t ended, GameCall *call);
 /* Tells the observers that g changed; asks them for the engine's move when it is due. */
 void svc_tell_changed(LiveGame *g);
+/* Tells the observers that an account took `side` of g. */
+void svc_tell_seated(LiveGame *g, int side);
 void svc_want_engine_move(LiveGame *g);
 /* When other processes share the store, brings g up to date with it (the observers hear
  * of a change as of this process's own). */

@@ -88,10 +88,11 @@ static json_t *clock_of(const LiveGame *g)
     if (!g->has_clock)
         return json_null();
     int64_t now = util_now_ms();
-    return json_pack("{s:I, s:I, s:I, s:I, s:o}", "base_ms", (json_int_t)g->base_ms, "inc_ms", (json_int_t)g->inc_ms,
-                     "white_ms", (json_int_t)live_time_left(g, WHITE, now), "black_ms",
+    return json_pack("{s:I, s:I, s:I, s:I, s:o, s:o}", "base_ms", (json_int_t)g->base_ms, "inc_ms",
+                     (json_int_t)g->inc_ms, "white_ms", (json_int_t)live_time_left(g, WHITE, now), "black_ms",
                      (json_int_t)live_time_left(g, BLACK, now), "running",
-                     g->result == RESULT_NONE ? json_string(side_name(g->game.pos.side)) : json_null());
+                     g->result == RESULT_NONE ? json_string(side_name(g->game.pos.side)) : json_null(), "days",
+                     g->days ? json_integer(g->days) : json_null());
 }
 
 /* Has each side come to the game (a player's first read; the engine has; the invite is done

@@ -202,8 +202,8 @@ static void rematch_options(const LiveGame *g, RematchOf *r)
     int human = g->engine[WHITE] ? BLACK : WHITE; /* the side the creator played */
     memcpy(r->of, g->id, sizeof r->of);
     r->o = (GameOptions){.v = g->v, .engine_opponent = g->engine[human ^ 1], .creator = human ^ 1, .skill = g->skill,
-                         .has_clock = g->has_clock, .base_ms = g->base_ms, .inc_ms = g->inc_ms, .rematch_of = r->of,
-                         .rated = g->rated};
+                         .has_clock = g->has_clock, .base_ms = g->base_ms, .inc_ms = g->inc_ms, .days = g->days,
+                         .rematch_of = r->of, .rated = g->rated};
     for (int s = 0; s < 2; s++) {
         memcpy(r->tokens[s ^ 1], g->token[s], sizeof r->tokens[0]);
         r->o.tokens[s ^ 1] = r->tokens[s ^ 1];

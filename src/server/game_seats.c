@@ -35,7 +35,10 @@ static GameStatus join_locked(LiveGame *g, GameCall *call, const char *invite, c
     Saved before = svc_save(g);
     g->seat[side] = *seat;
     g->joined[side] = true;
-    return svc_settle(g, &before, NULL, "join", call, side);
+    status = svc_settle(g, &before, NULL, "join", call, side);
+    if (status == GAME_OK)
+        svc_tell_seated(g, side);
+    return status;
 }
 
 GameStatus service_join(LiveGame *g, GameCall *call, const char *invite, const SeatRow *seat)

@@ -127,7 +127,7 @@ static void changed_elsewhere(void *ctx, const char *id)
 
 int service_load_unfinished(void)
 {
-    if (store_shared(svc_store) && !svc_store->ops->watch(svc_store, changed_elsewhere, NULL))
+    if (store_shared(svc_store) && !svc_store->ops->watch(svc_store, STORE_GAMES_CHANNEL, changed_elsewhere, NULL))
         return -1;
     return load_unfinished();
 }
@@ -201,6 +201,28 @@ static void mark_closed(LiveGame *g, void *ctx)
     pthread_mutex_unlock(&g->lock);
 }
 
+typedef struct EachSeated {
+    const char *user_id;
+    void (*each)(void *ctx, LiveGame *g, int side);
+    void *ctx;
+} EachSeated;
+
+/* For table_each: the account's side of g, if it has one and g goes on. */
+static void visit_seated(LiveGame *g, void *ctx)
+{
+    const EachSeated *e = ctx;
+    pthread_mutex_lock(&g->lock);
+    for (int side = 0; g->result == RESULT_NONE && side < 2; side++)
+        if (strcmp(g->seat[side].user, e->user_id) == 0)
+            e->each(e->ctx, g, side);
+    pthread_mutex_unlock(&g->lock);
+}
+
+void service_each_seated(const char *user_id, void (*each)(void *ctx, LiveGame *g, int side), void *ctx)
+{
+    table_each(visit_seated, &(EachSeated){user_id, each, ctx});
+}
+
 void service_account_closed(const char *user_id)
 {
     table_each(mark_closed, (void *)user_id);
@@ -226,21 +248,27 @@ static GameStatus fresh_id(LiveGame *g, GameCall *call)
     return svc_fail(call, GAME_STORE_FAILED, "no free game id");
 }
 
-/* Gives g its id, lets the caller read it (as its creator), stores it and adds it to the
- * table, with a reference for the caller.  The store's key keeps the id unique should two
- * new games draw the same one. */
+/* Gives g its id (a challenge's, or a fresh one), lets the caller read it (as its creator),
+ * stores it and adds it to the table, with a reference for the caller.  The store's key keeps
+ * the id unique should two new games draw the same one. */
 static GameStatus store_new(LiveGame *g, const MoveRow *rows, int n, GameCall *call, const GameOptions *o)
 {
-    GameStatus status = fresh_id(g, call);
+    GameStatus status = GAME_OK;
+    if (o->challenge)
+        snprintf(g->id, sizeof g->id, "%s", o->challenge);
+    else
+        status = fresh_id(g, call);
     if (status == GAME_OK)
         status = svc_done(g, call, o->creator);
     GameRow row;
     live_to_row(g, &row);
-    StoreResult stored = status == GAME_OK ? store_insert_game(svc_store, &row, rows, n, o->rematch_of) : STORE_OK;
+    StoreResult stored =
+        status == GAME_OK ? store_insert_game(svc_store, &row, rows, n, o->rematch_of, o->challenge != NULL) : STORE_OK;
     if (stored == STORE_UNKNOWN)
         stored = svc_stored_or_not(g);
     if (stored == STORE_CONFLICT)
-        status = svc_fail(call, GAME_CONFLICT, "game %s has a rematch already", o->rematch_of);
+        status = o->challenge ? svc_fail(call, GAME_CONFLICT, "challenge %s is no longer open", o->challenge)
+                              : svc_fail(call, GAME_CONFLICT, "game %s has a rematch already", o->rematch_of);
     else if (stored != STORE_OK)
         status = svc_stored_status(status, stored, g, "game", call);
     if (status == GAME_OK)
@@ -272,6 +300,9 @@ GameStatus service_create(const GameOptions *o, Game *initial, GameCall *call)
         return status;
     }
     pthread_mutex_lock(&g->lock);
+    for (int side = 0; side < 2; side++)
+        if (g->seat[side].user[0])
+            svc_tell_seated(g, side);
     svc_want_engine_move(g);
     pthread_mutex_unlock(&g->lock);
     service_release(g);
@@ -280,12 +311,13 @@ GameStatus service_create(const GameOptions *o, Game *initial, GameCall *call)
 
 /* ---- Actions ------------------------------------------------------------------------------ */
 
-GameStatus service_read(LiveGame *g, GameCall *call)
+/* A read by anyone (player: false) or by a player only. */
+static GameStatus read_game(LiveGame *g, GameCall *call, bool player)
 {
     svc_lock(g);
     svc_flag_fell(g, util_now_ms());
     GameStatus status;
-    int side = svc_player(g, call, true, &status);
+    int side = svc_player(g, call, !player, &status);
     /* A player's first read: their opponent learns that they have come (the invite is done).
      * Should that not be stored, the next read tries again. */
     if (status == GAME_OK && side >= 0 && !g->joined[side]) {
@@ -298,6 +330,16 @@ GameStatus service_read(LiveGame *g, GameCall *call)
         status = svc_done(g, call, side);
     pthread_mutex_unlock(&g->lock);
     return status;
+}
+
+GameStatus service_read(LiveGame *g, GameCall *call)
+{
+    return read_game(g, call, false);
+}
+
+GameStatus service_read_player(LiveGame *g, GameCall *call)
+{
+    return read_game(g, call, true);
 }
 
 static GameStatus move_locked(LiveGame *g, GameCall *call, const char *text)

@@ -53,6 +53,10 @@ typedef struct DrawQuestion {
 typedef struct GameObserver {
     /* The game changed: a move, a result, a draw offer, a flag fall. */
     void (*changed)(void *ctx, LiveGame *g);
+    /* An account took `side` of the game (when it was made, or by joining it). */
+    void (*seated)(void *ctx, LiveGame *g, int side);
+    /* The game ended (told after `changed`). */
+    void (*finished)(void *ctx, LiveGame *g);
     /* The engine is to move in g.  True when a job is queued (holding a reference, taken
      * with service_hold); the service then asks no more until service_engine_task. */
     bool (*engine_to_move)(void *ctx, LiveGame *g);
@@ -83,6 +87,8 @@ void service_release(LiveGame *g);
 /* Reads the game (brought up to date: a fallen flag ends it first).  A token is optional;
  * one that is given must be a player's. */
 GameStatus service_read(LiveGame *g, GameCall *call);
+/* The same, for a player of the game only (its token or its account). */
+GameStatus service_read_player(LiveGame *g, GameCall *call);
 GameStatus service_move(LiveGame *g, GameCall *call, const char *move_text);
 GameStatus service_resign(LiveGame *g, GameCall *call);
 /* action: "offer", "accept" or "decline".  An offer to the engine gives GAME_ENGINE_DECIDES
@@ -118,6 +124,9 @@ void service_check_flags(void);
 /* Frees every game that is over, has no reference and was last used idle_ms or more ago;
  * returns how many. */
 int service_evict(int64_t idle_ms);
+/* Calls `each` (under the game's lock) for every unfinished game in memory in which account
+ * user_id has a side: every unfinished game is in memory, in every process. */
+void service_each_seated(const char *user_id, void (*each)(void *ctx, LiveGame *g, int side), void *ctx);
 /* Account user_id was closed: the games in memory show it so (those read from the store do). */
 void service_account_closed(const char *user_id);
 /* How many games are in memory. */

@@ -88,6 +88,11 @@ void live_set_result(LiveGame *g, GameResult r)
     snprintf(g->reason, sizeof g->reason, "%s", r.kind != RESULT_NONE && r.reason ? r.reason : "");
 }
 
+int64_t live_clock_after_move(const LiveGame *g, int side, int64_t now)
+{
+    return g->days ? g->days * DAY_MS : live_time_left(g, side, now) + g->inc_ms;
+}
+
 int64_t live_time_left(const LiveGame *g, int side, int64_t now)
 {
     if (side != g->game.pos.side)
@@ -115,9 +120,10 @@ bool live_start(LiveGame *g, const GameOptions *o, Game *initial, MoveRow *rows,
     g->engine[o->creator ^ 1] = o->engine_opponent;
     g->joined[o->creator] = true;
     g->skill = o->engine_opponent ? o->skill : -1;
-    g->has_clock = o->has_clock;
-    g->base_ms = o->has_clock ? o->base_ms : 0;
-    g->inc_ms = o->has_clock ? o->inc_ms : 0;
+    g->days = o->days;
+    g->has_clock = o->has_clock || o->days > 0;
+    g->base_ms = o->days > 0 ? o->days * DAY_MS : o->has_clock ? o->base_ms : 0;
+    g->inc_ms = o->has_clock && !o->days ? o->inc_ms : 0;
     g->left[WHITE] = g->left[BLACK] = g->base_ms;
     g->created_ms = g->turn_start_ms = now;
     g->rated = o->rated;
@@ -142,6 +148,7 @@ void live_to_row(const LiveGame *g, GameRow *row)
     }
     row->skill = g->skill;
     row->has_clock = g->has_clock;
+    row->days = g->days;
     row->base_ms = g->base_ms;
     row->inc_ms = g->inc_ms;
     snprintf(row->result, sizeof row->result, "%s", live_result_text(g->result));
@@ -202,6 +209,7 @@ static void copy_settings(LiveGame *g, const GameRow *row)
     }
     g->skill = row->skill;
     g->has_clock = row->has_clock;
+    g->days = row->days;
     g->base_ms = row->base_ms;
     g->inc_ms = row->inc_ms;
     g->left[WHITE] = g->left[BLACK] = row->base_ms;
@@ -287,6 +295,7 @@ void live_exchange(LiveGame *g, LiveGame *fresh)
     EXCHANGE(engine);
     EXCHANGE(skill);
     EXCHANGE(has_clock);
+    EXCHANGE(days);
     EXCHANGE(base_ms);
     EXCHANGE(inc_ms);
     EXCHANGE(left);

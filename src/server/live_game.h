@@ -19,6 +19,7 @@
 
 #define GAME_ID_LEN 8
 #define TOKEN_LEN 32 /* characters of TOKEN_ALPHABET (64): 192 random bits */
+#define DAY_MS (24LL * 3600 * 1000)
 
 typedef struct LiveGame {
     pthread_mutex_t lock;
@@ -34,9 +35,11 @@ typedef struct LiveGame {
     char token[2][TOKEN_LEN + 1];
     bool engine[2]; /* which sides the engine plays */
     int skill;      /* -1: no engine */
-    /* The clock: left[side] is what the side had when its turn began (turn_start_ms). */
+    /* The clock: left[side] is what the side had when its turn began (turn_start_ms).  A
+     * correspondence game's is `days` whole days, filled up again after each move. */
     bool has_clock;
     int64_t base_ms, inc_ms, left[2], turn_start_ms;
+    int days;
     int64_t created_ms, ended_ms;
     ResultKind result; /* RESULT_NONE while the game goes on */
     char reason[STORE_REASON_MAX];
@@ -59,11 +62,13 @@ typedef struct GameOptions {
     const Variant *v;
     const char *tokens[2]; /* the players' secrets to keep (a rematch), NULL: new ones */
     const char *rematch_of; /* the finished game this one is the rematch of, or NULL */
+    const char *challenge;  /* the challenge it answers (its id becomes the game's), or NULL */
     bool engine_opponent;
     int creator; /* WHITE or BLACK */
     int skill;
     bool has_clock;
     int64_t base_ms, inc_ms;
+    int days; /* correspondence: days a move (then no clock of base_ms) */
     bool rated;
     SeatRow seat[2]; /* the accounts seated from the start (the creator's; a rematch's two) */
 } GameOptions;
@@ -78,6 +83,9 @@ bool live_play(LiveGame *g, Move m);
 void live_set_result(LiveGame *g, GameResult r);
 /* What `side` has on its clock at `now` (wall-clock ms). */
 int64_t live_time_left(const LiveGame *g, int side, int64_t now);
+/* What the side that moved has on its clock after its move at `now`: the time left plus the
+ * increment, or, in correspondence, its days again. */
+int64_t live_clock_after_move(const LiveGame *g, int side, int64_t now);
 /* Sets up a new game (from live_new) from the options and the game to start from, which it
  * takes over (leaving *initial zeroed); rows[] gets the stored form of the initial moves
  * (initial->n of them).  False when memory runs out. */

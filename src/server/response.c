@@ -186,10 +186,11 @@ enum MHD_Result http_method_not_allowed(struct MHD_Connection *c, const char *al
 }
 
 
-struct MHD_Response *http_event_stream(MHD_ContentReaderCallback reader, void *cls, MHD_ContentReaderFreeCallback done)
+struct MHD_Response *http_stream_response(const char *type, MHD_ContentReaderCallback reader, void *cls,
+                                          MHD_ContentReaderFreeCallback done)
 {
     struct MHD_Response *r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, STREAM_BLOCK, reader, cls, done);
-    if (r && response_headers(r, "text/event-stream; charset=utf-8", "no-cache, no-store", NULL) &&
+    if (r && response_headers(r, type, "no-cache, no-store", NULL) &&
         MHD_add_response_header(r, "X-Accel-Buffering", "no") == MHD_YES)
         return r;
     if (r)

@@ -41,9 +41,11 @@ enum MHD_Result http_too_many(struct MHD_Connection *c, int retry_s, const char 
 /* An error after which the connection is closed (its framing cannot be trusted). */
 enum MHD_Result http_refuse(struct MHD_Connection *c, unsigned status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-/* A Server-Sent Events response whose text `reader` gives (from cls, which `done` lets go of
- * when the response ends); NULL when memory runs out, `done` having been called. */
-struct MHD_Response *http_event_stream(MHD_ContentReaderCallback reader, void *cls, MHD_ContentReaderFreeCallback done);
+/* A streamed response of content type `type` (Server-Sent Events, NDJSON) whose text `reader`
+ * gives (from cls, which `done` lets go of when the response ends); NULL when memory runs out,
+ * `done` having been called. */
+struct MHD_Response *http_stream_response(const char *type, MHD_ContentReaderCallback reader, void *cls,
+                                          MHD_ContentReaderFreeCallback done);
 /* For an event stream's reader with nothing to send: the end of the stream, or 0 with the
  * connection suspended (and *suspended set) until there is more. */
 ssize_t http_stream_idle(struct MHD_Connection *c, bool ended, bool *suspended);

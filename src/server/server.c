@@ -21,9 +21,12 @@
 #include "../util/paths.h"
 #include "../util/version.h"
 #include "../variants/registry.h"
+#include "account_events.h"
 #include "account_service.h"
+#include "challenge_service.h"
 #include "analysis_stream.h"
 #include "api.h"
+#include "board_stream.h"
 #include "engine_worker.h"
 #include "events.h"
 #include "game_log.h"
@@ -181,11 +184,14 @@ static Store *start_services(const char *db)
         return NULL;
     }
     service_start(store);
+    challenge_start(store);
     metrics_start(store);
     const char *failed = !account_start(store)            ? "cannot start libsodium"
                          : !api_start()                   ? "out of memory"
                          : !game_log_start()              ? "cannot log the games"
                          : !events_start()                ? "cannot observe the games"
+                         : !account_events_start(store)   ? "cannot observe the accounts' games"
+                         : !board_stream_start()          ? "cannot observe the games for boards"
                          : !workers_start()               ? "cannot start the engine workers"
                          : service_load_unfinished() < 0  ? "cannot read the games in the store"
                                                           : NULL;

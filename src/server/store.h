@@ -60,6 +60,7 @@ typedef struct GameRow {
     int skill; /* -1: no engine */
     bool has_clock;
     int64_t base_ms, inc_ms;
+    int days; /* correspondence: days a move; 0: none */
     char result[8]; /* "*" while the game goes on */
     char reason[STORE_REASON_MAX];
     int draw_offer; /* -1, WHITE or BLACK */
@@ -115,8 +116,14 @@ typedef enum StoreResult {
                      * the connection broke): the change may or may not be stored */
 } StoreResult;
 
-/* Told (on a thread of the store's) that another process changed or created game `id`. */
-typedef void (*StoreChanged)(void *ctx, const char *id);
+/* The channels on which processes that share a store tell each other news: a game changed
+ * or made (its id, sent at the change's commit), an account's event (its id, a newline, the
+ * event's JSON; account_events.c). */
+#define STORE_GAMES_CHANNEL "starfish_games"
+#define STORE_ACCOUNTS_CHANNEL "starfish_accounts"
+/* Told (on a thread of the store's) of another process's news on a channel: its payload, or
+ * NULL when news may have been lost (the connection to the database was lost a while). */
+typedef void (*StoreNews)(void *ctx, const char *payload);
 
 /* A piece of work on the database (see transact), its result. */
 typedef StoreResult (*StoreWork)(Sql *sql, void *ctx);
@@ -132,8 +139,10 @@ typedef struct StoreOps {
     StoreResult (*transact)(Store *s, bool write, StoreWork work, void *ctx);
 
     /* The rest only for a store that other processes share (NULL otherwise). */
-    /* Starts telling `changed` of the games other processes change or create. */
-    bool (*watch)(Store *s, StoreChanged changed, void *ctx);
+    /* Starts telling `news` of the other processes' notifications on `channel`. */
+    bool (*watch)(Store *s, const char *channel, StoreNews news, void *ctx);
+    /* Tells the other processes `payload` (at most 7,900 bytes) on `channel`, at once. */
+    bool (*publish)(Store *s, const char *channel, const char *payload);
     /* Claims the engine's move at `ply` of game id for this process: false when another
      * process has it, or the game no longer has `ply` moves and goes on.  A claim ends with
      * unclaim, or with the process. */
@@ -179,8 +188,11 @@ StoreResult store_result(SqlStatus status);
 
 /* A new game with the moves it starts with (an imported game's history).  A rematch
  * (rematch_of: the finished game's id, else NULL) becomes that game's rematch_id in the same
- * transaction, its rematch offer gone: STORE_CONFLICT when it has one already. */
-StoreResult store_insert_game(Store *s, const GameRow *g, const MoveRow *moves, int n, const char *rematch_of);
+ * transaction, its rematch offer gone: STORE_CONFLICT when it has one already.  A game that
+ * answers a challenge (from_challenge: the challenge has the game's id) marks it accepted in
+ * the same transaction: STORE_CONFLICT when it is no longer open. */
+StoreResult store_insert_game(Store *s, const GameRow *g, const MoveRow *moves, int n, const char *rematch_of,
+                              bool from_challenge);
 /* A move (ply counts from 0: the game has `ply` moves before it) and the state after it. */
 StoreResult store_append_move(Store *s, const char *id, int ply, const MoveRow *m, const GameState *st);
 /* The game's state alone, the game having `plies` moves: a result off the board

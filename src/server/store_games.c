@@ -24,8 +24,8 @@
 #define GAME_COLUMNS                                                                                                   \
     "g.id, g.variant, g.start_fen, g.white_token, g.black_token, g.white, g.black, g.skill, g.base_ms, g.inc_ms, "    \
     "g.result, g.reason, g.draw_offer, g.created_ms, g.ended_ms, g.takeback_offer, g.rematch_offer, g.rematch_id, "   \
-    "g.white_joined, g.black_joined, " SEAT_COLUMNS
-#define GAME_NCOLUMNS (20 + SEAT_NCOLUMNS)
+    "g.white_joined, g.black_joined, g.days_per_turn, " SEAT_COLUMNS
+#define GAME_NCOLUMNS (21 + SEAT_NCOLUMNS)
 
 static bool is_engine(const SqlRows *r, int row, int col)
 {
@@ -74,7 +74,8 @@ static void read_game_row(const SqlRows *r, int row, GameRow *g)
     sql_copy(g->rematch_id, sizeof g->rematch_id, r, row, 17);
     g->joined[WHITE] = sql_int(r, row, 18) != 0;
     g->joined[BLACK] = sql_int(r, row, 19) != 0;
-    read_seats(r, row, 20, &g->rated, g->seat);
+    g->days = (int)sql_int(r, row, 20);
+    read_seats(r, row, 21, &g->rated, g->seat);
 }
 
 /* A seat's columns as parameters: the account (NULL for none), its rating and prov (NULL
@@ -216,7 +217,7 @@ StoreResult store_take_back(Store *s, const char *id, int plies, int from, const
 static SqlStatus insert_game_row(Sql *sql, const GameRow *g)
 {
     char skill[SQL_NUMBER_MAX], base[SQL_NUMBER_MAX], inc[SQL_NUMBER_MAX], created[SQL_NUMBER_MAX],
-        ended[SQL_NUMBER_MAX];
+        ended[SQL_NUMBER_MAX], days[SQL_NUMBER_MAX];
     SeatParams w, b;
     seat_params(&g->seat[WHITE], &w);
     seat_params(&g->seat[BLACK], &b);
@@ -239,14 +240,15 @@ static SqlStatus insert_game_row(Sql *sql, const GameRow *g)
                             g->joined[BLACK] ? "1" : "0",
                             g->rated ? "1" : "0",
                             w.user, w.rating_p, w.prov,
-                            b.user, b.rating_p, b.prov};
+                            b.user, b.rating_p, b.prov,
+                            sql_int_param(days, g->days > 0, g->days)};
     return sql_exec(sql,
                     "INSERT INTO games (id, variant, start_fen, white_token, black_token, white, black, skill, base_ms, "
                     "inc_ms, result, reason, draw_offer, created_ms, ended_ms, white_joined, black_joined, rated, "
-                    "white_user, white_rating, white_prov, black_user, black_rating, black_prov) "
+                    "white_user, white_rating, white_prov, black_user, black_rating, black_prov, days_per_turn) "
                     "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, "
-                    "$21, $22, $23, $24)",
-                    24, params);
+                    "$21, $22, $23, $24, $25)",
+                    25, params);
 }
 
 /* Makes `id` the rematch of game `of` (told to the other processes), unless it has one. */
@@ -263,7 +265,14 @@ typedef struct NewGame {
     const MoveRow *moves;
     int n;
     const char *rematch_of;
+    bool from_challenge;
 } NewGame;
+
+/* The open challenge with the game's id, accepted: STORE_CONFLICT when it is no longer open. */
+static StoreResult accept_challenge(Sql *sql, const char *id)
+{
+    return update_one(sql, "UPDATE challenges SET status = 'accepted' WHERE id = $1 AND status = 'created'", 1, &id);
+}
 
 static StoreResult work_insert(Sql *sql, void *ctx)
 {
@@ -274,12 +283,15 @@ static StoreResult work_insert(Sql *sql, void *ctx)
     StoreResult result = store_result(status);
     if (result == STORE_OK && w->rematch_of)
         result = set_rematch(sql, w->rematch_of, w->g->id);
+    if (result == STORE_OK && w->from_challenge)
+        result = accept_challenge(sql, w->g->id);
     return told(sql, w->g->id, result);
 }
 
-StoreResult store_insert_game(Store *s, const GameRow *g, const MoveRow *moves, int n, const char *rematch_of)
+StoreResult store_insert_game(Store *s, const GameRow *g, const MoveRow *moves, int n, const char *rematch_of,
+                              bool from_challenge)
 {
-    return s->ops->transact(s, true, work_insert, &(NewGame){g, moves, n, rematch_of});
+    return s->ops->transact(s, true, work_insert, &(NewGame){g, moves, n, rematch_of, from_challenge});
 }
 
 /* ---- Reading ------------------------------------------------------------------------------ */

@@ -15,7 +15,7 @@
 #include "metrics.h"
 #include "store_schema.h"
 
-#define CHANNEL "starfish_games"
+#define CHANNELS_MAX 4
 #define UNIQUE_VIOLATION "23505"
 #define RECONNECT_MS 500
 
@@ -47,8 +47,13 @@ typedef struct PgStore {
     PgConn claimer; /* the claims' connection (and, at start, the migrations') */
     pthread_mutex_t claim_lock;
     PGconn *listen_conn;
-    StoreChanged changed;
-    void *ctx;
+    pthread_mutex_t listen_lock; /* the listening connection and the channels */
+    struct {
+        char name[64];
+        StoreNews news;
+        void *ctx;
+    } channels[CHANNELS_MAX];
+    int nchannels;
     bool listening;
     int quit_pipe[2];
     pthread_t listener;
@@ -180,7 +185,7 @@ static SqlStatus pg_run(Sql *sql, const char *text, int n, const char *const *pa
 /* Sql.notify: tells the other processes of a change to game id (at commit). */
 static bool pg_notify(Sql *sql, const char *id)
 {
-    return sql_exec(sql, "SELECT pg_notify('" CHANNEL "', $1)", 1, &id) == SQL_OK;
+    return sql_exec(sql, "SELECT pg_notify('" STORE_GAMES_CHANNEL "', $1)", 1, &id) == SQL_OK;
 }
 
 /* A change: one transaction on a connection of the pool, committed when work succeeds. */
@@ -262,13 +267,14 @@ static void pg_unclaim(Store *s, const char *id, int ply)
     PQclear(claim_query(pg_of(s), "SELECT pg_advisory_unlock(hashtext($1), $2::int)", 2, params, "end a claim"));
 }
 
-/* Connects the listening connection and listens; false after a message. */
-static bool listen_connect(PgStore *q)
+/* LISTENs to one channel on the listening connection (listen_lock held); false after a message. */
+static bool listen_to(PgStore *q, const char *channel)
 {
-    if (q->listen_conn)
-        PQfinish(q->listen_conn);
-    q->listen_conn = PQconnectdb(q->conninfo);
-    PGresult *r = PQstatus(q->listen_conn) == CONNECTION_OK ? PQexec(q->listen_conn, "LISTEN " CHANNEL) : NULL;
+    char *quoted = PQescapeIdentifier(q->listen_conn, channel, strlen(channel));
+    char sql[128];
+    snprintf(sql, sizeof sql, "LISTEN %s", quoted ? quoted : "");
+    PQfreemem(quoted);
+    PGresult *r = quoted ? PQexec(q->listen_conn, sql) : NULL;
     bool ok = r && PQresultStatus(r) == PGRES_COMMAND_OK;
     if (!ok)
         fprintf(stderr, "starfish: database: cannot listen on %s: %s", q->name, PQerrorMessage(q->listen_conn));
@@ -276,10 +282,28 @@ static bool listen_connect(PgStore *q)
     return ok;
 }
 
+/* Connects the listening connection and listens to every channel (listen_lock held); false
+ * after a message. */
+static bool listen_connect(PgStore *q)
+{
+    if (q->listen_conn)
+        PQfinish(q->listen_conn);
+    q->listen_conn = PQconnectdb(q->conninfo);
+    bool ok = PQstatus(q->listen_conn) == CONNECTION_OK;
+    if (!ok)
+        fprintf(stderr, "starfish: database: cannot listen on %s: %s", q->name, PQerrorMessage(q->listen_conn));
+    for (int i = 0; ok && i < q->nchannels; i++)
+        ok = listen_to(q, q->channels[i].name);
+    return ok;
+}
+
 /* Waits for the listening connection (or the quit pipe); false when told to quit. */
 static bool wait_for_news(PgStore *q, bool connected)
 {
-    struct pollfd fds[2] = {{q->quit_pipe[0], POLLIN, 0}, {connected ? PQsocket(q->listen_conn) : -1, POLLIN, 0}};
+    pthread_mutex_lock(&q->listen_lock);
+    int sock = connected ? PQsocket(q->listen_conn) : -1;
+    pthread_mutex_unlock(&q->listen_lock);
+    struct pollfd fds[2] = {{q->quit_pipe[0], POLLIN, 0}, {sock, POLLIN, 0}};
     while (poll(fds, 2, connected ? -1 : RECONNECT_MS) < 0)
         if (errno != EINTR)
             return false;
@@ -295,41 +319,85 @@ static bool own_notice(PgStore *q, int pid)
     return false;
 }
 
-/* The listening thread: tells of every notification but this process's own.  After a lost
- * connection it connects again and tells of every game (NULL), some news may be lost. */
+/* Tells a channel's watcher of a notification (NULL: news may have been lost). */
+static void tell(PgStore *q, const char *channel, const char *payload)
+{
+    for (int i = 0; i < q->nchannels; i++)
+        if (!channel || strcmp(q->channels[i].name, channel) == 0)
+            q->channels[i].news(q->channels[i].ctx, payload);
+}
+
+/* The notifications that arrived (listen_lock held): false when the connection is lost. */
+static bool take_notices(PgStore *q, PGnotify **notices, int *n, int max)
+{
+    if (!PQconsumeInput(q->listen_conn))
+        return false;
+    PGnotify *note;
+    while (*n < max && (note = PQnotifies(q->listen_conn)))
+        notices[(*n)++] = note;
+    return true;
+}
+
+/* The listening thread: tells of every notification but this process's own, each to its
+ * channel's watcher, outside the lock.  After a lost connection it connects again and tells
+ * every watcher that news may have been lost. */
 static void *listener(void *arg)
 {
     PgStore *q = arg;
     bool connected = true;
     while (wait_for_news(q, connected)) {
-        if (!connected) {
-            if ((connected = listen_connect(q)))
-                q->changed(q->ctx, NULL);
-            continue;
+        PGnotify *notices[64];
+        int n = 0;
+        pthread_mutex_lock(&q->listen_lock);
+        bool was = connected;
+        connected = was ? take_notices(q, notices, &n, 64) : listen_connect(q);
+        pthread_mutex_unlock(&q->listen_lock);
+        if (!was && connected)
+            tell(q, NULL, NULL);
+        for (int i = 0; i < n; i++) {
+            if (!own_notice(q, notices[i]->be_pid))
+                tell(q, notices[i]->relname, notices[i]->extra);
+            PQfreemem(notices[i]);
         }
-        if (!PQconsumeInput(q->listen_conn)) {
-            connected = false;
-            continue;
-        }
-        for (PGnotify *n; (n = PQnotifies(q->listen_conn)); PQfreemem(n))
-            if (!own_notice(q, n->be_pid))
-                q->changed(q->ctx, n->extra);
     }
     return NULL;
 }
 
-static bool pg_watch(Store *s, StoreChanged changed, void *ctx)
+/* Adds a channel; the first one connects and starts the listening thread. */
+static bool pg_watch(Store *s, const char *channel, StoreNews news, void *ctx)
 {
     PgStore *q = pg_of(s);
-    q->changed = changed;
-    q->ctx = ctx;
-    if (pipe(q->quit_pipe) != 0)
-        return false;
-    if (listen_connect(q) && pthread_create(&q->listener, NULL, listener, q) == 0)
-        return q->listening = true;
-    close(q->quit_pipe[0]);
-    close(q->quit_pipe[1]);
-    return false;
+    pthread_mutex_lock(&q->listen_lock);
+    bool ok = q->nchannels < CHANNELS_MAX;
+    if (ok) {
+        int i = q->nchannels++;
+        snprintf(q->channels[i].name, sizeof q->channels[i].name, "%s", channel);
+        q->channels[i].news = news;
+        q->channels[i].ctx = ctx;
+        ok = q->listening ? listen_to(q, channel) : pipe(q->quit_pipe) == 0;
+        if (ok && !q->listening) {
+            ok = listen_connect(q) && pthread_create(&q->listener, NULL, listener, q) == 0;
+            q->listening = ok;
+            if (!ok) {
+                close(q->quit_pipe[0]);
+                close(q->quit_pipe[1]);
+            }
+        }
+    }
+    pthread_mutex_unlock(&q->listen_lock);
+    return ok;
+}
+
+/* Tells the other processes `payload` on `channel` at once (a notification outside any
+ * transaction, from a connection of the pool: this process's own listener skips it). */
+static bool pg_publish(Store *s, const char *channel, const char *payload)
+{
+    PgStore *q = pg_of(s);
+    PgConn *c = acquire(q);
+    const char *params[] = {channel, payload};
+    bool ok = sql_exec(&c->sql, "SELECT pg_notify($1, $2)", 2, params) == SQL_OK;
+    release(q, c);
+    return ok;
 }
 
 /* Closes the connections and frees q. */
@@ -341,6 +409,7 @@ static void free_store(PgStore *q)
     pthread_mutex_destroy(&q->pool_lock);
     pthread_cond_destroy(&q->pool_freed);
     pthread_mutex_destroy(&q->claim_lock);
+    pthread_mutex_destroy(&q->listen_lock);
     free(q->pool);
     free(q->conninfo);
     free(q);
@@ -365,6 +434,7 @@ static const StoreOps pg_ops = {
     .close = pg_close,
     .transact = pg_transact,
     .watch = pg_watch,
+    .publish = pg_publish,
     .claim = pg_claim,
     .unclaim = pg_unclaim,
 };
@@ -474,6 +544,7 @@ Store *store_pg_open(const char *conninfo, int pool, char *err, size_t errlen)
     pthread_mutex_init(&q->pool_lock, NULL);
     pthread_cond_init(&q->pool_freed, NULL);
     pthread_mutex_init(&q->claim_lock, NULL);
+    pthread_mutex_init(&q->listen_lock, NULL);
     if (connect_one(q, &q->claimer, err, errlen)) {
         name_database(q, q->claimer.conn);
         if (migrate(q, err, errlen) && connect_pool(q, err, errlen)) {

@@ -111,10 +111,36 @@ static const char *const version_3[] = {
     NULL,
 };
 
+/* Challenges (a challenge's id becomes its game's), correspondence games (days a move), bot
+ * accounts. */
+static const char *const version_4[] = {
+    "CREATE TABLE IF NOT EXISTS challenges ("
+    "  id                TEXT PRIMARY KEY,"
+    "  challenger        TEXT NOT NULL REFERENCES users (id),"
+    "  dest_user         TEXT REFERENCES users (id)," /* NULL: an open challenge */
+    "  variant           TEXT NOT NULL,"
+    "  rated             INTEGER NOT NULL,"
+    "  clock_limit_s     INTEGER,"                   /* NULL: no clock */
+    "  clock_increment_s INTEGER,"
+    "  days              INTEGER,"                   /* correspondence: days a move */
+    "  color             TEXT NOT NULL CHECK (color IN ('white', 'black', 'random')),"
+    "  fen               TEXT,"
+    "  status            TEXT NOT NULL CHECK (status IN ('created', 'canceled', 'declined', 'accepted')),"
+    "  decline_reason    TEXT,"
+    "  created_ms        BIGINT NOT NULL"
+    ")",
+    "CREATE INDEX IF NOT EXISTS challenges_by_dest ON challenges (dest_user, status)",
+    "CREATE INDEX IF NOT EXISTS challenges_by_challenger ON challenges (challenger, status)",
+    "ALTER TABLE games ADD COLUMN days_per_turn INTEGER",
+    "ALTER TABLE users ADD COLUMN bot INTEGER NOT NULL DEFAULT 0",
+    NULL,
+};
+
 const Migration schema_migrations[SCHEMA_VERSION] = {
     {1, "games, moves and the schema version", version_1},
     {2, "takeback and rematch offers, the players' arrival", version_2},
     {3, "accounts, sessions, tokens, ratings; the games' accounts", version_3},
+    {4, "challenges, correspondence, bot accounts", version_4},
 };
 
 static const char *const games_columns[] = {"id",        "variant", "start_fen",  "white_token", "black_token",
@@ -123,20 +149,23 @@ static const char *const games_columns[] = {"id",        "variant", "start_fen",
                                             "takeback_offer", "rematch_offer", "rematch_id", "white_joined",
                                             "black_joined", "white_user", "black_user", "rated", "white_rating",
                                             "black_rating", "white_prov", "black_prov", "white_diff", "black_diff",
-                                            NULL};
+                                            "days_per_turn", NULL};
 static const char *const moves_columns[] = {"game_id", "ply", "move", "clock_ms", "at_ms", NULL};
 static const char *const version_columns[] = {"version", NULL};
-static const char *const users_columns[] = {"id", "username", "password", "created_ms", "closed_ms", NULL};
+static const char *const users_columns[] = {"id", "username", "password", "created_ms", "closed_ms", "bot", NULL};
 static const char *const sessions_columns[] = {"id", "user_id", "created_ms", "used_ms", NULL};
 static const char *const tokens_columns[] = {"id", "secret", "user_id", "description", "created_ms", "used_ms", NULL};
 static const char *const perfs_columns[] = {"user_id", "variant", "rating", "rd", "volatility", "games", "rated_ms",
                                             NULL};
 static const char *const failures_columns[] = {"user_id", "address", "at_ms", NULL};
+static const char *const challenges_columns[] = {"id", "challenger", "dest_user", "variant", "rated", "clock_limit_s",
+                                                 "clock_increment_s", "days", "color", "fen", "status",
+                                                 "decline_reason", "created_ms", NULL};
 
 const TableColumns schema_tables[] = {
     {"games", games_columns},       {"moves", moves_columns},   {"schema_version", version_columns},
     {"users", users_columns},       {"sessions", sessions_columns}, {"api_tokens", tokens_columns},
-    {"perfs", perfs_columns},       {"login_failures", failures_columns},
+    {"perfs", perfs_columns},       {"login_failures", failures_columns}, {"challenges", challenges_columns},
 };
 const size_t schema_table_count = sizeof schema_tables / sizeof schema_tables[0];
 

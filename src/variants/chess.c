@@ -69,6 +69,7 @@ VariantDef chess_definition(void)
 {
     VariantDef d = {
         .name = "chess",
+        .title = "Chess",
         .description = "orthodox chess (FIDE rules)",
         .geometry = geo_square8,
         .patterns = orthodox_patterns,

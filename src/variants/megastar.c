@@ -118,6 +118,7 @@ VariantDef megastar_definition(void)
     list_promotion_cells();
     VariantDef d = {
         .name = "megastar",
+        .title = "Megastar of David",
         .description = "Megastar of David: two hex levels, ten kinds of piece (reconstructed setup)",
         .geometry = geo_megastar,
         .patterns = patterns,

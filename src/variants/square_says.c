@@ -98,6 +98,7 @@ VariantDef square_says_definition(void)
 {
     VariantDef d = {
         .name = "square-says",
+        .title = "Move as square says",
         .description = "Move as square says: every piece moves as its square's mark; no draws",
         .geometry = geo_square8,
         .patterns = orthodox_patterns,
@@ -128,6 +129,7 @@ VariantDef square_says_reversed_definition(void)
 {
     VariantDef d = square_says_definition();
     d.name = "square-says-reversed";
+    d.title = "Square says (reversed)";
     d.description = "Move as square says with Black's royal on d8 (reverse symmetry)";
     d.start_fen = "mmmkmmmm/mmmmmmmm/8/8/8/8/MMMMMMMM/MMMMKMMM w KQkq - 0 1";
     d.castling = castling_reversed;

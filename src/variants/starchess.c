@@ -70,6 +70,7 @@ VariantDef starchess_definition(void)
 {
     VariantDef d = {
         .name = "starchess",
+        .title = "Starchess",
         .description = "Starchess (Polgar Superstar Chess), official rules: setup phase, limping pawns",
         .geometry = geo_hexstar,
         .patterns = patterns,
@@ -94,6 +95,7 @@ VariantDef starchess_ludii_definition(void)
 {
     VariantDef d = starchess_definition();
     d.name = "starchess-ludii";
+    d.title = "Starchess (Ludii rules)";
     d.description = "Starchess as the Ludii system plays it: en passant, no repetition rule";
     d.start_fen = "1/2/1P3p1/1P2p1/1P1p1/1P2p1/1P3p1/2/1[KQRBNkqrbn] w - 0 1";
     d.fen_ep = true;

@@ -22,6 +22,7 @@ VariantDef starvation_definition(void)
 {
     VariantDef d = chess_definition();
     d.name = "starvation";
+    d.title = "Starvation";
     d.description = "chess where a moved piece dies unless it is near a pawn (Event chess #6)";
     d.removal_unless_near_pawn = true;
     d.stalemate = stalemate;

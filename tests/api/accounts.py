@@ -40,8 +40,8 @@ class User:
             out["Origin"] = "http://127.0.0.1:%d" % self.server.port
         return out
 
-    def request(self, method, path, body=None, origin=True, headers=None):
-        return self.server.request(method, path, body, headers=dict(self.headers(origin), **(headers or {})))
+    def request(self, method, path, body=None, origin=True, headers=None, raw=None):
+        return self.server.request(method, path, body, raw=raw, headers=dict(self.headers(origin), **(headers or {})))
 
     def call(self, method, path, body=None, expect=200):
         r = self.request(method, path, body)

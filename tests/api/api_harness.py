@@ -287,7 +287,7 @@ class Server:
         """Sends a request; body is JSON-encoded, raw is sent as it is.  Never raises on 4xx/5xx."""
         data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
         req = urllib.request.Request(self.url(path), data=data, method=method, headers=dict(headers or {}))
-        if data is not None and "Content-Type" not in req.headers:
+        if data is not None and not req.has_header("Content-type"):  # urllib capitalizes header names
             req.add_header("Content-Type", "application/json")
         try:
             with urllib.request.urlopen(req, timeout=timeout) as resp:
