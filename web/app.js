@@ -11,14 +11,17 @@ import { AccountView } from './accounts/account.js';
 import { mountAccountLinks } from './accounts/header.js';
 import { ProfileView } from './players/profile.js';
 import { LeaderboardView } from './players/leaderboard.js';
-import { notify } from './ui.js';
+import { notify, learnVariantTitles } from './ui.js';
 import { applySettings, mountSettings } from './settings.js';
 import { onAccountChange } from './session.js';
 
 let variantsPromise = null;
 export function loadVariants() {
   if (!variantsPromise) {
-    variantsPromise = api.variants().catch((e) => {
+    variantsPromise = api.variants().then((variants) => {
+      learnVariantTitles(variants);
+      return variants;
+    }).catch((e) => {
       variantsPromise = null;
       throw e;
     });

@@ -123,17 +123,12 @@ export function timeAgo(iso) {
   return new Date(t).toLocaleDateString();
 }
 
-export const VARIANT_TITLES = {
-  chess: 'Chess',
-  starvation: 'Starvation',
-  'square-says': 'Move as square says',
-  'square-says-reversed': 'Square says (reversed)',
-  starchess: 'Starchess',
-  'starchess-ludii': 'Starchess (Ludii rules)',
-  megastar: 'Megastar of David',
-};
-
-export const variantTitle = (name) => VARIANT_TITLES[name] || name;
+// The variants' titles as players call them, from GET /api/variants (app.js learns them first).
+const variantTitles = {};
+export function learnVariantTitles(variants) {
+  for (const v of variants) variantTitles[v.name] = v.title;
+}
+export const variantTitle = (name) => variantTitles[name] || name;
 
 const REASONS = {
   checkmate: 'by checkmate',

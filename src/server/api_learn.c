@@ -32,8 +32,9 @@ static void build_variants(void)
             char letter[2] = {*p, 0};
             json_array_append_new(promotion, json_string(letter));
         }
-        json_array_append_new(list, json_pack("{s:s, s:s, s:s, s:o, s:o, s:o, s:o}", "name", v->def->name,
-                                               "description", v->def->description, "start_fen", v->def->start_fen,
+        json_array_append_new(list, json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o}", "name", v->def->name,
+                                               "title", v->def->title, "description", v->def->description,
+                                               "start_fen", v->def->start_fen,
                                                "board", board_view_json(v), "pieces", pieces, "promotion", promotion,
                                                "terms", piece_terms_json(v)));
     }
