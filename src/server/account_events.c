@@ -7,63 +7,29 @@
 #include "../util/text.h"
 #include "game_service.h"
 #include "lichess_json.h"
+#include "relay.h"
 #include "stream.h"
 #include "util.h"
 
 static const StreamKind account_stream = {"application/x-ndjson", "\n", ACCOUNT_EVENTS_KEEPALIVE_MS, NULL};
-static Store *store;
 
 static void topic_of(const char *user_id, char topic[STREAM_TOPIC_MAX])
 {
     snprintf(topic, STREAM_TOPIC_MAX, "account:%s", user_id);
 }
 
-static void push_each(Stream *s, void *ctx)
-{
-    stream_push(s, ctx);
-}
-
-/* An event's line (its JSON and a newline) to the account's streams on this instance. */
-static void deliver(const char *user_id, const char *line, size_t len)
-{
-    char topic[STREAM_TOPIC_MAX];
-    topic_of(user_id, topic);
-    if (!stream_listened(topic))
-        return;
-    StreamMessage *m = stream_message(line, len); /* NULL: the streams end, their clients reconnect */
-    stream_publish(topic, push_each, m);
-    stream_unref(m);
-}
-
 void account_events_publish(const char *user_id, json_t *event)
 {
     char *json = util_json_text(event);
     Text line = {0};
-    if (!json || !text_addf(&line, "%s\n", json)) {
+    char topic[STREAM_TOPIC_MAX];
+    topic_of(user_id, topic);
+    if (json && text_addf(&line, "%s\n", json))
+        relay_publish(topic, line.s, line.len, false);
+    else
         fprintf(stderr, "starfish: account %s: an event was lost (out of memory)\n", user_id);
-    } else {
-        deliver(user_id, line.s, line.len);
-        Text payload = {0}; /* for the other instances: the account, a newline, the line */
-        if (store_shared(store) && text_addf(&payload, "%s\n%s", user_id, line.s) &&
-            !store->ops->publish(store, STORE_ACCOUNTS_CHANNEL, payload.s))
-            fprintf(stderr, "starfish: account %s: an event was not told to the other instances\n", user_id);
-        text_free(&payload);
-    }
     text_free(&line);
     free(json);
-}
-
-/* Another instance's event: "ACCOUNT\nLINE".  (NULL: news may have been lost; events are not
- * stored, so nothing can be done: a client reconnecting hears its games announced again.) */
-static void heard(void *ctx, const char *payload)
-{
-    (void)ctx;
-    const char *nl = payload ? strchr(payload, '\n') : NULL;
-    if (!nl || nl - payload > USER_ID_MAX)
-        return;
-    char user_id[USER_ID_MAX + 1];
-    snprintf(user_id, sizeof user_id, "%.*s", (int)(nl - payload), payload);
-    deliver(user_id, nl + 1, strlen(nl + 1));
 }
 
 /* gameStart or gameFinish for the account of g's `side` (g's lock held). */
@@ -92,11 +58,10 @@ static void on_finished(void *ctx, LiveGame *g)
             game_event(g, side, "gameFinish");
 }
 
-bool account_events_start(Store *s)
+bool account_events_start(void)
 {
-    store = s;
     GameObserver o = {.seated = on_seated, .finished = on_finished};
-    return service_observe(&o) && (!store_shared(s) || s->ops->watch(s, STORE_ACCOUNTS_CHANNEL, heard, NULL));
+    return service_observe(&o);
 }
 
 /* For service_each_seated: a game that goes on, announced to a stream that opens. */

@@ -4,8 +4,7 @@
  * starts and ends (gameStart, gameFinish) and the challenges it sends and receives
  * (challenge, challengeCanceled, challengeDeclined).  On connecting, its games that go on are
  * announced again (gameStart).  An event published on one instance reaches the account's
- * streams on every instance: the instances sharing a store tell each other on its accounts
- * channel.
+ * streams on every instance (relay.h).
  */
 #ifndef STARFISH_SERVER_ACCOUNT_EVENTS_H
 #define STARFISH_SERVER_ACCOUNT_EVENTS_H
@@ -14,13 +13,11 @@
 #include <microhttpd.h>
 
 #include "account_service.h"
-#include "store.h"
 
 #define ACCOUNT_EVENTS_KEEPALIVE_MS 7000
 
-/* Observes the game service (gameStart, gameFinish) and hears the other instances' events
- * (at start, before the games are loaded); false when it cannot. */
-bool account_events_start(Store *store);
+/* Observes the game service (gameStart, gameFinish), at start; false when it cannot. */
+bool account_events_start(void);
 /* An event for account user_id (taken over: freed), to its streams on every instance. */
 void account_events_publish(const char *user_id, json_t *event);
 /* The stream of the principal's events for a request on connection c; NULL with *status (401,

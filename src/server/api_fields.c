@@ -174,6 +174,23 @@ int opt_bool(json_t *o, const char *key, bool fallback, bool *out, char *err)
     return read_bool(o, key, false, fallback, out, err);
 }
 
+int form_number(json_t *o, const char *key, double min, double max, double fallback, double *out, char *err)
+{
+    json_t *v = field(o, key);
+    const char *text = json_string_value(v);
+    *out = fallback;
+    if (!v || json_is_null(v))
+        return 0;
+    if (json_is_number(v) && json_number_value(v) >= min && json_number_value(v) <= max) {
+        *out = json_number_value(v);
+        return 0;
+    }
+    if (text && parse_double(text, min, max, out))
+        return 0;
+    snprintf(err, ERR_MAX, "\"%s\" must be a number from %g to %g", key, min, max);
+    return 400;
+}
+
 int opt_int(json_t *o, const char *key, long long min, long long max, long long fallback, long long *out, char *err)
 {
     return read_int(o, key, false, min, max, fallback, out, err);

@@ -30,6 +30,7 @@ int opt_int(json_t *o, const char *key, long long min, long long max, long long 
  * ("true", "42"). */
 int form_bool(json_t *o, const char *key, bool fallback, bool *out, char *err);
 int form_int(json_t *o, const char *key, long long min, long long max, long long fallback, long long *out, char *err);
+int form_number(json_t *o, const char *key, double min, double max, double fallback, double *out, char *err);
 /* "moves": an optional array of strings: 0 or 400. */
 int check_moves(json_t *moves, char *err);
 /* "variant": a variant's name. */

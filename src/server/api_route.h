@@ -53,6 +53,7 @@ extern const ApiRoute api_account_routes[];
 extern const ApiRoute api_user_routes[];
 extern const ApiRoute api_challenge_routes[];
 extern const ApiRoute api_board_routes[];
+extern const ApiRoute api_seek_routes[];
 
 /* Prepares what never changes (the variants' descriptions); false when memory runs out. */
 bool api_learn_start(void);

@@ -36,6 +36,8 @@
 #include "logger.h"
 #include "metrics.h"
 #include "puzzle_service.h"
+#include "relay.h"
+#include "seek_service.h"
 #include "store_pg.h"
 #include "store_sqlite.h"
 #include "util.h"
@@ -70,6 +72,7 @@ static void *clock_thread(void *arg)
             service_evict(idle_ms);
             limits_sweep();
             account_sweep(util_now_ms());
+            seek_sweep(util_now_ms());
             next_eviction = clock_ms() + EVICT_EVERY_MS;
         }
         pthread_mutex_lock(&clock_lock);
@@ -185,12 +188,14 @@ static Store *start_services(const char *db)
     }
     service_start(store);
     challenge_start(store);
+    seek_start(store);
     metrics_start(store);
     const char *failed = !account_start(store)            ? "cannot start libsodium"
                          : !api_start()                   ? "out of memory"
                          : !game_log_start()              ? "cannot log the games"
                          : !events_start()                ? "cannot observe the games"
-                         : !account_events_start(store)   ? "cannot observe the accounts' games"
+                         : !relay_start(store)            ? "cannot hear the other instances' streams"
+                         : !account_events_start()        ? "cannot observe the accounts' games"
                          : !board_stream_start()          ? "cannot observe the games for boards"
                          : !workers_start()               ? "cannot start the engine workers"
                          : service_load_unfinished() < 0  ? "cannot read the games in the store"

@@ -117,10 +117,10 @@ typedef enum StoreResult {
 } StoreResult;
 
 /* The channels on which processes that share a store tell each other news: a game changed
- * or made (its id, sent at the change's commit), an account's event (its id, a newline, the
- * event's JSON; account_events.c). */
+ * or made (its id, sent at the change's commit), a message for the streams of a topic
+ * (relay.c). */
 #define STORE_GAMES_CHANNEL "starfish_games"
-#define STORE_ACCOUNTS_CHANNEL "starfish_accounts"
+#define STORE_STREAMS_CHANNEL "starfish_streams"
 /* Told (on a thread of the store's) of another process's news on a channel: its payload, or
  * NULL when news may have been lost (the connection to the database was lost a while). */
 typedef void (*StoreNews)(void *ctx, const char *payload);

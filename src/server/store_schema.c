@@ -136,11 +136,35 @@ static const char *const version_4[] = {
     NULL,
 };
 
+/* Seeks: an account looking for an opponent (a real-time seek lives while its request is open:
+ * its instance renews alive_ms; a correspondence seek has none and stays until paired or
+ * canceled). */
+static const char *const version_5[] = {
+    "CREATE TABLE IF NOT EXISTS seeks ("
+    "  id                TEXT PRIMARY KEY,"
+    "  user_id           TEXT NOT NULL REFERENCES users (id),"
+    "  variant           TEXT NOT NULL,"
+    "  rated             INTEGER NOT NULL,"
+    "  clock_limit_s     INTEGER,"
+    "  clock_increment_s INTEGER,"
+    "  days              INTEGER,"
+    "  color             TEXT NOT NULL CHECK (color IN ('white', 'black', 'random')),"
+    "  rating            INTEGER NOT NULL," /* the seeker's, in the variant, when it sought */
+    "  rating_min        INTEGER,"          /* the opponents it accepts; NULL: any */
+    "  rating_max        INTEGER,"
+    "  created_ms        BIGINT NOT NULL,"
+    "  alive_ms          BIGINT"
+    ")",
+    "CREATE INDEX IF NOT EXISTS seeks_by_variant ON seeks (variant, created_ms)",
+    NULL,
+};
+
 const Migration schema_migrations[SCHEMA_VERSION] = {
     {1, "games, moves and the schema version", version_1},
     {2, "takeback and rematch offers, the players' arrival", version_2},
     {3, "accounts, sessions, tokens, ratings; the games' accounts", version_3},
     {4, "challenges, correspondence, bot accounts", version_4},
+    {5, "seeks", version_5},
 };
 
 static const char *const games_columns[] = {"id",        "variant", "start_fen",  "white_token", "black_token",
@@ -161,11 +185,15 @@ static const char *const failures_columns[] = {"user_id", "address", "at_ms", NU
 static const char *const challenges_columns[] = {"id", "challenger", "dest_user", "variant", "rated", "clock_limit_s",
                                                  "clock_increment_s", "days", "color", "fen", "status",
                                                  "decline_reason", "created_ms", NULL};
+static const char *const seeks_columns[] = {"id", "user_id", "variant", "rated", "clock_limit_s", "clock_increment_s",
+                                            "days", "color", "rating", "rating_min", "rating_max", "created_ms",
+                                            "alive_ms", NULL};
 
 const TableColumns schema_tables[] = {
     {"games", games_columns},       {"moves", moves_columns},   {"schema_version", version_columns},
     {"users", users_columns},       {"sessions", sessions_columns}, {"api_tokens", tokens_columns},
     {"perfs", perfs_columns},       {"login_failures", failures_columns}, {"challenges", challenges_columns},
+    {"seeks", seeks_columns},
 };
 const size_t schema_table_count = sizeof schema_tables / sizeof schema_tables[0];
 

@@ -33,6 +33,7 @@
 #include "../../src/server/account_service.h"
 #include "../../src/server/api.h"
 #include "../../src/server/challenge_service.h"
+#include "../../src/server/seek_service.h"
 #include "../../src/server/engine_worker.h"
 #include "../../src/server/events.h"
 #include "../../src/server/game_service.h"
@@ -161,6 +162,7 @@ static void start(void)
         fuzz_fail("the store does not open", NULL, path, err);
     service_start(store);
     challenge_start(store);
+    seek_start(store);
     secret_set_cost(1, 8192); /* Argon2id at its least: a signup costs microseconds, not 30 ms */
     if (!account_start(store))
         fuzz_fail("the accounts do not start", NULL, NULL, NULL);
