@@ -138,7 +138,7 @@ static const char *const version_4[] = {
 
 /* Seeks: an account looking for an opponent (a real-time seek lives while its request is open:
  * its instance renews alive_ms; a correspondence seek has none and stays until paired or
- * canceled). */
+ * canceled); accounts online (an event stream open). */
 static const char *const version_5[] = {
     "CREATE TABLE IF NOT EXISTS seeks ("
     "  id                TEXT PRIMARY KEY,"
@@ -156,6 +156,8 @@ static const char *const version_5[] = {
     "  alive_ms          BIGINT"
     ")",
     "CREATE INDEX IF NOT EXISTS seeks_by_variant ON seeks (variant, created_ms)",
+    /* When an event stream of the account was last seen open (renewed by its instance). */
+    "ALTER TABLE users ADD COLUMN online_ms BIGINT",
     NULL,
 };
 
@@ -164,7 +166,7 @@ const Migration schema_migrations[SCHEMA_VERSION] = {
     {2, "takeback and rematch offers, the players' arrival", version_2},
     {3, "accounts, sessions, tokens, ratings; the games' accounts", version_3},
     {4, "challenges, correspondence, bot accounts", version_4},
-    {5, "seeks", version_5},
+    {5, "seeks, accounts online", version_5},
 };
 
 static const char *const games_columns[] = {"id",        "variant", "start_fen",  "white_token", "black_token",
@@ -176,7 +178,8 @@ static const char *const games_columns[] = {"id",        "variant", "start_fen",
                                             "days_per_turn", NULL};
 static const char *const moves_columns[] = {"game_id", "ply", "move", "clock_ms", "at_ms", NULL};
 static const char *const version_columns[] = {"version", NULL};
-static const char *const users_columns[] = {"id", "username", "password", "created_ms", "closed_ms", "bot", NULL};
+static const char *const users_columns[] = {"id",        "username", "password", "created_ms",
+                                            "closed_ms", "bot",      "online_ms", NULL};
 static const char *const sessions_columns[] = {"id", "user_id", "created_ms", "used_ms", NULL};
 static const char *const tokens_columns[] = {"id", "secret", "user_id", "description", "created_ms", "used_ms", NULL};
 static const char *const perfs_columns[] = {"user_id", "variant", "rating", "rd", "volatility", "games", "rated_ms",
