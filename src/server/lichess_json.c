@@ -86,7 +86,7 @@ static json_t *player_of(const LiveGame *g, int side)
     const SeatRow *s = &g->seat[side];
     if (s->user[0])
         return json_pack("{s:s, s:s, s:o, s:i, s:b}", "id", s->user, "name", s->name, "title",
-                         json_null(), "rating", s->rating, "provisional", s->prov);
+                         s->bot ? json_string("BOT") : json_null(), "rating", s->rating, "provisional", s->prov);
     if (g->engine[side])
         return json_pack("{s:o, s:s, s:i}", "id", json_null(), "name", "starfish", "aiLevel", g->skill);
     return json_pack("{s:o, s:s}", "id", json_null(), "name", "Anonymous");
