@@ -11,8 +11,6 @@
 #include "lichess_json.h"
 #include "util.h"
 
-#define LIMIT_MAX_S (180 * 60)
-#define INCREMENT_MAX_S 180
 
 static Store *store;
 
@@ -138,18 +136,9 @@ static void tell(const char *user_id, const char *type, const ChallengeRow *c)
 /* Are the options a game the rules allow? */
 static ChallengeStatus check_options(const ChallengeOptions *o, char *message)
 {
-    static const int days[] = {1, 2, 3, 5, 7, 10, 14};
-    bool days_ok = o->days == 0;
-    for (size_t i = 0; i < sizeof days / sizeof days[0]; i++)
-        days_ok = days_ok || o->days == days[i];
-    if (!days_ok)
-        return fail(message, CHALLENGE_BAD, "days a move: 1, 2, 3, 5, 7, 10 or 14");
-    if (o->days && o->has_clock)
-        return fail(message, CHALLENGE_BAD, "a clock or days a move, not both");
-    if (o->has_clock && (o->limit_s < 0 || o->limit_s > LIMIT_MAX_S || o->increment_s < 0 ||
-                         o->increment_s > INCREMENT_MAX_S || o->limit_s + o->increment_s == 0))
-        return fail(message, CHALLENGE_BAD, "a clock of 0 to %d s and an increment of 0 to %d s, not both 0",
-                    LIMIT_MAX_S, INCREMENT_MAX_S);
+    const char *why_not = lichess_time_control_error(o->has_clock, o->limit_s, o->increment_s, o->days);
+    if (why_not)
+        return fail(message, CHALLENGE_BAD, "%s", why_not);
     if (strcmp(o->color, "white") != 0 && strcmp(o->color, "black") != 0 && strcmp(o->color, "random") != 0)
         return fail(message, CHALLENGE_BAD, "\"color\" must be \"white\", \"black\" or \"random\"");
     if (o->rated && o->fen)
