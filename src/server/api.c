@@ -61,6 +61,7 @@ unsigned api_status(GameStatus status)
         return MHD_HTTP_BAD_REQUEST;
     case GAME_SEAT_TAKEN:
     case GAME_NOT_ABORTABLE:
+    case GAME_NO_BERSERK:
         return MHD_HTTP_CONFLICT;
     case GAME_NOT_YOUR_TURN:
     case GAME_ILLEGAL_MOVE:

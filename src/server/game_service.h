@@ -115,6 +115,9 @@ GameStatus service_join(LiveGame *g, GameCall *call, const char *invite, const S
 /* Either player ends the game with no result, before a side has made its first move (a
  * placement counts): no rating changes. */
 GameStatus service_abort(LiveGame *g, GameCall *call);
+/* The caller's side berserks (a tournament's game: the tournament service says whether it may):
+ * half its clock, no increment, before its first move. */
+GameStatus service_berserk(LiveGame *g, GameCall *call);
 /* The game as PGN (malloc'ed), NULL when memory runs out. */
 char *service_pgn(LiveGame *g);
 

@@ -75,6 +75,8 @@ typedef struct GameRow {
     int64_t created_ms, ended_ms;
     bool rated;
     SeatRow seat[2];
+    char tournament[STORE_ID_MAX + 1]; /* the tournament it is a game of, or "" */
+    bool berserk[2];                   /* each side's berserk (a tournament's: half its clock) */
 } GameRow;
 
 /* A move as stored. */
@@ -95,6 +97,7 @@ typedef struct GameState {
     bool joined[2];
     const SeatRow *seat; /* both seats; an account once seated stays (else STORE_CONFLICT) */
     RatedEnd *rate;      /* a rated game's end, or NULL */
+    bool berserk[2];
 } GameState;
 
 /* A line of the recent-games list. */
