@@ -175,6 +175,7 @@ static const char *const version_6[] = {
     "  rated             INTEGER NOT NULL,"
     "  berserkable       INTEGER NOT NULL,"
     "  min_rating        INTEGER,"          /* entry conditions in the variant; NULL: none */
+    "  max_rating        INTEGER,"
     "  min_rated_games   INTEGER,"
     "  bots_allowed      INTEGER NOT NULL,"
     "  description       TEXT,"
@@ -242,7 +243,7 @@ static const char *const seeks_columns[] = {"id", "user_id", "variant", "rated",
                                             "alive_ms", NULL};
 static const char *const tournaments_columns[] = {
     "id",         "name",        "system",   "variant",      "clock_limit_s", "clock_increment_s", "minutes",
-    "rated",      "berserkable", "min_rating", "min_rated_games", "bots_allowed", "description", "created_by",
+    "rated",      "berserkable", "min_rating", "max_rating", "min_rated_games", "bots_allowed", "description", "created_by",
     "schedule",   "created_ms",  "starts_ms", "finishes_ms",  "status",        "round",             NULL};
 static const char *const tournament_players_columns[] = {"tournament_id", "user_id", "seat", "joined_ms", "withdrawn",
                                                          NULL};

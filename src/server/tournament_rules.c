@@ -49,7 +49,7 @@ static bool white_first(const ArenaWaiting *a, const ArenaWaiting *b)
     return a->rank <= b->rank;
 }
 
-int arena_pair(const ArenaWaiting *waiting, int n, ArenaPairing *out)
+int arena_pair(const ArenaWaiting *waiting, int n, bool rematch_ok, ArenaPairing *out)
 {
     ArenaWaiting *w = malloc((size_t)(n > 0 ? n : 1) * sizeof *w);
     bool *taken = calloc((size_t)(n > 0 ? n : 1), sizeof *taken);
@@ -69,7 +69,7 @@ int arena_pair(const ArenaWaiting *waiting, int n, ArenaPairing *out)
         for (int j = i + 1; j < n && mate < 0; j++)
             if (!taken[j] && w[i].last_opponent != w[j].player && w[j].last_opponent != w[i].player)
                 mate = j;
-        if (mate < 0 && n == 2 && i == 0) /* only the two of them wait: they meet again */
+        if (mate < 0 && rematch_ok && n == 2 && i == 0) /* the arena's only two players meet again */
             mate = 1;
         if (mate < 0)
             continue;

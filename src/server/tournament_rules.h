@@ -51,10 +51,10 @@ typedef struct ArenaPairing {
 } ArenaPairing;
 
 /* Pairs the waiting players (n of them, any order): each with the closest in rank who is not
- * the last opponent (unless the two of them are all who wait), white to the one who has had
- * fewer whites (then: who had black last; then the better ranked).  At most n / 2 pairings in
- * out; returns how many. */
-int arena_pair(const ArenaWaiting *waiting, int n, ArenaPairing *out);
+ * its last opponent (unless rematch_ok: the two of them are the only players the arena has
+ * now), white to the one who has had fewer whites (then: who had black last; then the better
+ * ranked).  At most n / 2 pairings in out; returns how many. */
+int arena_pair(const ArenaWaiting *waiting, int n, bool rematch_ok, ArenaPairing *out);
 
 /* A round robin of n players (0..n-1) in Berger tables: rounds per cycle (n - 1 for even n,
  * n for odd: each player sits out once), and the pairings of a round (0-based; rounds of the

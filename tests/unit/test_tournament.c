@@ -72,20 +72,21 @@ TEST(arena_pairing_by_rank_without_rematches)
         {10, 1, 11, 0, true}, {11, 2, 10, 0, false}, {12, 3, -1, 1, true}, {13, 4, -1, -1, false},
     };
     ArenaPairing p[2];
-    CHECK(arena_pair(w, 4, p) == 2);
+    CHECK(arena_pair(w, 4, false, p) == 2);
     CHECK(paired(p, 2, 10, 12) && paired(p, 2, 11, 13)); /* 10 and 11 just met */
     CHECK(p[0].white == 10 && p[0].black == 12);        /* 12 has had more whites */
     CHECK(p[1].white == 13 && p[1].black == 11);        /* 13 fewer whites */
-    /* Two who just met, and no one else: they meet again. */
-    CHECK(arena_pair(w, 2, p) == 1 && paired(p, 1, 10, 11));
+    /* Two who just met wait for another, unless they are the arena's only players. */
+    CHECK(arena_pair(w, 2, false, p) == 0);
+    CHECK(arena_pair(w, 2, true, p) == 1 && paired(p, 1, 10, 11));
     /* Three: the first with the closest other than its last opponent; one waits. */
-    CHECK(arena_pair(w, 3, p) == 1 && paired(p, 1, 10, 12));
+    CHECK(arena_pair(w, 3, false, p) == 1 && paired(p, 1, 10, 12));
     /* Equal balance: who had black last takes white; then the better rank. */
     ArenaWaiting even[] = {{1, 5, -1, 0, true}, {2, 6, -1, 0, false}};
-    CHECK(arena_pair(even, 2, p) == 1 && p[0].white == 2);
+    CHECK(arena_pair(even, 2, false, p) == 1 && p[0].white == 2);
     ArenaWaiting fresh[] = {{1, 6, -1, 0, false}, {2, 5, -1, 0, false}};
-    CHECK(arena_pair(fresh, 2, p) == 1 && p[0].white == 2);
-    CHECK(arena_pair(fresh, 1, p) == 0);
+    CHECK(arena_pair(fresh, 2, false, p) == 1 && p[0].white == 2);
+    CHECK(arena_pair(fresh, 1, false, p) == 0);
 }
 
 /* The four-player table as published (1-4 2-3 / 4-3 1-2 / 2-4 3-1, 0-based here), its
