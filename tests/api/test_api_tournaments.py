@@ -261,3 +261,40 @@ def test_conditions_and_errors():
     c = challenge(alice, bob.name, variant="chess", color="white", **{"clock.limit": "60", "clock.increment": "0"})
     bob.call("POST", "/api/challenge/%s/accept" % c["id"], {})
     alice.error("POST", "/api/board/game/%s/berserk" % c["id"], {}, expect=409, contains="tournament")
+
+
+@h.postgresql_only
+def test_pairing_goes_on_when_the_directing_instance_dies():
+    first = h.Server()  # started first: its director takes the lease
+    time.sleep(1.5)
+    second = h.Server(db=first.db)
+    try:
+        creator = bot(a.signup(second))
+        made = arena(creator)
+        tid = made["id"]
+        players = [bot(a.signup(second)) for _ in range(4)]
+        streams = [events(p) for p in players]
+        for p in players:
+            p.call("POST", "/api/tournament/%s/join" % tid, {})
+        by_name = {p.name: p for p in players}
+        first_round = wait_for(lambda: (lambda d: d if len(d) == 2 else None)(tournament(second, tid)["duels"]),
+                               what="the first pairings")
+        holder = h.postgres().sql("SELECT holder FROM leases WHERE name = 'tournaments'", first.db).strip()
+        first.kill9()
+        for duel in first_round:
+            g = second.game(duel["id"])
+            by_name[g["players"]["black"]["name"]].call("POST", "/api/board/game/%s/resign" % duel["id"], {})
+        began = time.time()
+        old = {d["id"] for d in first_round}
+        again = wait_for(lambda: [d for d in tournament(second, tid)["duels"] if d["id"] not in old], seconds=25,
+                         what="pairings by the instance that took over")
+        assert again and time.time() - began < 25
+        taken = h.postgres().sql("SELECT holder FROM leases WHERE name = 'tournaments'", second.db).strip()
+        assert holder and taken and taken != holder, (holder, taken)  # the second instance took the job over
+        standing = {p["name"]: p["score"] for p in tournament(second, tid)["standing"]["players"]}
+        assert sorted(standing.values()) == [0, 0, 2, 2], standing
+        for st in streams:
+            st.close()
+    finally:
+        first.cleanup()
+        second.cleanup()
