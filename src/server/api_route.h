@@ -56,6 +56,7 @@ extern const ApiRoute api_board_routes[];
 extern const ApiRoute api_seek_routes[];
 extern const ApiRoute api_bot_routes[];
 extern const ApiRoute api_tournament_routes[];
+extern const ApiRoute api_tv_routes[];
 
 /* Prepares what never changes (the variants' descriptions); false when memory runs out. */
 bool api_learn_start(void);

@@ -231,4 +231,14 @@ bool store_list(Store *s, const ListQuery *q, ListRow **rows, int *n);
 /* How many games the store holds, finished or not (for the metrics); false on an error. */
 bool store_count_games(Store *s, int64_t *n);
 
+/* The game TV shows for a variant: one in play with a clock, made since `since`, whose best
+ * rated player is the highest (then the newest). */
+typedef struct TvRow {
+    char id[STORE_ID_MAX + 1];
+    int side; /* the best rated player's */
+    SeatRow seat;
+} TvRow;
+/* 1 found, 0 none, -1 error. */
+int store_tv_game(Store *s, const char *variant, int64_t since, TvRow *tv);
+
 #endif

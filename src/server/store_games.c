@@ -397,3 +397,28 @@ bool store_games_playing(Store *s, const char *user_id, StoreId **ids, int *n)
                     1, &user_id, {0}};
     return store_read_rows(s, &q, ids, n, sizeof **ids, read_id);
 }
+
+int store_tv_game(Store *s, const char *variant, int64_t since, TvRow *tv)
+{
+    char after[SQL_NUMBER_MAX];
+    const char *params[] = {variant, sql_int_param(after, true, since)};
+    StoreQuery q = {"SELECT g.id, " SEAT_COLUMNS " FROM " SEATS_FROM " WHERE g.variant = $1 AND g.result = '*' "
+                    "AND g.base_ms IS NOT NULL AND g.days_per_turn IS NULL AND g.created_ms >= $2 "
+                    "ORDER BY CASE WHEN COALESCE(g.white_rating, 0) > COALESCE(g.black_rating, 0) "
+                    "THEN COALESCE(g.white_rating, 0) ELSE COALESCE(g.black_rating, 0) END DESC, "
+                    "g.created_ms DESC, g.id LIMIT 1",
+                    2, params, {0}};
+    if (!store_query(s, &q))
+        return -1;
+    int found = q.rows.rows > 0;
+    if (found) {
+        bool rated;
+        SeatRow seat[2];
+        sql_copy(tv->id, sizeof tv->id, &q.rows, 0, 0);
+        read_seats(&q.rows, 0, 1, &rated, seat);
+        tv->side = seat[BLACK].rating > seat[WHITE].rating ? BLACK : WHITE;
+        tv->seat = seat[tv->side];
+    }
+    sql_free(&q.rows);
+    return found;
+}

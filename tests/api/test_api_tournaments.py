@@ -298,3 +298,28 @@ def test_pairing_goes_on_when_the_directing_instance_dies():
     finally:
         first.cleanup()
         second.cleanup()
+
+
+def test_tv_shows_the_best_rated_game_in_play():
+    s = h.Server()  # its own: no other test's games in play
+    try:
+        from test_api_challenges import challenge
+        alice, bob, carol, dave = (bot(a.signup(s)) for _ in range(4))
+        a.execute(s, "INSERT INTO perfs (user_id, variant, rating, rd, volatility, games, rated_ms) "
+                     "VALUES ('%s', 'chess', 1812, 60, 0.06, 20, %d)" % (carol.name.lower(), int(time.time() * 1000)))
+        s.error("GET", "/api/tv/standard", expect=404)
+        games = []
+        for x, y in ((alice, bob), (dave, carol)):
+            c = challenge(x, y.name, variant="chess", color="white", **{"clock.limit": "300", "clock.increment": "0"})
+            y.call("POST", "/api/challenge/%s/accept" % c["id"], {})
+            games.append(c["id"])
+        unlimited = challenge(alice, carol.name, variant="chess", color="white")  # no clock: not on TV
+        carol.call("POST", "/api/challenge/%s/accept" % unlimited["id"], {})
+        tv = s.call("GET", "/api/tv/standard")
+        assert (tv["gameId"], tv["color"], tv["rating"], tv["user"]["name"]) == (games[1], "black", 1812, carol.name), tv
+        assert s.call("GET", "/api/tv/channels") == {"standard": tv}
+        carol.call("POST", "/api/board/game/%s/resign" % games[1], {})
+        assert s.call("GET", "/api/tv/standard")["gameId"] == games[0]
+        s.error("GET", "/api/tv/go", expect=404)
+    finally:
+        s.cleanup()
