@@ -15,6 +15,7 @@
 #include "util.h"
 
 #define LIST_MAX 50
+#define LINES_MAX 100000
 #define WAIT_DEFAULT_MIN 5
 #define TOURNAMENT_KEEPALIVE_MS 15000
 
@@ -181,24 +182,37 @@ static enum MHD_Result post_withdraw(ApiRequest *rq)
                              : http_error(rq->c, status_of(status), "%s", message);
 }
 
-/* GET /api/tournament/{id}/results: NDJSON, a player a line, best first (`nb` of them). */
-static enum MHD_Result get_results(ApiRequest *rq)
+/* An NDJSON answer of the tournament's standings made into a list by `list_of`, at most `nb`
+ * lines (the query's `nb`). */
+static enum MHD_Result answer_lines(ApiRequest *rq, json_t *(*list_of)(const Standings *))
 {
     Standings s;
     char message[TOURNAMENT_MESSAGE_MAX];
     const char *nb_text = api_query(rq, "nb");
-    int nb = 1000;
-    if (nb_text && !parse_int(nb_text, 1, 1000, &nb))
-        return http_error(rq->c, 400, "nb must be an integer from 1 to 1000");
+    int nb = LINES_MAX;
+    if (nb_text && !parse_int(nb_text, 1, LINES_MAX, &nb))
+        return http_error(rq->c, 400, "nb must be an integer from 1 to %d", LINES_MAX);
     TourStatus status = tournament_read(rq->arg[0], &s, message);
     if (status != TOUR_OK)
         return http_error(rq->c, status_of(status), "%s", message);
-    json_t *list = tournament_results_json(&s);
+    json_t *list = list_of(&s);
     standings_free(&s);
     while (list && (int)json_array_size(list) > nb)
         json_array_remove(list, json_array_size(list) - 1);
     char *text = list ? api_ndjson_text(list) : NULL;
     return text ? http_text(rq->c, 200, "application/x-ndjson", text, NULL) : http_send(rq->c, 503, NULL);
+}
+
+/* GET /api/tournament/{id}/results: NDJSON, a player a line, best first. */
+static enum MHD_Result get_results(ApiRequest *rq)
+{
+    return answer_lines(rq, tournament_results_json);
+}
+
+/* GET /api/tournament/{id}/games: NDJSON, a game a line, in the order they ended. */
+static enum MHD_Result get_games(ApiRequest *rq)
+{
+    return answer_lines(rq, tournament_games_json);
 }
 
 static const StreamKind tournament_stream = {"text/event-stream; charset=utf-8", ": keep-alive\n\n",
@@ -241,6 +255,7 @@ const ApiRoute api_tournament_routes[] = {
     {"POST", "/tournament/{id}/join", post_join, false},
     {"POST", "/tournament/{id}/withdraw", post_withdraw, false},
     {"GET", "/tournament/{id}/results", get_results, false},
+    {"GET", "/tournament/{id}/games", get_games, false},
     {"GET", "/tournament/{id}/stream", get_stream, true},
     {NULL, NULL, NULL, false},
 };

@@ -192,3 +192,32 @@ json_t *tournament_results_json(const Standings *s)
     }
     return list;
 }
+
+static json_t *game_player(const Standings *s, const TourGameRow *g, int side)
+{
+    int i = standings_find(s, g->user[side]);
+    return json_pack("{s:{s:s, s:s}, s:i, s:b}", "user", "id", g->user[side], "name",
+                     i >= 0 ? s->entrants[i].name : g->user[side], "rating", g->rating[side], "berserk",
+                     g->berserk[side]);
+}
+
+json_t *tournament_games_json(const Standings *s)
+{
+    json_t *list = json_array();
+    bool ok = list != NULL;
+    for (int k = 0; k < s->ngames; k++) {
+        const TourGameRow *g = &s->games[k];
+        json_t *game = json_pack("{s:s, s:s, s:i, s:I, s:o, s:{s:o, s:o}}", "id", g->id, "result", g->result,
+                                 "plies", g->plies, "createdAt", (json_int_t)g->created_ms, "lastMoveAt",
+                                 g->ended_ms ? json_integer(g->ended_ms) : json_null(), "players", "white",
+                                 game_player(s, g, 0), "black", game_player(s, g, 1));
+        if (game && (strcmp(g->result, "1-0") == 0 || strcmp(g->result, "0-1") == 0))
+            json_object_set_new(game, "winner", json_string(g->result[0] == '1' ? "white" : "black"));
+        util_json_append(list, game, &ok);
+    }
+    if (!ok) {
+        json_decref(list);
+        return NULL;
+    }
+    return list;
+}

@@ -20,5 +20,8 @@ json_t *tournament_json(const TournamentRow *t, int64_t now);
 json_t *tournament_full_json(const Standings *s, int page, int64_t now);
 /* The results: a player a line, best first. */
 json_t *tournament_results_json(const Standings *s);
+/* The games, in the order they ended (those in play last): {id, result, plies, createdAt,
+ * lastMoveAt, players: {white: {user: {id, name}, rating, berserk}, black}, winner?}. */
+json_t *tournament_games_json(const Standings *s);
 
 #endif

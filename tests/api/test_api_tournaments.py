@@ -4,6 +4,7 @@ its standings, which the test computes again from the games themselves (points, 
 quick draws) and compares with the server's; no immediate rematch; a round robin of four
 played round by round, its cross table checked against the games; entry conditions and errors;
 on both stores, and across two instances on PostgreSQL with the pairing instance killed."""
+import json
 import time
 
 import accounts as a
@@ -155,6 +156,10 @@ def test_arena_played_and_its_standings():
     assert standing[alice.name]["rank"] == 1 and standing[alice.name]["nb"] == {"game": 3, "berserk": 1, "win": 3}
     ranks = sorted(full["standing"]["players"], key=lambda p: p["rank"])
     assert [p["score"] for p in ranks] == sorted((p["score"] for p in ranks), reverse=True), ranks
+    listed_games = [json.loads(x) for x in s.request("GET", "/api/tournament/%s/games" % tid).text.splitlines() if x]
+    assert sorted(g["id"] for g in listed_games) == sorted(ended), (listed_games, ended)
+    berserked = [g for g in listed_games if g["players"]["white"]["berserk"] or g["players"]["black"]["berserk"]]
+    assert len(berserked) == 1 and berserked[0]["plies"] == 14 and "winner" in berserked[0], berserked
     results = s.request("GET", "/api/tournament/%s/results" % tid)
     lines = [li_line for li_line in results.text.splitlines() if li_line]
     assert len(lines) == 4 and results.headers["Content-Type"].startswith("application/x-ndjson"), results
