@@ -11,6 +11,7 @@
 #include "lichess_json.h"
 #include "stream.h"
 #include "tournament_json.h"
+#include "tournament_news.h"
 #include "tournament_service.h"
 #include "util.h"
 

@@ -197,6 +197,7 @@ static Store *start_services(const char *db)
     service_start(store);
     challenge_start(store);
     seek_start(store);
+    tournament_start(store);
     metrics_start(store);
     const char *failed = !account_start(store)            ? "cannot start libsodium"
                          : !bot_start(store)              ? "cannot make the house bots' accounts"
@@ -207,13 +208,13 @@ static Store *start_services(const char *db)
                          : !account_events_start()        ? "cannot observe the accounts' games"
                          : !board_stream_start()          ? "cannot observe the games for boards"
                          : !workers_start()               ? "cannot start the engine workers"
-                         : !tournament_start(store)       ? "cannot start the tournaments' director"
+                         : !director_start(store)         ? "cannot start the tournaments' director"
                          : service_load_unfinished() < 0  ? "cannot read the games in the store"
                                                           : NULL;
     if (!failed)
         return store;
     fprintf(stderr, "starfish: %s (%s)\n", failed, store->name);
-    tournament_stop();
+    director_stop();
     workers_stop();
     free_services(store);
     return NULL;
@@ -304,7 +305,7 @@ int server_main(int argc, char **argv)
     /* Shutdown: end the streams, stop the searches, then the daemon and the threads. */
     events_close_all();
     analysis_streams_close_all();
-    tournament_stop();
+    director_stop();
     workers_stop();
     http_stop();
     events_stop();

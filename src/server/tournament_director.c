@@ -15,6 +15,7 @@
 #include "relay.h"
 #include "stream.h"
 #include "tournament_json.h"
+#include "tournament_news.h"
 #include "tournament_service.h"
 #include "util.h"
 
@@ -64,7 +65,7 @@ static void publish_touched(int64_t now)
 {
     char ids[16][STORE_ID_MAX + 1];
     int n;
-    while ((n = tournament_take_dirty(ids, 16)) > 0)
+    while ((n = tournament_take_touched(ids, 16)) > 0)
         for (int i = 0; i < n; i++)
             publish(ids[i], now);
 }

@@ -22,7 +22,4 @@ void director_stop(void);
  * file is not one. */
 bool director_schedule(const char *path, char *err, size_t errlen);
 
-/* For the director: takes up to max of the tournaments touched since (tournament_service.c). */
-int tournament_take_dirty(char (*ids)[STORE_ID_MAX + 1], int max);
-
 #endif

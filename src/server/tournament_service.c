@@ -7,20 +7,14 @@
 #include <string.h>
 
 #include "../variants/registry.h"
-#include "tournament_director.h"
+#include "tournament_news.h"
 #include "util.h"
 
 #define DESCRIPTION_MAX TOURNAMENT_DESCRIPTION_MAX
 #define LIMIT_MAX_S 3600
 #define INCREMENT_MAX_S 60
-#define DIRTY_MAX 64
 
 static Store *store;
-
-/* Tournaments changed since the director last published them (touch). */
-static pthread_mutex_t dirty_lock = PTHREAD_MUTEX_INITIALIZER;
-static char dirty[DIRTY_MAX][STORE_ID_MAX + 1];
-static int ndirty;
 
 static TourStatus fail(char *message, TourStatus status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
@@ -38,42 +32,9 @@ static TourStatus store_failed(char *message)
     return fail(message, TOUR_FAILED, "the tournaments cannot be reached (the store failed): try again");
 }
 
-bool tournament_start(Store *s)
+void tournament_start(Store *s)
 {
     store = s;
-    return director_start(s);
-}
-
-void tournament_stop(void)
-{
-    director_stop();
-}
-
-void tournament_topic(const char *id, char *topic, size_t len)
-{
-    snprintf(topic, len, "tournament:%s", id);
-}
-
-void tournament_touch(const char *id)
-{
-    pthread_mutex_lock(&dirty_lock);
-    bool known = false;
-    for (int i = 0; i < ndirty && !known; i++)
-        known = strcmp(dirty[i], id) == 0;
-    if (!known && ndirty < DIRTY_MAX) /* full: the next round of publishing has it all again */
-        snprintf(dirty[ndirty++], sizeof dirty[0], "%s", id);
-    pthread_mutex_unlock(&dirty_lock);
-}
-
-int tournament_take_dirty(char (*ids)[STORE_ID_MAX + 1], int max)
-{
-    pthread_mutex_lock(&dirty_lock);
-    int n = ndirty < max ? ndirty : max;
-    memcpy(ids, dirty, (size_t)n * sizeof dirty[0]);
-    memmove(dirty, dirty + n, (size_t)(ndirty - n) * sizeof dirty[0]);
-    ndirty -= n;
-    pthread_mutex_unlock(&dirty_lock);
-    return n;
 }
 
 /* ---- Creating ------------------------------------------------------------------------------ */

@@ -42,9 +42,8 @@ typedef struct TourOptions {
     int nplayers;
 } TourOptions;
 
-/* Starts the service on a store and its director's thread; stops it (before the store goes). */
-bool tournament_start(Store *store);
-void tournament_stop(void);
+/* Starts the service on a store. */
+void tournament_start(Store *store);
 
 /* A new tournament by p (NULL: the server's schedule, `schedule` naming the entry), in *t. */
 TourStatus tournament_create(const Principal *p, const TourOptions *o, const char *schedule, TournamentRow *t,
@@ -58,11 +57,5 @@ TourStatus tournament_read(const char *id, Standings *s, char *message);
 TourStatus tournament_list(const char *status, int limit, TournamentRow **rows, int *n, char *message);
 /* A berserk in game g, which must be a game of a tournament that allows it. */
 GameStatus tournament_berserk(LiveGame *g, GameCall *call);
-
-/* Something changed in tournament id (a player, a game, its status): its streams hear the
- * standings again (on every instance) within a second. */
-void tournament_touch(const char *id);
-/* The topic of a tournament's streams. */
-void tournament_topic(const char *id, char *topic, size_t len);
 
 #endif
