@@ -19,7 +19,7 @@ def tables(pg, db):
 def test_new_database_gets_the_schema():
     s = h.Server()
     pg = h.postgres()
-    assert pg.sql("SELECT version FROM schema_version", s.db).split() == ["5"]
+    assert pg.sql("SELECT version FROM schema_version", s.db).split() == ["7"]
     tables = pg.sql("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'", s.db).split()
     assert sorted(tables) == ["api_tokens", "challenges", "games", "login_failures", "moves", "perfs", "schema_version",
                               "seeks", "sessions", "users"], tables
