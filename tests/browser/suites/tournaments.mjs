@@ -1,8 +1,9 @@
 // Tournaments and TV (issue 33): an arena made with the form, joined by two accounts, two games
 // played from the tournament page to mate (a berserk, the fire of two wins), the standings
 // updating live on a third viewer's page, the podium once the arena is ended early (through
-// the store); a round robin's cross table; TV following the best game and switching channels.
-// Screenshots at desktop and phone size.
+// the store); a round robin made with the form and its cross table; an entry condition, the
+// countdown, pages of standings, withdrawing; TV following the best game and switching
+// channels.  Screenshots at desktop and phone size.
 
 import {
   env, test, check, newPlayer, api, play, resultText, shot, signUp, accountClient, sqlite, PHONE,
@@ -135,10 +136,31 @@ test('tournament-arena-live', async (t) => {
   await viewer.waitForSelector(`#tournaments-finished li[data-tournament="${id}"]`, { state: 'detached' });
 }, 150000);
 
+// A move sent by the page's own fetch, as its account (no game token).
+async function moveByPage(page, id, move) {
+  await page.evaluate(async ([gid, m]) => {
+    const r = await fetch(`/api/games/${gid}/moves`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ move: m }) });
+    if (!r.ok) throw new Error(`${m}: ${r.status} ${await r.text()}`);
+  }, [id, move]);
+}
+
 test('tournament-robin-cross-table', async (t) => {
-  const ann = await accountClient('robinann');
+  const annPage = await newPlayer(t);
+  await signUp(annPage, 'robinann');
   const ben = await accountClient('robinben');
-  const robin = await ann('POST', '/api/tournament', { system: 'robin', players: 'robinann, robinben', clockTime: 5, clockIncrement: 0, waitMinutes: 0, variant: 'standard' });
+  // Made with the form's round robin: its players by name.
+  await annPage.goto(`${env.server.base}/#/tournaments/new`);
+  await annPage.locator('.seg[data-value=robin]').click();
+  check(await annPage.locator('#tour-minutes').isHidden() && await annPage.locator('#tour-players').isVisible(), 'the round robin\'s fields are not shown');
+  await annPage.locator('#tour-players').fill('robinann, robinben');
+  await annPage.locator('#tour-clock').selectOption('5');
+  await annPage.locator('#tour-start').selectOption('0');
+  await annPage.locator('#create-tournament').click();
+  await annPage.waitForSelector('.tour-one[data-tournament]');
+  const robin = { id: await annPage.locator('.tour-one').getAttribute('data-tournament') };
+  check((await api('GET', `/api/tournament/${robin.id}`)).system === 'robin', 'not a round robin');
+  check(await annPage.locator('#tour-join').count() === 0, 'joining is offered in a round robin');
+  const ann = (method, p, body) => moveByPage(annPage, p.split('/')[3], body.move);
   const viewer = await newPlayer(t, { viewport: PHONE });
   await tournamentPage(viewer, robin.id);
   await viewer.waitForSelector('#cross-table');
@@ -163,6 +185,48 @@ test('tournament-robin-cross-table', async (t) => {
   await viewer.waitForSelector('#podium');
   await shot(viewer, 'tournament-robin-phone');
 }, 90000);
+
+test('tournament-conditions-pages', async (t) => {
+  const page = await newPlayer(t);
+  await signUp(page, 'pagesone');
+  // An arena for ratings of 1400 at most, in 5 minutes: the countdown; 1500 may not join.
+  await page.goto(`${env.server.base}/#/tournaments/new`);
+  await page.locator('#tour-variant').selectOption('starchess');
+  await page.locator('#tour-start').selectOption('5');
+  await page.locator('#tour-conditions summary').click();
+  await page.locator('#tour-max-rating').fill('1400');
+  await page.locator('#create-tournament').click();
+  await page.waitForSelector('.tour-one[data-tournament]');
+  const capped = await page.locator('.tour-one').getAttribute('data-tournament');
+  const made = await api('GET', `/api/tournament/${capped}`);
+  check(made.maxRating && made.maxRating.rating === 1400 && made.fullName === 'Starchess Arena' && made.status === 10, `the server made ${JSON.stringify(made)}`);
+  check(/Rated at most 1400/.test(await page.locator('#tour-conditions').innerText()), 'the condition is not shown');
+  check(/^Starts in (5:00|4:5\d)$/.test(await page.locator('#tour-clock').innerText()), `the countdown: ${await page.locator('#tour-clock').innerText()}`);
+  await page.locator('#tour-join').click();
+  await page.waitForSelector('.notice.error');
+  check(/1400 or less/.test(await page.locator('.notice.error').innerText()), 'the refusal does not give the server\'s reason');
+  // Eleven players, ten through the API: the standings come a page of ten at a time.
+  const host = await accountClient('pageshost');
+  const arena = await host('POST', '/api/tournament', { name: 'Crowded Arena', clockTime: 3, clockIncrement: 2, minutes: 30, waitMinutes: 10, variant: 'standard' });
+  for (let i = 0; i < 10; i++) await (await accountClient(`pagesp${i}`))('POST', `/api/tournament/${arena.id}/join`, {});
+  await tournamentPage(page, arena.id);
+  await page.locator('#tour-join').click();
+  await page.waitForSelector('#tour-withdraw');
+  await page.waitForSelector('#standings-pager');
+  check(await page.locator('#standings tbody tr').count() === 10, 'page 1 does not list ten players');
+  for (const close of await page.locator('.notice-close').all()) await close.click();
+  await shot(page, 'tournament-upcoming-desktop');
+  await page.locator('#standings-next').click();
+  await page.waitForSelector('#standings tr[data-player=pagesone].me');
+  check(await page.locator('#standings tbody tr').count() === 1 && /Page 2 of 2/.test(await page.locator('#standings-pager').innerText()), 'page 2 is not the eleventh player alone');
+  // Withdrawn: marked, and may join again.
+  await page.locator('#tour-withdraw').click();
+  await page.waitForSelector('#tour-join');
+  await page.waitForSelector('#standings tr[data-player=pagesone].withdrawn');
+  await page.goto(`${env.server.base}/#/tournaments`);
+  await page.waitForSelector(`#tournaments-created li[data-tournament="${arena.id}"]`);
+  check(/11 players/.test(await page.locator(`li[data-tournament="${arena.id}"]`).innerText()), 'the list does not count eleven players');
+});
 
 test('tv-follows-games', async (t) => {
   const clock = { base_ms: 300000, inc_ms: 0 };
