@@ -48,20 +48,17 @@ export function whenText(t, elapsedMs = 0) {
 // An element's children replaced by those given, leaving out null, undefined and false.
 export const fill = (el, ...children) => el.replaceChildren(...children.filter((c) => c != null && c !== false));
 
-// Small drawn icons (no emoji font needed): the fire of a winning streak, the winner's cup.
-const ICONS = {
-  fire: 'M12 23c-4.4 0-8-3.1-8-7.6 0-3.2 2-5.6 3.8-7.5.5 1.6 1.4 2.8 2.7 3.3C10 7.5 11.7 3.6 15 1c-.4 3.4 1 5.4 2.6 7.4C19 10.2 20 12.3 20 15.4 20 19.9 16.4 23 12 23z',
-  trophy: 'M6 2h12v2h3v3c0 2.8-2 5-4.7 5.4A6 6 0 0 1 13 15.9V19h4v3H7v-3h4v-3.1a6 6 0 0 1-3.3-3.5C5 12 3 9.8 3 7V4h3V2zm-1 4v1c0 1.5.9 2.8 2.2 3.3C7.1 9.6 7 8.8 7 8V6H5zm12 0v2c0 .8-.1 1.6-.2 2.3C18.1 9.8 19 8.5 19 7V6h-2z',
-};
+// A small drawn icon of index.html's symbols (no emoji font needed): 'fire' (a winning
+// streak), 'trophy' (the winner).
 export function icon(name) {
   const ns = 'http://www.w3.org/2000/svg';
   const svg = document.createElementNS(ns, 'svg');
   svg.setAttribute('viewBox', '0 0 24 24');
   svg.setAttribute('class', `tour-icon icon-${name}`);
   svg.setAttribute('aria-hidden', 'true');
-  const path = document.createElementNS(ns, 'path');
-  path.setAttribute('d', ICONS[name]);
-  svg.appendChild(path);
+  const use = document.createElementNS(ns, 'use');
+  use.setAttribute('href', `#icon-${name}`);
+  svg.appendChild(use);
   return svg;
 }
 

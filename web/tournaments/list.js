@@ -1,6 +1,6 @@
 // The tournaments (#/tournaments, #/tournaments/VARIANT): those being played, those about to
 // start and those finished (GET /api/tournament), all or one variant's, read again every few
-// seconds; and the way to make one.
+// seconds; the way to make one, and to TV.
 
 import { api } from '../api.js';
 import { h, variantTitle } from '../ui.js';
@@ -37,7 +37,7 @@ export class TournamentsView {
       ? h('a', { href: '#/tournaments/new', class: 'button primary', id: 'new-tournament' }, 'New tournament')
       : h('a', { href: signInHref('login', '#/tournaments/new'), class: 'button', id: 'new-tournament' }, 'Sign in to make a tournament');
     this.root.replaceChildren(h('div', { class: 'tour-page tour-list-page' },
-      h('div', { class: 'tour-head' }, h('h1', {}, 'Tournaments'), create),
+      h('div', { class: 'tour-head' }, h('h1', {}, 'Tournaments'), h('a', { href: '#/tv', class: 'button', id: 'watch-tv' }, 'TV'), create),
       this.chooser(),
       this.lists));
     this.show(lists);

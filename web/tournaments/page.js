@@ -140,7 +140,8 @@ export class TournamentView {
     if (!this.account) return h('a', { href: signInHref('login'), class: 'button primary', id: 'tour-sign-in' }, 'Sign in to join');
     const joined = this.me && !this.me.withdraw;
     return h('span', { class: 'tour-entry' },
-      joined && h('span', { class: 'muted small', id: 'tour-joined' }, t.status === 10 ? 'You have joined: stay on this page to be paired.' : 'Waiting for an opponent\u2026 '),
+      joined && h('span', { class: 'muted small', id: 'tour-joined' },
+        t.status === 10 ? 'You have joined: stay on this page to be paired.' : this.me.playing ? 'Playing' : 'Waiting for an opponent\u2026'),
       h('button', { type: 'button', class: joined ? '' : 'primary', id: joined ? 'tour-withdraw' : 'tour-join', onclick: () => this.entryAction(!joined) },
         joined ? 'Withdraw' : 'Join'));
   }
