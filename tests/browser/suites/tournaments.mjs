@@ -122,6 +122,10 @@ test('tournament-arena-live', async (t) => {
   const over = await api('GET', `/api/tournament/${id}`);
   check(over.isFinished && over.winner.id === winner, `the server: ${JSON.stringify(over.winner)}`);
   await shot(viewer, 'tournament-podium-desktop');
+  // A player's games: a click on the loser's line.
+  await viewer.locator(`#standings tr[data-player="${loser}"] td.rank`).click();
+  await viewer.waitForFunction((u) => new RegExp(`^${u}.s games$`).test(document.querySelector('#games-card h2').textContent), loser);
+  check(await viewer.locator('#tour-games li').count() === 2, 'the loser\'s two games are not listed');
   await bob.locator('#back-to-tournament').click();
   await bob.waitForSelector('#podium');
   check(await bob.locator('#tour-join, #tour-withdraw').count() === 0, 'joining is offered after the end');
