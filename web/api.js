@@ -42,6 +42,9 @@ async function request(method, path, body, { text = false } = {}) {
 }
 
 const gamePath = (id) => `/games/${encodeURIComponent(id)}`;
+const tourPath = (id) => `/tournament/${encodeURIComponent(id)}`;
+// An NDJSON answer read whole: its lines' objects.
+const ndjson = async (path) => (await request('GET', path, undefined, { text: true })).split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
 // A player's request names their game token when this browser has one; a player seated by
 // their account needs none (the session cookie says who they are), and a null token is refused.
 const byToken = (token, fields = {}) => (token ? { ...fields, token } : fields);
@@ -67,6 +70,19 @@ export const api = {
   pieceMoves: (variant, piece, cell) => request('GET', `/piece-moves?${new URLSearchParams({ variant, piece, cell })}`),
   analysisStreamUrl: ({ variant, fen, lines }) => `/api/analysis/stream?${new URLSearchParams({ variant, fen, lines })}`,
   eventsUrl: (id) => `/api${gamePath(id)}/events`,
+  berserk: (id, token) => request('POST', `${gamePath(id)}/berserk`, byToken(token)),
+  // Tournaments (lichess's arena endpoints, and round robins) and TV.
+  tournaments: () => request('GET', '/tournament'),
+  tournament: (id, page = 1) => request('GET', `${tourPath(id)}?page=${page}`),
+  createTournament: (body) => request('POST', '/tournament', body),
+  joinTournament: (id) => request('POST', `${tourPath(id)}/join`, {}),
+  withdrawTournament: (id) => request('POST', `${tourPath(id)}/withdraw`, {}),
+  tournamentResults: (id) => ndjson(`${tourPath(id)}/results`),
+  tournamentGames: (id) => ndjson(`${tourPath(id)}/games`),
+  tournamentStreamUrl: (id) => `/api${tourPath(id)}/stream`,
+  tvChannels: () => request('GET', '/tv/channels'),
+  // The account's event stream (NDJSON): a tournament player is online while it is open.
+  accountEventsUrl: () => '/api/stream/event',
   // Accounts: the session is an HttpOnly cookie that the browser sends by itself.
   signup: (username, password) => request('POST', '/auth/signup', { username, password }),
   login: (username, password) => request('POST', '/auth/login', { username, password }),

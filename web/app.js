@@ -6,6 +6,10 @@ import { HomeView } from './home.js';
 import { GameView, AnalysisBoardView } from './game/page.js';
 import { RulesView } from './rules/page.js';
 import { PuzzlesView } from './puzzles/page.js';
+import { TournamentsView } from './tournaments/list.js';
+import { TournamentFormView } from './tournaments/form.js';
+import { TournamentView } from './tournaments/page.js';
+import { TvView } from './tv/page.js';
 import { AuthView } from './accounts/forms.js';
 import { AccountView } from './accounts/account.js';
 import { mountAccountLinks } from './accounts/header.js';
@@ -37,6 +41,10 @@ const ROUTES = [
   [/^#\/game\/([^?/]+)(?:\?(.*))?$/, 'game', (main, variants, m) => new GameView(main, variants, word(m[1]), params(m[2]))],
   [/^#\/puzzles\/([^?/]+)(?:\?(.*))?$/, 'puzzles', (main, variants, m) => new PuzzlesView(main, variants, word(m[1]), params(m[2]))],
   [/^#\/rules\/([^?/]+)$/, 'rules', (main, variants, m) => new RulesView(main, variants, word(m[1]))],
+  [/^#\/tournaments\/new$/, 'tournament-form', (main, variants) => new TournamentFormView(main, variants)],
+  [/^#\/tournaments(?:\/([^?/]+))?$/, 'tournaments', (main, variants, m) => new TournamentsView(main, variants, m[1] && word(m[1]))],
+  [/^#\/tournament\/([^?/]+)$/, 'tournament', (main, variants, m) => new TournamentView(main, variants, word(m[1]))],
+  [/^#\/tv(?:\/([^?/]+))?$/, 'tv', (main, variants, m) => new TvView(main, variants, m[1] && word(m[1]))],
   [/^#\/analysis(?:\?(.*))?$/, 'analysis', (main, variants, m) => new AnalysisBoardView(main, variants, params(m[1]))],
   [/^#\/(signup|login)(?:\?(.*))?$/, 'auth', (main, variants, m) => new AuthView(main, m[1], params(m[2]))],
   [/^#\/account$/, 'account', (main) => new AccountView(main)],

@@ -19,6 +19,7 @@ import './suites/analysis.mjs';
 import './suites/accounts.mjs';
 import './suites/rated.mjs';
 import './suites/look.mjs';
+import './suites/tournaments.mjs';
 
 const FILTER = process.argv[2] || '';
 
