@@ -140,6 +140,7 @@ const REASONS = {
   agreement: 'by agreement',
   resignation: 'by resignation',
   timeout: 'on time',
+  abandoned: 'as the opponent left',
   'starvation-stalemate': 'by starvation stalemate',
   'captured-more': 'having captured more',
   'captured-fewer': 'having captured fewer',
