@@ -111,6 +111,9 @@ static int read_seek(json_t *o, SeekOptions *k, char *err)
 static enum MHD_Result post_seek(ApiRequest *rq)
 {
     char err[ERR_MAX], message[SEEK_MESSAGE_MAX], game_id[STORE_ID_MAX + 1];
+    enum MHD_Result ret;
+    if (!api_player_api_ok(rq, false, &ret))
+        return ret;
     json_t *o;
     SeekOptions options = {0};
     int bad = api_body(rq, &o, err);
@@ -166,6 +169,9 @@ static enum MHD_Result get_lobby_stream(ApiRequest *rq)
 static enum MHD_Result post_accept(ApiRequest *rq)
 {
     char message[SEEK_MESSAGE_MAX], game_id[STORE_ID_MAX + 1];
+    enum MHD_Result ret;
+    if (!api_player_api_ok(rq, false, &ret))
+        return ret;
     SeekStatus status = seek_accept(&rq->who, rq->arg[0], game_id, message);
     return status == SEEK_OK ? http_json(rq->c, 200, json_pack("{s:b, s:s}", "ok", true, "gameId", game_id))
                              : http_error(rq->c, status_of(status), "%s", message);

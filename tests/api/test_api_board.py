@@ -22,8 +22,11 @@ def stream(user, gid, api="board"):
     return li.NdjsonStream(user.server, "/api/%s/game/stream/%s" % (api, gid), user.headers(origin=False))
 
 
-def game_between(s, variant="chess", **fields):
+def game_between(s, variant="chess", black_bot=False, **fields):
+    """A game by a challenge: alice (a person) white; bob black, a bot account when black_bot."""
     alice, bob = bot(a.signup(s)), bot(a.signup(s))
+    if black_bot:
+        assert bob.call("POST", "/api/bot/account/upgrade", {}) == {"ok": True}
     made = challenge(alice, bob.name, variant=variant, color="white", **fields)
     assert bob.call("POST", "/api/challenge/%s/accept" % made["id"], {}) == {"ok": True}
     return alice, bob, made["id"]
@@ -31,12 +34,13 @@ def game_between(s, variant="chess", **fields):
 
 def test_game_stream_and_moves():
     s = h.shared()
-    alice, bob, gid = game_between(s, **{"clock.limit": "600", "clock.increment": "5"})
+    alice, bob, gid = game_between(s, black_bot=True, **{"clock.limit": "600", "clock.increment": "5"})
     w, b = stream(alice, gid), stream(bob, gid, "bot")
     full = w.next()
     assert FULL_KEYS <= set(full) and full["type"] == "gameFull" and full["id"] == gid, full
     assert full["initialFen"] == "startpos" and full["clock"] == {"initial": 600000, "increment": 5000}, full
     assert full["white"]["name"] == alice.name and full["black"]["name"] == bob.name, full
+    assert full["white"]["title"] is None and full["black"]["title"] == "BOT", full
     assert STATE_KEYS <= set(full["state"]) and full["state"]["moves"] == "" and full["state"]["status"] == "started"
     assert b.next()["type"] == "gameFull"
     assert alice.call("POST", "/api/board/game/%s/move/e2e4" % gid, {}) == {"ok": True}
