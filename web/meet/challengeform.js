@@ -71,7 +71,7 @@ export function openChallengeForm({ variants, username = null, variant = 'chess'
     }
     expectGame(c.id);
     if (!username) location.hash = `#/challenge/${encodeURIComponent(c.id)}`;
-    else waitForAnswer(dialog, c);
+    else if (dialog.isConnected) waitForAnswer(dialog, c); // a bot may have accepted already: the game is open
   });
   dialog.append(h('h2', { id: 'challenge-title' }, username ? `Challenge ${username}` : 'Challenge anyone with a link'), form);
   document.body.appendChild(dialog);
@@ -99,7 +99,7 @@ function waitForAnswer(dialog, c) {
     ended('challengeDeclined', (ch) => {
       text.classList.remove('waiting');
       text.id = 'challenge-declined';
-      text.textContent = `${name} declined the challenge: \u201C${declineText(ch.declineReasonKey || ch.declineReason)}\u201D`;
+      text.textContent = `${name} declined the challenge: \u201C${declineText(ch)}\u201D`;
       actions.replaceChildren(h('button', { type: 'button', class: 'primary', id: 'challenge-done', onclick: () => dialog.close() }, 'Close'));
     }),
     ended('challengeCanceled', () => dialog.close()),

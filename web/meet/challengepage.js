@@ -56,7 +56,7 @@ export class ChallengeView {
 
   actions(c, mine) {
     if (c.status === 'accepted') return h('p', {}, 'Accepted. ', h('a', { href: gameHref(c.id), id: 'challenge-game' }, 'Go to the game'));
-    if (c.status === 'declined') return h('p', { id: 'challenge-over' }, `Declined: \u201C${declineText(c.declineReasonKey)}\u201D`);
+    if (c.status === 'declined') return h('p', { id: 'challenge-over' }, `Declined: \u201C${declineText(c)}\u201D`);
     if (c.status !== 'created') return h('p', { id: 'challenge-over' }, 'This challenge was canceled.');
     if (mine) {
       const link = `${location.origin}${location.pathname}#/challenge/${encodeURIComponent(c.id)}`;

@@ -11,6 +11,7 @@ import { expectGame, knowGame } from './arrivals.js';
 import { timeControlText, modeText, variantName, otherColor, DECLINE_REASONS, declineText } from './terms.js';
 
 const challenges = new Map(); // id -> CHALLENGE, open ones
+const told = new Set(); // incoming ones the panel has opened for
 let panel;
 let button;
 let show;
@@ -100,6 +101,13 @@ async function reload() {
     if (c.direction === 'out') expectGame(c.id);
   }
   render();
+  if (all.in.some((c) => !told.has(c.id))) tell(all.in);
+}
+
+// The notification: the panel opens for challenges not told of yet.
+function tell(incoming) {
+  for (const c of incoming) told.add(c.id);
+  show(true);
 }
 
 function listen() {
@@ -111,7 +119,7 @@ function listen() {
       expectGame(c.id);
       return;
     }
-    show(true); // the notification: the panel opens
+    tell([c]);
     announce(`${c.challenger.name} challenges you: ${terms(c, otherColor(c.color))}`);
   });
   onAccountEvent('challengeCanceled', ({ challenge: c }) => {
@@ -123,7 +131,7 @@ function listen() {
     challenges.delete(c.id);
     render();
     if (c.direction === 'out' && !document.getElementById('challenge-dialog')) {
-      notify(`${c.destUser ? c.destUser.name : 'Your opponent'} declined your challenge: \u201C${declineText(c.declineReasonKey || c.declineReason)}\u201D`,
+      notify(`${c.destUser ? c.destUser.name : 'Your opponent'} declined your challenge: \u201C${declineText(c)}\u201D`,
         'info', { ms: 15000, name: 'challenge-declined' });
     }
   });
@@ -141,6 +149,7 @@ export function mountInbox(host) {
   panel = h('div', { class: 'account-panel challenge-panel', id: 'challenge-panel', hidden: true, role: 'region', 'aria-label': 'Challenges' });
   show = dropdown(button, panel);
   panel.addEventListener('click', (e) => e.target.closest('a') && show(false));
+  window.addEventListener('hashchange', () => show(false));
   host.append(button, panel);
   render();
   listen();

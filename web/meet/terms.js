@@ -47,7 +47,9 @@ export const DECLINE_REASONS = [
   ['nobot', 'I\u2019m not accepting challenges from bots.'],
   ['onlybot', 'I\u2019m only accepting challenges from bots.'],
 ];
-export const declineText = (key) => (DECLINE_REASONS.find(([k]) => k === key) || DECLINE_REASONS[0])[1];
+// A declined challenge's reason: the server's sentence, else lichess's for its key.
+export const declineText = (c) => (c.declineReason && /\s/.test(c.declineReason) ? c.declineReason
+  : (DECLINE_REASONS.find(([k]) => k === String(c.declineReasonKey || c.declineReason).toLowerCase()) || DECLINE_REASONS[0])[1]);
 
 // ---- form fields ----
 
