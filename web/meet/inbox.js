@@ -81,11 +81,11 @@ function render() {
   button.querySelector('.count').textContent = ins.length ? String(ins.length) : '';
   button.classList.toggle('has-some', ins.length > 0);
   button.setAttribute('aria-label', `Challenges: ${ins.length} incoming`);
-  panel.replaceChildren(h('div', { class: 'card-title' }, 'Challenges'),
+  panel.replaceChildren(...[h('div', { class: 'card-title' }, 'Challenges'),
     list.length ? null : h('p', { class: 'muted small', id: 'no-challenges' }, 'No challenges. Challenge a player from their profile, or meet someone in the lobby.'),
     ins.length ? h('ul', { class: 'challenge-list', id: 'incoming-challenges' }, ins.map(incoming)) : null,
     outs.length ? h('ul', { class: 'challenge-list', id: 'outgoing-challenges' }, outs.map(outgoing)) : null,
-    h('a', { href: '#/lobby', class: 'small' }, 'Lobby'));
+    h('a', { href: '#/lobby', class: 'small' }, 'Go to the lobby')].filter(Boolean));
 }
 
 async function reload() {

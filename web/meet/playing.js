@@ -42,17 +42,15 @@ export class PlayingList {
       return;
     }
     if (asked !== this.asked) return; // a newer answer is on its way
+    this.element.classList.toggle('has-games', games.length > 0);
     const mine = games.filter((g) => g.isMyTurn);
     const theirs = games.filter((g) => !g.isMyTurn);
     if (!games.length) {
       this.list.replaceChildren(h('p', { class: 'muted', id: 'no-games' }, 'No games in progress. Meet an opponent in the lobby, or challenge a player from their profile.'));
       return;
     }
-    this.list.replaceChildren(
-      mine.length ? h('h3', { class: 'label' }, `Your turn (${mine.length})`) : null,
-      mine.length ? h('ul', { class: 'playing-games', id: 'your-turn' }, mine.map((g) => this.row(g))) : null,
-      theirs.length ? h('h3', { class: 'label' }, 'Waiting for the opponent') : null,
-      theirs.length ? h('ul', { class: 'playing-games', id: 'their-turn' }, theirs.map((g) => this.row(g))) : null);
+    const part = (games, id, title) => (games.length ? [h('h3', { class: 'label' }, title), h('ul', { class: 'playing-games', id }, games.map((g) => this.row(g)))] : []);
+    this.list.replaceChildren(...part(mine, 'your-turn', `Your turn (${mine.length})`), ...part(theirs, 'their-turn', 'Waiting for the opponent'));
   }
 
   row(g) {

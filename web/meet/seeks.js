@@ -59,8 +59,8 @@ export class SeekList {
     return h('li', { class: `seek-row${mine ? ' mine' : ''}`, 'data-id': s.id, 'data-user': s.username },
       h('span', { class: 'sk-player' }, profileLink(s.username), h('span', { class: 'muted' }, ` ${s.rating}`)),
       h('span', { class: 'sk-variant' }, variantName(s.variant)),
-      h('span', { class: 'sk-time', title: speedText(s.speed) }, tc, h('span', { class: 'muted small' }, ` ${speedText(s.speed)}`)),
-      h('span', { class: 'sk-mode' }, modeText(s.rated), range ? h('span', { class: 'muted small', title: 'rating range' }, ` ${range}`) : null),
+      h('span', { class: 'sk-time', title: speedText(s.speed) }, tc, s.timeControl.type === 'clock' ? h('span', { class: 'sk-speed muted small' }, ` ${speedText(s.speed)}`) : null),
+      h('span', { class: 'sk-mode' }, modeText(s.rated), range ? h('span', { class: 'sk-range muted small', title: 'the opponent\u2019s rating range' }, ` ${range}`) : null),
       h('span', { class: 'sk-side' }, h('span', { class: `side-mark ${s.color}`, title: `${s.username} plays ${colorText(s.color)}`, 'aria-hidden': 'true' }),
         h('span', { class: 'visually-hidden' }, `${s.username} plays ${colorText(s.color)}`)),
       h('span', { class: 'sk-action' }, this.action(s, mine, tc)));

@@ -146,6 +146,8 @@ test('meet-challenge-accepted', async (t) => {
   const text = await item.innerText();
   check(/eve/.test(text) && /5\+3/.test(text) && /Casual/.test(text) && /you play white/.test(text), `the notification reads "${text}"`);
   check(await fay.locator('#challenges-button .count').innerText() === '1', 'the header does not count one challenge');
+  const panel = await fay.locator('#challenge-panel').innerText();
+  check(!/null|undefined/.test(panel), `the panel reads "${panel}"`);
   await item.locator('.accept-challenge').click();
   const id = await onGame(fay);
   await onGame(eve, id);

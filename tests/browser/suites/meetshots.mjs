@@ -19,6 +19,10 @@ function holdSeek(client, body) {
 }
 
 async function snap(page, name, { element = null, full = true } = {}) {
+  await page.evaluate(() => {
+    window.scrollTo(0, 0);
+    document.querySelectorAll('.notice').forEach((n) => n.remove()); // an earlier step's
+  });
   await page.waitForTimeout(200);
   const wide = await page.evaluate(() => document.documentElement.scrollWidth);
   const width = page.viewportSize().width;
