@@ -137,7 +137,9 @@ static void announce(void *ctx, LiveGame *g, int side)
     char *json = util_json_text(event);
     Text line = {0};
     bool ok = json && text_addf(&line, "%s\n", json);
-    stream_push(ctx, ok ? stream_message(line.s, line.len) : NULL); /* NULL: ends it, the client reconnects */
+    StreamMessage *m = ok ? stream_message(line.s, line.len) : NULL;
+    stream_push(ctx, m); /* NULL: ends it, the client reconnects */
+    stream_unref(m);
     text_free(&line);
     free(json);
 }

@@ -160,7 +160,9 @@ static enum MHD_Result get_lobby_stream(ApiRequest *rq)
     char *json = util_json_text(seek_lobby_json());
     Text event = {0};
     bool ok = json && text_addf(&event, "event: seeks\ndata: %s\n\n", json);
-    stream_push(s, ok ? stream_message(event.s, event.len) : NULL); /* NULL: it ends; the page comes again */
+    StreamMessage *m = ok ? stream_message(event.s, event.len) : NULL;
+    stream_push(s, m); /* NULL: it ends; the page comes again */
+    stream_unref(m);
     text_free(&event);
     free(json);
     return http_send(rq->c, MHD_HTTP_OK, stream_response(s));

@@ -85,3 +85,23 @@ def test_stream_for_players_only_and_placements():
     w.close()
     done = stream(alice, gid)  # a finished game's stream: gameFull, and the end
     assert done.next()["state"]["status"] == "aborted" and done.resp.readline() == b""
+
+
+def test_correspondence_survives_a_killed_server():
+    s = h.Server()  # its own, to kill
+    try:
+        alice, bob, gid = game_between(s, variant="chess", days="2")
+        assert alice.call("POST", "/api/board/game/%s/move/e2e4" % gid, {}) == {"ok": True}
+        s.kill9()
+        s.start()
+        w = stream(bob, gid)
+        full = w.next()
+        assert full["daysPerTurn"] == 2 and full["state"]["moves"] == "e2e4", full
+        assert 2 * 86400000 - 60000 < full["state"]["btime"] <= 2 * 86400000, full["state"]
+        playing = bob.call("GET", "/api/account/playing")["nowPlaying"]
+        assert [(g["gameId"], g["isMyTurn"]) for g in playing] == [(gid, True)], playing
+        assert bob.call("POST", "/api/board/game/%s/move/e7e5" % gid, {}) == {"ok": True}
+        assert w.next()["moves"] == "e2e4 e7e5"
+        w.close()
+    finally:
+        s.cleanup()
