@@ -55,7 +55,9 @@ export class PlayerBars {
       box.textContent = s.anonymousName(side);
       return;
     }
-    box.replaceChildren(profileLink(p.name, p.closed),
+    // An account played by the engine is a house bot (Starfish-Level-N).
+    const bot = g.player_kinds[side] === 'engine' ? [h('span', { class: 'badge bot' }, 'BOT'), ' '] : [];
+    box.replaceChildren(...bot, profileLink(p.name, p.closed),
       h('span', { class: 'player-rating', title: p.prov ? 'provisional rating' : 'rating' }, ratingText(p.rating, p.prov)));
     if (diff != null) box.appendChild(ratingDiff(diff));
   }

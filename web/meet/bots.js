@@ -1,6 +1,7 @@
 // The bots to play (GET /api/bot/online, NDJSON: one account a line), the house engine's
-// Starfish-Level-1 .. 4 among them: each with its rating in the variant chosen in the lobby
-// and a Challenge button that opens the challenge form, filled in (that variant, 5+3, casual).
+// Starfish-Level-1 .. 4 among them (always online): each marked online (the list has only the
+// bots online), with its rating in the variant chosen in the lobby and a Challenge button that
+// opens the challenge form, filled in (that variant, 5+3, casual).
 // A bot accepts or declines by itself; the house bots accept at once.
 
 import { api } from '../api.js';
@@ -31,7 +32,7 @@ export class BotList {
   render() {
     if (!this.bots) return;
     const variant = this.variant();
-    this.caption.textContent = `Ratings in ${variantTitle(variant)}. Bot games may be rated like any other.`;
+    this.caption.textContent = `The bots online now, rated in ${variantTitle(variant)}. Bot games may be rated like any other.`;
     if (!this.bots.length) {
       this.list.replaceChildren(h('li', { class: 'muted' }, 'No bot is online.'));
       return;
@@ -47,7 +48,7 @@ export class BotList {
     return h('li', { class: 'bot-row', 'data-bot': bot.id },
       h('span', { class: 'bot-name' }, h('span', { class: 'badge bot' }, 'BOT'), ' ', profileLink(bot.username)),
       h('span', { class: 'bot-rating', title: `rating in ${variantTitle(variant)}` }, perf ? ratingText(perf.rating, perf.prov) : '\u2013'),
-      bio ? h('span', { class: 'bot-bio muted small' }, bio) : null,
+      h('span', { class: 'bot-about muted small' }, h('span', { class: 'bot-status', 'data-online': 'true' }, '\u25CF online'), bio ? ` \u00B7 ${bio}` : null),
       this.account
         ? h('button', { type: 'button', class: 'challenge-bot', 'aria-label': `Challenge ${bot.username}`,
           onclick: () => openChallengeForm({ variants: this.variants, username: bot.username, variant: this.variant(), time: { kind: 'clock', minutes: 5, increment: 3 } }) }, 'Challenge')

@@ -6,7 +6,7 @@
 
 import {
   env, test, check, startServer, newPlayer, api, waitPlies, play, resultText, boardMatchesServer,
-  playerAs, accountClient, PHONE,
+  playerAs, accountClient, shot, PHONE,
 } from '../harness.mjs';
 
 export const base = () => env.server.base;
@@ -213,15 +213,16 @@ test('meet-open-challenge', async (t) => {
 
 // ---------------------------------------------------------------- bots
 
-// White mates at once: Ra8#.
-const BACK_RANK = '6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1';
+// White mates in two, Black's reply forced: 1. Rb8+ Rxb8 2. Rxb8#.
+const BACK_RANK = 'r5k1/5ppp/8/8/8/8/1R3PPP/1R4K1 w - - 0 1';
 
 test('meet-bot-game', async (t) => {
   const { page: kai } = await playerAs(t, 'kai');
   await openLobby(kai);
   await kai.waitForSelector('.bot-row[data-bot="starfish-level-4"]', { timeout: 10000 });
-  const bots = await kai.locator('.bot-row').evaluateAll((rows) => rows.map((r) => r.dataset.bot));
-  check(bots.slice(0, 4).join() === 'starfish-level-1,starfish-level-2,starfish-level-3,starfish-level-4', `the bots listed: ${bots}`);
+  const bots = await kai.locator('.bot-row').evaluateAll((rows) => rows.map((r) => [r.dataset.bot, r.querySelector('.bot-status').textContent]));
+  check(bots.slice(0, 4).map(([id]) => id).join() === 'starfish-level-1,starfish-level-2,starfish-level-3,starfish-level-4', `the bots listed: ${bots}`);
+  check(bots.slice(0, 4).every(([, status]) => /online/.test(status)), `the house bots' status: ${bots}`);
   check(/1500\?/.test(await kai.locator('.bot-row[data-bot="starfish-level-1"] .bot-rating').innerText()), 'no rating beside the bot');
   await kai.locator('.bot-row[data-bot="starfish-level-1"] .challenge-bot').click();
   check(await kai.locator('#challenge-minutes').inputValue() === '5' && await kai.locator('#challenge-increment').inputValue() === '3', 'the form is not filled in with 5+3');
@@ -230,12 +231,17 @@ test('meet-bot-game', async (t) => {
   await kai.locator('#challenge-send').click();
   const id = await onGame(kai);
   check(await bottomSide(kai) === 'white', 'kai is not White');
-  check(/Starfish-Level-1/.test(await kai.locator('.player-bar.top .player-name').innerText()), 'the bot is not named above the board');
-  await play(kai, 'a1', 'a8');
+  const named = await kai.locator('.player-bar.top .player-name').innerText();
+  check(/^BOT\s+Starfish-Level-1/.test(named), `the bot is named ${JSON.stringify(named)} above the board`);
+  // The bot answers the check (its engine plays the one legal move), then the mate.
+  await play(kai, 'b2', 'b8');
+  await waitPlies(kai, 2);
+  await play(kai, 'b1', 'b8');
   check(/1-0/.test(await resultText(kai)), 'the mate is not shown');
-  const g = await api('GET', `/api/games/${id}`);
-  check(g.result === '1-0' && g.reason === 'checkmate' && g.players.black.name === 'Starfish-Level-1' && g.player_kinds.black === 'engine',
-    `the server has ${g.result} ${g.reason}, black ${JSON.stringify(g.players.black)} (${g.player_kinds.black})`);
+  const g = await boardMatchesServer(kai, id);
+  check(g.result === '1-0' && g.reason === 'checkmate' && g.players.black.name === 'Starfish-Level-1' && g.player_kinds.black === 'engine' && g.moves.length === 3,
+    `the server has ${g.result} ${g.reason} after ${g.moves.length} moves, black ${JSON.stringify(g.players.black)} (${g.player_kinds.black})`);
+  await shot(kai, 'meet-bot-game');
 });
 
 // ---------------------------------------------------------------- correspondence
