@@ -196,6 +196,9 @@ export const profileHref = (name) => `#/@/${encodeURIComponent(name)}`;
 export const profileLink = (name, closed = false) =>
   h('a', { href: profileHref(name), class: `profile-link${closed ? ' closed' : ''}`, title: closed ? `${name} (account closed)` : null }, name);
 
+// A bot account's title before its name (lichess's "title": "BOT").
+export const botBadge = () => h('span', { class: 'badge bot', title: 'a bot: an engine plays this account' }, 'BOT');
+
 export const formatDate = (ms, options = {}) => new Date(ms).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric', ...options });
 
 // A sentence for screen readers (the page's polite live region).

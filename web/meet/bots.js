@@ -5,7 +5,7 @@
 // A bot accepts or declines by itself; the house bots accept at once.
 
 import { api } from '../api.js';
-import { h, profileLink, ratingText, variantTitle } from '../ui.js';
+import { h, profileLink, botBadge, ratingText, variantTitle } from '../ui.js';
 import { signInHref } from '../session.js';
 import { openChallengeForm } from './challengeform.js';
 import { keyOfVariant } from './terms.js';
@@ -46,9 +46,9 @@ export class BotList {
     const perf = bot.perfs && (bot.perfs[keyOfVariant(variant)] || bot.perfs[variant]);
     const bio = bot.profile && bot.profile.bio;
     return h('li', { class: 'bot-row', 'data-bot': bot.id },
-      h('span', { class: 'bot-name' }, h('span', { class: 'badge bot' }, 'BOT'), ' ', profileLink(bot.username)),
+      h('span', { class: 'bot-name' }, botBadge(), ' ', profileLink(bot.username)),
       h('span', { class: 'bot-rating', title: `rating in ${variantTitle(variant)}` }, perf ? ratingText(perf.rating, perf.prov) : '\u2013'),
-      h('span', { class: 'bot-about muted small' }, h('span', { class: 'bot-status', 'data-online': 'true' }, '\u25CF online'), bio ? ` \u00B7 ${bio}` : null),
+      h('span', { class: 'bot-about muted small' }, h('span', { class: 'bot-status', 'data-online': 'true' }, h('span', { 'aria-hidden': 'true' }, '\u25CF '), 'online'), bio ? ` \u00B7 ${bio}` : null),
       this.account
         ? h('button', { type: 'button', class: 'challenge-bot', 'aria-label': `Challenge ${bot.username}`,
           onclick: () => openChallengeForm({ variants: this.variants, username: bot.username, variant: this.variant(), time: { kind: 'clock', minutes: 5, increment: 3 } }) }, 'Challenge')
