@@ -162,24 +162,24 @@ test('meet-challenge-accepted', async (t) => {
 
 test('meet-challenge-declined', async (t) => {
   const { page: gus, client: gusApi } = await playerAs(t, 'gus');
-  const { page: hal } = await playerAs(t, 'hal');
-  await hal.goto(`${base()}/#/`);
-  await eventsLive(hal);
+  const { page: hugo } = await playerAs(t, 'hugo');
+  await hugo.goto(`${base()}/#/`);
+  await eventsLive(hugo);
   // From the form: the decline's reason in the waiting dialog.
-  await challengeFromProfile(gus, 'hal', { kind: 'days', days: 3 });
-  const item = hal.locator('#challenge-panel:not([hidden]) .challenge-item.in');
+  await challengeFromProfile(gus, 'hugo', { kind: 'days', days: 3 });
+  const item = hugo.locator('#challenge-panel:not([hidden]) .challenge-item.in');
   await item.waitFor({ timeout: 10000 });
   await item.locator('.decline-reason').selectOption('later');
   await item.locator('.decline-challenge').click();
   await gus.waitForSelector('#challenge-declined', { timeout: 10000 });
   const said = await gus.locator('#challenge-declined').innerText();
-  check(/hal declined/.test(said) && /later/i.test(said), `the dialog says "${said}"`);
+  check(/hugo declined/.test(said) && /later/i.test(said), `the dialog says "${said}"`);
   await gus.locator('#challenge-done').click();
   // Made elsewhere (the API): listed in gus's header; declined, a notice gives the reason.
-  const c = await gusApi('POST', '/api/challenge/hal', { days: 3, variant: 'starchess' });
+  const c = await gusApi('POST', '/api/challenge/hugo', { days: 3, variant: 'starchess' });
   await gus.locator('#challenges-button').click();
   await gus.waitForSelector(`#outgoing-challenges .challenge-item[data-id="${c.id}"]`);
-  const again = hal.locator(`#challenge-panel:not([hidden]) .challenge-item.in[data-id="${c.id}"]`);
+  const again = hugo.locator(`#challenge-panel:not([hidden]) .challenge-item.in[data-id="${c.id}"]`);
   await again.waitFor({ timeout: 10000 });
   await again.locator('.decline-reason').selectOption('tooslow');
   await again.locator('.decline-challenge').click();
@@ -192,13 +192,13 @@ test('meet-challenge-declined', async (t) => {
 });
 
 test('meet-open-challenge', async (t) => {
-  const { page: ivy } = await playerAs(t, 'ivy');
-  await openLobby(ivy);
-  await ivy.locator('#open-challenge').click();
-  await fillChallenge(ivy, { variant: 'chess', minutes: 10, increment: 5, color: 'white' });
-  await ivy.locator('#challenge-send').click();
-  await ivy.waitForSelector('#challenge-card[data-status="created"] #challenge-link');
-  const link = await ivy.locator('#challenge-link').inputValue();
+  const { page: iris } = await playerAs(t, 'iris');
+  await openLobby(iris);
+  await iris.locator('#open-challenge').click();
+  await fillChallenge(iris, { variant: 'chess', minutes: 10, increment: 5, color: 'white' });
+  await iris.locator('#challenge-send').click();
+  await iris.waitForSelector('#challenge-card[data-status="created"] #challenge-link');
+  const link = await iris.locator('#challenge-link').inputValue();
   check(/#\/challenge\/\w+$/.test(link), `the link is ${link}`);
   const visitor = await newPlayer(t);
   await visitor.goto(link);
@@ -207,8 +207,8 @@ test('meet-open-challenge', async (t) => {
   await jon.goto(link);
   await jon.locator('#challenge-accept').click();
   const id = await onGame(jon);
-  await onGame(ivy, id);
-  check(await bottomSide(ivy) === 'white' && await bottomSide(jon) === 'black', 'ivy is not White');
+  await onGame(iris, id);
+  check(await bottomSide(iris) === 'white' && await bottomSide(jon) === 'black', 'iris is not White');
 });
 
 // ---------------------------------------------------------------- bots
