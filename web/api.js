@@ -10,19 +10,21 @@ export class ApiError extends Error {
   }
 }
 
-async function request(method, path, body, { text = false } = {}) {
+// The response of a request, once its head has come (a streamed answer goes on arriving);
+// a refusal becomes an ApiError with the server's message.  `signal`: an AbortController's.
+export async function respond(method, path, body, { signal, accept } = {}) {
   let res;
+  const headers = {};
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (accept) headers.accept = accept;
   try {
-    res = await fetch(`/api${path}`, {
-      method,
-      headers: body !== undefined ? { 'content-type': 'application/json' } : {},
-      body: body !== undefined ? JSON.stringify(body) : undefined,
-    });
+    res = await fetch(`/api${path}`, { method, headers, body: body !== undefined ? JSON.stringify(body) : undefined, signal });
   } catch (e) {
+    if (e.name === 'AbortError') throw e;
     throw new ApiError(0, `cannot reach the server (${e.message})`);
   }
-  const raw = await res.text();
   if (!res.ok) {
+    const raw = await res.text();
     let msg = raw;
     try {
       const j = JSON.parse(raw);
@@ -33,6 +35,32 @@ async function request(method, path, body, { text = false } = {}) {
     const retryAfter = Number(res.headers.get('retry-after')) || null;
     throw new ApiError(res.status, `${msg || res.statusText} (HTTP ${res.status})`, { detail: msg || res.statusText, retryAfter });
   }
+  return res;
+}
+
+// Reads an NDJSON body a line at a time as it arrives: onLine(object) for each JSON line
+// (empty lines are keep-alives).  Resolves when the body ends.
+export async function readLines(res, onLine) {
+  const reader = res.body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += decoder.decode(value, { stream: true });
+    let nl;
+    while ((nl = buffer.indexOf('\n')) >= 0) {
+      const line = buffer.slice(0, nl).trim();
+      buffer = buffer.slice(nl + 1);
+      if (line) onLine(JSON.parse(line));
+    }
+  }
+  if (buffer.trim()) onLine(JSON.parse(buffer));
+}
+
+async function request(method, path, body, { text = false } = {}) {
+  const res = await respond(method, path, body);
+  const raw = await res.text();
   if (text) return raw;
   try {
     return raw ? JSON.parse(raw) : null;
@@ -98,4 +126,23 @@ export const api = {
   ratingHistory: (name) => request('GET', `/user/${encodeURIComponent(name)}/rating-history`),
   userGames: (name, max, until) => request('GET', `/games/user/${encodeURIComponent(name)}?${new URLSearchParams(until ? { max, until } : { max })}`),
   top: (count, variant) => request('GET', `/player/top/${count}/${encodeURIComponent(variant)}`),
+  // Meeting (lichess's shapes): the lobby's seeks, challenges, the games being played, bots.
+  lobbySeeks: () => request('GET', '/lobby/seeks'),
+  lobbyStreamUrl: () => '/api/lobby/stream',
+  seek: (body, signal) => respond('POST', '/board/seek', body, { signal }),
+  acceptSeek: (id) => request('POST', `/lobby/seeks/${encodeURIComponent(id)}/accept`),
+  cancelSeek: (id) => request('DELETE', `/lobby/seeks/${encodeURIComponent(id)}`),
+  challenge: (username, body) => request('POST', `/challenge/${username ? encodeURIComponent(username) : 'open'}`, body),
+  challenges: () => request('GET', '/challenge'),
+  showChallenge: (id) => request('GET', `/challenge/${encodeURIComponent(id)}/show`),
+  acceptChallenge: (id) => request('POST', `/challenge/${encodeURIComponent(id)}/accept`),
+  declineChallenge: (id, reason) => request('POST', `/challenge/${encodeURIComponent(id)}/decline`, { reason }),
+  cancelChallenge: (id) => request('POST', `/challenge/${encodeURIComponent(id)}/cancel`),
+  accountEvents: (signal) => respond('GET', '/stream/event', undefined, { signal }),
+  playing: (nb = 50) => request('GET', `/account/playing?nb=${nb}`),
+  async botsOnline(nb = 50) {
+    const bots = [];
+    await readLines(await respond('GET', `/bot/online?nb=${nb}`, undefined, { accept: 'application/x-ndjson' }), (u) => bots.push(u));
+    return bots;
+  },
 };

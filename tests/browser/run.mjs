@@ -18,6 +18,8 @@ import './suites/learn.mjs';
 import './suites/analysis.mjs';
 import './suites/accounts.mjs';
 import './suites/rated.mjs';
+import './suites/meet.mjs';
+import './suites/meetshots.mjs';
 import './suites/look.mjs';
 import './suites/tournaments.mjs';
 

@@ -23,6 +23,7 @@ import { TournamentGameCard } from '../tournaments/ingame.js';
 import { BoardLegend } from './legend.js';
 import { GameOverDialog } from './gameover.js';
 import { Live } from './live.js';
+import { showingGame } from '../meet/arrivals.js';
 
 const LOW_TIME_MS = 10000; // the low-time warning sounds once when a clock passes it
 
@@ -44,6 +45,7 @@ export class GameView {
 
   destroy() {
     this.destroyed = true;
+    if (this.shown) this.shown();
     if (this.live) this.live.close();
     for (const m of [this.clocks, this.board, this.legend, this.analysis, this.graph, this.moves, this.tourCard]) if (m) m.destroy();
     document.removeEventListener('keydown', this.onKey);
@@ -52,6 +54,7 @@ export class GameView {
 
   async start() {
     const s = this.state;
+    if (this.id) this.shown = showingGame(this.id, () => !!s.game && s.playing);
     const [game, account] = await Promise.all([this.readGame(), currentAccount().catch(() => null)]);
     if (this.destroyed) return;
     const variant = this.variants.find((v) => v.name === game.variant);
