@@ -66,7 +66,7 @@ export const api = {
   puzzleMove: (variant, number, moves) => request('POST', `/puzzles/${encodeURIComponent(variant)}/${number}`, { moves }),
   pieceMoves: (variant, piece, cell) => request('GET', `/piece-moves?${new URLSearchParams({ variant, piece, cell })}`),
   analysisStreamUrl: ({ variant, fen, lines }) => `/api/analysis/stream?${new URLSearchParams({ variant, fen, lines })}`,
-  eventsUrl: (id) => `/api${gamePath(id)}/events`,
+  eventsUrl: (id, token) => `/api${gamePath(id)}/events${token ? `?token=${encodeURIComponent(token)}` : ''}`,
   // Accounts: the session is an HttpOnly cookie that the browser sends by itself.
   signup: (username, password) => request('POST', '/auth/signup', { username, password }),
   login: (username, password) => request('POST', '/auth/login', { username, password }),

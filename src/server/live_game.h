@@ -52,6 +52,10 @@ typedef struct LiveGame {
     bool joined[2];     /* has the player opened the game (the invite's end) */
     bool rated;         /* counts for the accounts' ratings once both sides have one */
     SeatRow seat[2];    /* the account on each side, if any */
+    /* What the game's event streams were last told (events.c's, read and changed under the
+     * lock), and how it is freed with the game. */
+    void *told;
+    void (*told_free)(void *told);
     atomic_int refs;         /* the holders of a pointer to the game (see game_service.h) */
     _Atomic int64_t used_ms; /* monotonic: when a holder last let go of it or it ended */
     struct LiveGame *next;   /* in the service's table */

@@ -12,7 +12,8 @@
 #include "response.h"
 #include "util.h"
 
-#define QUEUE_MAX 64 /* a stalled reader keeps the newest messages */
+#define QUEUE_SMALL 2 /* messages queued in the stream itself; more wait in a queue of QUEUE_MAX */
+#define QUEUE_MAX 64   /* a stalled reader keeps the newest messages */
 #define BUCKETS 4096
 #define WATCH_EVENTS 256
 
@@ -24,8 +25,9 @@ struct StreamMessage {
 
 struct Stream {
     pthread_mutex_t lock; /* what follows, up to `topic` */
-    StreamMessage *queue[QUEUE_MAX]; /* ring of pending messages */
-    int head, count;
+    StreamMessage **queue; /* ring of pending messages: `small`, or QUEUE_MAX malloc'ed */
+    StreamMessage *small[QUEUE_SMALL];
+    int head, count, cap;
     StreamMessage *cur; /* the message being sent, and how far */
     size_t cur_off;
     bool closed;            /* the stream ends once its queue is sent */
@@ -35,6 +37,7 @@ struct Stream {
     char topic[STREAM_TOPIC_MAX];
     const StreamKind *kind;
     void *owner;
+    int audience;
     struct MHD_Connection *conn;
     int sock;
     bool open;                 /* in the table */
@@ -92,6 +95,13 @@ StreamMessage *stream_message(const char *text, size_t len)
     return m;
 }
 
+StreamMessage *stream_ref(StreamMessage *m)
+{
+    if (m)
+        atomic_fetch_add(&m->refs, 1);
+    return m;
+}
+
 void stream_unref(StreamMessage *m)
 {
     if (m && atomic_fetch_sub(&m->refs, 1) == 1)
@@ -101,6 +111,16 @@ void stream_unref(StreamMessage *m)
 void *stream_owner(const Stream *s)
 {
     return s->owner;
+}
+
+void stream_set_audience(Stream *s, int audience)
+{
+    s->audience = audience;
+}
+
+int stream_audience(const Stream *s)
+{
+    return s->audience;
 }
 
 /* ---- Waking streams ------------------------------------------------------------------------- */
@@ -127,19 +147,35 @@ static void resume_all(Stream *list)
     }
 }
 
+/* Room for one more message in s's queue (s->lock held): a full small queue moves to a
+ * large one; a full large one (a stalled reader), or no memory for it, drops its oldest
+ * message, the newest being complete. */
+static void make_room(Stream *s)
+{
+    if (s->count < s->cap)
+        return;
+    StreamMessage **large = s->cap < QUEUE_MAX ? malloc(QUEUE_MAX * sizeof *large) : NULL;
+    if (large) {
+        for (int i = 0; i < s->count; i++)
+            large[i] = s->queue[(s->head + i) % s->cap];
+        s->queue = large;
+        s->head = 0;
+        s->cap = QUEUE_MAX;
+        return;
+    }
+    stream_unref(s->queue[s->head]);
+    s->head = (s->head + 1) % s->cap;
+    s->count--;
+}
+
 static void push_locked(Stream *s, StreamMessage *m, Stream **list)
 {
     pthread_mutex_lock(&s->lock);
     if (!m) {
         s->closed = true;
     } else {
-        if (s->count == QUEUE_MAX) { /* a stalled reader: drop the oldest, the newest is complete */
-            stream_unref(s->queue[s->head]);
-            s->head = (s->head + 1) % QUEUE_MAX;
-            s->count--;
-        }
-        atomic_fetch_add(&m->refs, 1);
-        s->queue[(s->head + s->count) % QUEUE_MAX] = m;
+        make_room(s);
+        s->queue[(s->head + s->count) % s->cap] = stream_ref(m);
         s->count++;
     }
     wake(s, list);
@@ -310,6 +346,8 @@ Stream *stream_new(const StreamKind *kind, struct MHD_Connection *c, const char 
     if (!s)
         return NULL;
     pthread_mutex_init(&s->lock, NULL);
+    s->queue = s->small;
+    s->cap = QUEUE_SMALL;
     const union MHD_ConnectionInfo *info = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
     s->kind = kind;
     s->owner = owner;
@@ -320,16 +358,21 @@ Stream *stream_new(const StreamKind *kind, struct MHD_Connection *c, const char 
     return s;
 }
 
-/* Lets go of what a stream's queue holds (its lock held, or nobody else's). */
+/* Lets go of what a stream's queue holds, and of its large queue (its lock held, or nobody
+ * else's). */
 static void drain(Stream *s)
 {
     while (s->count) {
         stream_unref(s->queue[s->head]);
-        s->head = (s->head + 1) % QUEUE_MAX;
+        s->head = (s->head + 1) % s->cap;
         s->count--;
     }
     stream_unref(s->cur);
     s->cur = NULL;
+    if (s->queue != s->small)
+        free(s->queue);
+    s->queue = s->small;
+    s->cap = QUEUE_SMALL;
 }
 
 void stream_discard(Stream *s)
@@ -375,7 +418,7 @@ static void next_message(Stream *s)
         return;
     s->cur = s->queue[s->head];
     s->cur_off = 0;
-    s->head = (s->head + 1) % QUEUE_MAX;
+    s->head = (s->head + 1) % s->cap;
     s->count--;
 }
 
