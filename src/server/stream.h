@@ -49,7 +49,8 @@ void stream_stop(void);
 Stream *stream_new(const StreamKind *kind, struct MHD_Connection *c, const char *topic, void *owner);
 /* Queues m for s (which keeps a reference of its own); m NULL ends the stream once what is
  * queued is sent (the end of what it streams; or memory ran out for a message: the client
- * reconnects rather than miss one).  Before stream_join, this is how the first messages go in. */
+ * reconnects rather than miss one).  A stream whose reader is QUEUE_MAX messages behind ends
+ * too, dropping them.  Before stream_join, this is how the first messages go in. */
 void stream_push(Stream *s, StreamMessage *m);
 /* s joins its topic (its socket watched from now on): publishers reach it.  Join under the
  * lock that orders what is published on the topic, after pushing the first messages, so that
