@@ -100,6 +100,7 @@ class Stats:
         self.latencies = []
         self.errors = []
         self.events = 0
+        self.sent = {}  # (game id, moves played after the move) -> when the move was sent (time.monotonic)
 
     def add(self, seconds):
         with self.lock:
@@ -141,6 +142,8 @@ def players(port, game_id, tokens, moves, deadline, stats, rng, pace):
         stats.add(time.perf_counter() - start)
         if status != 200:
             stats.error(f"move {move} in {game_id}: {status} {answer}")
+        else:
+            stats.sent[(game_id, len(answer["moves"]))] = start
         g = answer
         made += 1
     for conn in conns.values():
