@@ -250,9 +250,10 @@ bench-ab: starfish
 load-test: starfish
 	python3 tools/load_test.py
 
-# 10,000 event streams on one server, moves meanwhile: threads, memory per stream, p99.
+# 50,000 event streams on one server, moves meanwhile: threads, memory per stream, CPU, p99,
+# event sizes (tools/load_streams.py; it needs an open-file hard limit above 50,000).
 load-test-streams: starfish
-	python3 tools/load_test.py --streams 10000 --seconds 60 --moves 150
+	python3 tools/load_test.py --streams 50000 --seconds 60 --moves 150
 
 # Each fuzz target for FUZZ_SECONDS, one after the other at the lowest priority, its corpus
 # kept in FUZZ_CORPUS/NAME between runs; FUZZ_TARGETS="api pgn" picks some.

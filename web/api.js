@@ -97,7 +97,7 @@ export const api = {
   puzzleMove: (variant, number, moves) => request('POST', `/puzzles/${encodeURIComponent(variant)}/${number}`, { moves }),
   pieceMoves: (variant, piece, cell) => request('GET', `/piece-moves?${new URLSearchParams({ variant, piece, cell })}`),
   analysisStreamUrl: ({ variant, fen, lines }) => `/api/analysis/stream?${new URLSearchParams({ variant, fen, lines })}`,
-  eventsUrl: (id) => `/api${gamePath(id)}/events`,
+  eventsUrl: (id, token) => `/api${gamePath(id)}/events${token ? `?token=${encodeURIComponent(token)}` : ''}`,
   berserk: (id, token) => request('POST', `${gamePath(id)}/berserk`, byToken(token)),
   // Tournaments (lichess's arena endpoints, and round robins) and TV.
   tournaments: () => request('GET', '/tournament'),

@@ -369,7 +369,7 @@ static enum MHD_Result open_events(ApiRequest *rq, LiveGame *g)
         return http_error(rq->c, 503, "the server is shutting down");
     GameStatus status;
     char err[ERR_MAX];
-    struct MHD_Response *r = events_open(g, rq->c, &status, err, sizeof err);
+    struct MHD_Response *r = events_open(g, api_query(rq, "token"), acting(rq), rq->c, &status, err, sizeof err);
     if (!r)
         return http_error(rq->c, api_status(status), "%s", err);
     return http_send(rq->c, MHD_HTTP_OK, r);

@@ -1,15 +1,13 @@
 /* A game's Server-Sent Events (events.h), on the streams of stream.c: the topic is the game's
- * id, the message its state. */
+ * id, the messages those of events_told.c. */
 #include "events.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../util/text.h"
-#include "game_json.h"
+#include "events_told.h"
 #include "stream.h"
-#include "util.h"
 
 static void release_game(void *owner)
 {
@@ -25,35 +23,28 @@ static void topic_of(const LiveGame *g, char topic[STREAM_TOPIC_MAX])
     snprintf(topic, STREAM_TOPIC_MAX, "game:%s", g->id);
 }
 
-/* g's state as an event (g's lock held); NULL when memory runs out. */
-static StreamMessage *state_message(LiveGame *g)
-{
-    static const char head[] = "event: state\ndata: ", tail[] = "\n\n";
-    char *json = util_json_text(game_json(g, -1));
-    Text event = {0};
-    bool ok = json && text_add(&event, head) && text_add(&event, json) && text_add(&event, tail);
-    StreamMessage *m = ok ? stream_message(event.s, event.len) : NULL;
-    free(json);
-    text_free(&event);
-    return m;
-}
-
+/* Each stream gets its audience's message of the change. */
 static void push_each(Stream *s, void *ctx)
 {
-    stream_push(s, ctx);
+    const Telling *t = ctx;
+    stream_push(s, t->to[stream_audience(s)]);
 }
 
-/* The observer: g changed (its lock held); its state goes to each of its streams. */
+/* The observer: g changed (its lock held); each of its streams is told (events_told.h). */
 static void on_changed(void *ctx, LiveGame *g)
 {
     (void)ctx;
     char topic[STREAM_TOPIC_MAX];
     topic_of(g, topic);
-    if (!stream_listened(topic))
+    if (!stream_listened(topic)) {
+        told_forget(g); /* the next stream starts from the state */
         return;
-    StreamMessage *m = state_message(g); /* NULL: each stream ends, and its client reconnects */
-    stream_publish(topic, push_each, m);
-    stream_unref(m);
+    }
+    Telling t;
+    if (!told_change(g, &t))
+        return;
+    stream_publish(topic, push_each, &t); /* no message (memory ran out): each stream ends, its client reconnects */
+    told_done(&t);
 }
 
 void events_close_all(void)
@@ -82,15 +73,15 @@ void events_stop(void)
     stream_stop();
 }
 
-/* Under g's lock (a GameCall's read): the first state goes out, and the stream joins g's
- * topic, so that no change falls between the two. */
+/* Under g's lock (a GameCall's read, `you` the reader's side or -1): the first state goes
+ * out, and the stream joins g's topic, so that no change falls between the two. */
 static bool subscribe(void *ctx, LiveGame *g, int you)
 {
-    (void)you;
     Stream *s = ctx;
-    StreamMessage *m = state_message(g);
+    StreamMessage *m = told_first(g, you);
     if (!m)
         return false;
+    stream_set_audience(s, you + 1);
     stream_push(s, m);
     stream_unref(m);
     service_hold(g); /* the stream outlives the request that opened it */
@@ -98,8 +89,8 @@ static bool subscribe(void *ctx, LiveGame *g, int you)
     return true;
 }
 
-struct MHD_Response *events_open(LiveGame *g, struct MHD_Connection *c, GameStatus *status, char *message,
-                                 size_t len)
+struct MHD_Response *events_open(LiveGame *g, const char *token, const char *user, struct MHD_Connection *c,
+                                 GameStatus *status, char *message, size_t len)
 {
     char topic[STREAM_TOPIC_MAX];
     topic_of(g, topic);
@@ -109,7 +100,7 @@ struct MHD_Response *events_open(LiveGame *g, struct MHD_Connection *c, GameStat
         snprintf(message, len, "out of memory");
         return NULL;
     }
-    GameCall call = {.read = subscribe, .ctx = s};
+    GameCall call = {.token = token, .user = user, .read = subscribe, .ctx = s};
     *status = service_read(g, &call);
     if (*status != GAME_OK) {
         snprintf(message, len, "%s", call.message);

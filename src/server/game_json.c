@@ -57,7 +57,7 @@ static json_t *played_moves(const LiveGame *g, bool *ok)
 {
     json_t *list = json_array();
     for (int i = 0; list && i < g->game.n; i++)
-        util_json_append(list, json_pack("{s:s, s:s, s:s?}", "uci", g->uci[i], "san", g->san[i], "fen", g->fen[i]), ok);
+        util_json_append(list, game_json_move(g, i), ok);
     return list;
 }
 
@@ -83,7 +83,7 @@ static json_t *last_move(const Variant *v, const Game *game)
                      "to", geo->cell_name[MOVE_TO(m)]);
 }
 
-static json_t *clock_of(const LiveGame *g)
+json_t *game_json_clock(const LiveGame *g)
 {
     if (!g->has_clock)
         return json_null();
@@ -126,21 +126,44 @@ void game_json_players(json_t *object, bool rated, const SeatRow *seat, const bo
                       json_pack("{s:i, s:i}", "white", seat[WHITE].diff, "black", seat[BLACK].diff), ok);
 }
 
-void game_json_position(json_t *object, const Variant *v, Game *game, bool over, bool *ok)
+/* The position's fields of GAME, with "legal" as `legal` says (see GameParts). */
+static void position_json(json_t *object, const Variant *v, Game *game, bool over, unsigned legal, bool *ok)
 {
     Position *pos = &game->pos;
     char fen[FEN_MAX];
     pos_fen(pos, fen, sizeof fen);
     util_json_put(object, "fen", json_string(fen), ok);
     util_json_put(object, "side", json_string(side_name(pos->side)), ok);
-    util_json_put(object, "legal", legal_moves(v, game, over, ok), ok);
+    if (legal)
+        util_json_put(object, "legal", legal & GAME_LEGAL ? legal_moves(v, game, over, ok) : json_array(), ok);
     util_json_put(object, "check", pos_in_check(pos) ? cell_or_null(v->geo, pos->royal[pos->side]) : json_null(), ok);
     util_json_put(object, "last", last_move(v, game), ok);
     util_json_put(object, "hand",
                   json_pack("{s:o, s:o}", "white", hand_of(v, game, WHITE), "black", hand_of(v, game, BLACK)), ok);
 }
 
-json_t *game_json(LiveGame *g, int you)
+void game_json_position(json_t *object, const Variant *v, Game *game, bool over, bool *ok)
+{
+    position_json(object, v, game, over, GAME_LEGAL, ok);
+}
+
+json_t *game_json_legal(LiveGame *g)
+{
+    bool ok = true;
+    json_t *list = legal_moves(g->v, &g->game, g->result != RESULT_NONE, &ok);
+    if (!ok) {
+        json_decref(list);
+        return NULL;
+    }
+    return list;
+}
+
+json_t *game_json_move(const LiveGame *g, int i)
+{
+    return json_pack("{s:s, s:s, s:s?}", "uci", g->uci[i], "san", g->san[i], "fen", g->fen[i]);
+}
+
+json_t *game_json_parts(LiveGame *g, int you, unsigned parts)
 {
     bool over = g->result != RESULT_NONE, ok = true;
     char created[40];
@@ -151,12 +174,14 @@ json_t *game_json(LiveGame *g, int you)
     util_json_put(state, "id", json_string(g->id), &ok);
     util_json_put(state, "variant", json_string(g->v->def->name), &ok);
     util_json_put(state, "start_fen", json_string(g->game.start_fen), &ok);
-    util_json_put(state, "moves", played_moves(g, &ok), &ok);
-    game_json_position(state, g->v, &g->game, over, &ok);
+    if (parts & GAME_MOVES)
+        util_json_put(state, "moves", played_moves(g, &ok), &ok);
+    position_json(state, g->v, &g->game, over, parts & (GAME_LEGAL | GAME_NO_LEGAL), &ok);
     util_json_put(state, "status", json_string(over ? "over" : "ongoing"), &ok);
     util_json_put(state, "result", json_string(result_text(g->result)), &ok);
     util_json_put(state, "reason", string_or_null(over ? g->reason : NULL), &ok);
-    util_json_put(state, "clock", clock_of(g), &ok);
+    if (parts & GAME_CLOCK)
+        util_json_put(state, "clock", game_json_clock(g), &ok);
     util_json_put(state, "draw_offer", string_or_null(g->draw_offer >= 0 ? side_name(g->draw_offer) : NULL), &ok);
     util_json_put(state, "joined", joined_json(g, over), &ok);
     util_json_put(state, "takeback_offer", string_or_null(g->takeback_offer >= 0 ? side_name(g->takeback_offer) : NULL),
@@ -177,6 +202,11 @@ json_t *game_json(LiveGame *g, int you)
         return NULL;
     }
     return state;
+}
+
+json_t *game_json(LiveGame *g, int you)
+{
+    return game_json_parts(g, you, GAME_MOVES | GAME_CLOCK | GAME_LEGAL);
 }
 
 bool game_json_play_recorded(Game *g, Move mv, json_t *record)

@@ -24,6 +24,8 @@ LiveGame *live_new(void)
 
 void live_free(LiveGame *g)
 {
+    if (g->told_free)
+        g->told_free(g->told);
     game_free(&g->game);
     for (int i = 0; i < g->names_cap; i++)
         free(g->fen[i]);

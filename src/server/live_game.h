@@ -54,6 +54,10 @@ typedef struct LiveGame {
     SeatRow seat[2];    /* the account on each side, if any */
     char tournament[STORE_ID_MAX + 1]; /* the tournament it is a game of, or "" */
     bool berserk[2];    /* a side that berserked: half its clock, no increment */
+    /* What the game's event streams were last told (events.c's, read and changed under the
+     * lock), and how it is freed with the game. */
+    void *told;
+    void (*told_free)(void *told);
     atomic_int refs;         /* the holders of a pointer to the game (see game_service.h) */
     _Atomic int64_t used_ms; /* monotonic: when a holder last let go of it or it ended */
     struct LiveGame *next;   /* in the service's table */

@@ -1,14 +1,19 @@
 #include "response.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "util.h"
 
 #define JSON_TYPE "application/json; charset=utf-8"
-#define STREAM_BLOCK 4096 /* the buffer libmicrohttpd copies an event stream through, per stream */
+/* The buffer libmicrohttpd copies a stream through when it cannot send chunks (HTTP/1.0), per
+ * stream: its events are small. */
+#define STREAM_BLOCK 1024
 
 /* The answer when memory runs out, made at start: it needs no memory to send. */
 static struct MHD_Response *no_memory;
@@ -207,4 +212,23 @@ ssize_t http_stream_idle(struct MHD_Connection *c, bool ended, bool *suspended)
     *suspended = true;
     MHD_suspend_connection(c);
     return 0;
+}
+
+/*
+ * A stream's connection keeps libmicrohttpd's memory pool (HTTP_CONNECTION_MEMORY: the request
+ * head must fit in it) for as long as it lasts.  Answering, libmicrohttpd zeroes the half it
+ * read the request into and makes the rest the buffer that the stream's reader writes into:
+ * every page of it ends up resident, though a stream's events then take a few hundred bytes
+ * of it.  The reader may write anything into that buffer, zeroes too: the whole pages of it go
+ * back to the system (MADV_DONTNEED: they read as zeroes, and come back when written), which
+ * makes a waiting stream's pool cost a page or so instead of four.
+ */
+void http_stream_trim(char *buf, size_t max)
+{
+    static uintptr_t page;
+    if (!page)
+        page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    uintptr_t from = ((uintptr_t)buf + page - 1) & ~(page - 1), to = ((uintptr_t)buf + max) & ~(page - 1);
+    if (to > from)
+        madvise((void *)from, to - from, MADV_DONTNEED);
 }

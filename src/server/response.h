@@ -49,6 +49,9 @@ struct MHD_Response *http_stream_response(const char *type, MHD_ContentReaderCal
 /* For an event stream's reader with nothing to send: the end of the stream, or 0 with the
  * connection suspended (and *suspended set) until there is more. */
 ssize_t http_stream_idle(struct MHD_Connection *c, bool ended, bool *suspended);
+/* Gives the whole pages of the reader's buffer (buf, max bytes: what it was handed to write
+ * into) back to the system, for a stream that waits: see response.c. */
+void http_stream_trim(char *buf, size_t max);
 /* 405 with the Allow header. */
 enum MHD_Result http_method_not_allowed(struct MHD_Connection *c, const char *allow);
 

@@ -54,6 +54,7 @@
  * at once (the HTTP threads, the engine workers, the clock). */
 #define DB_POOL_DEFAULT 4
 #define FILES_KEPT 64 /* files that are not connections: the database, the engines' epolls, ... */
+#define FILES_WANTED 65536 /* fewer, and the log says how to have more (50,000 streams need them) */
 
 static pthread_mutex_t clock_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t clock_cond = PTHREAD_COND_INITIALIZER;
@@ -295,14 +296,20 @@ int server_main(int argc, char **argv)
     int64_t idle_ms = (int64_t)serve.evict_after * 1000;
     pthread_create(&clock, NULL, clock_thread, &idle_ms);
     int bound;
-    HttpOptions http = {serve.host, serve.port, serve.web, serve.timeout, open_files() - FILES_KEPT};
+    int files = open_files();
+    HttpOptions http = {serve.host, serve.port, serve.web, serve.timeout, files - FILES_KEPT};
     bool listening = http_start(&http, &bound, err, sizeof err);
     if (listening) {
         printf("starfish: serving http://%s:%d (db %s)\n", serve.host, bound, store->name);
         fflush(stdout);
         logger_event(LOG_LEVEL_INFO, "start",
-                     json_pack("{s:s, s:s, s:i, s:s}", "version", version_number(), "host", serve.host, "port", bound,
-                               "db", store->name));
+                     json_pack("{s:s, s:s, s:i, s:s, s:i}", "version", version_number(), "host", serve.host, "port",
+                               bound, "db", store->name, "connections", http.max_connections));
+        if (files < FILES_WANTED)
+            logger_event(LOG_LEVEL_WARN, "open_files",
+                         json_pack("{s:i, s:i, s:s}", "limit", files, "connections", http.max_connections, "message",
+                                   "the open-file hard limit caps the connections (each holds a socket): raise it "
+                                   "(LimitNOFILE= in the service, ulimit -Hn) for more"));
         wait_for_stop(&signals);
         logger_event(LOG_LEVEL_INFO, "stop", NULL);
     } else {

@@ -12,7 +12,9 @@
 #include "response.h"
 #include "util.h"
 
-#define QUEUE_MAX 64 /* a stalled reader keeps the newest messages */
+#define QUEUE_SMALL 2 /* messages queued in the stream itself; more wait in a queue of QUEUE_MAX */
+#define QUEUE_MAX 64   /* more waiting: a stalled reader, whose stream ends */
+#define TRIM_AFTER 2048 /* a message this long written: the buffer is trimmed when the stream next waits */
 #define BUCKETS 4096
 #define WATCH_EVENTS 256
 
@@ -24,17 +26,20 @@ struct StreamMessage {
 
 struct Stream {
     pthread_mutex_t lock; /* what follows, up to `topic` */
-    StreamMessage *queue[QUEUE_MAX]; /* ring of pending messages */
-    int head, count;
+    StreamMessage **queue; /* ring of pending messages: `small`, or QUEUE_MAX malloc'ed */
+    StreamMessage *small[QUEUE_SMALL];
+    int head, count, cap;
     StreamMessage *cur; /* the message being sent, and how far */
     size_t cur_off;
     bool closed;            /* the stream ends once its queue is sent */
     bool keepalive_due;     /* a keep-alive is to be sent */
     bool suspended;         /* its connection waits for something to send */
+    bool trim_due;          /* libmicrohttpd's buffer is to be trimmed when it next waits */
     int64_t next_keepalive; /* monotonic ms */
     char topic[STREAM_TOPIC_MAX];
     const StreamKind *kind;
     void *owner;
+    int audience;
     struct MHD_Connection *conn;
     int sock;
     bool open;                 /* in the table */
@@ -92,6 +97,13 @@ StreamMessage *stream_message(const char *text, size_t len)
     return m;
 }
 
+StreamMessage *stream_ref(StreamMessage *m)
+{
+    if (m)
+        atomic_fetch_add(&m->refs, 1);
+    return m;
+}
+
 void stream_unref(StreamMessage *m)
 {
     if (m && atomic_fetch_sub(&m->refs, 1) == 1)
@@ -101,6 +113,16 @@ void stream_unref(StreamMessage *m)
 void *stream_owner(const Stream *s)
 {
     return s->owner;
+}
+
+void stream_set_audience(Stream *s, int audience)
+{
+    s->audience = audience;
+}
+
+int stream_audience(const Stream *s)
+{
+    return s->audience;
 }
 
 /* ---- Waking streams ------------------------------------------------------------------------- */
@@ -127,20 +149,48 @@ static void resume_all(Stream *list)
     }
 }
 
+/* Lets go of the messages that wait in s's queue (s->lock held, or nobody else's). */
+static void drop_queue(Stream *s)
+{
+    while (s->count) {
+        stream_unref(s->queue[s->head]);
+        s->head = (s->head + 1) % s->cap;
+        s->count--;
+    }
+}
+
+/* Room for one more message in s's queue (s->lock held): a full small queue moves to a large
+ * one.  False when the large one is full, a stalled reader, or there is no memory for it. */
+static bool make_room(Stream *s)
+{
+    if (s->count < s->cap)
+        return true;
+    StreamMessage **large = s->cap < QUEUE_MAX ? malloc(QUEUE_MAX * sizeof *large) : NULL;
+    if (!large)
+        return false;
+    for (int i = 0; i < s->count; i++)
+        large[i] = s->queue[(s->head + i) % s->cap];
+    s->queue = large;
+    s->head = 0;
+    s->cap = QUEUE_MAX;
+    return true;
+}
+
+/* Queues m for s, or ends s (m NULL, or no room for m: a reader that far behind, which would
+ * miss a message, is better off reading the whole state again when its client reconnects;
+ * what waits is dropped, the message being sent is finished). */
 static void push_locked(Stream *s, StreamMessage *m, Stream **list)
 {
     pthread_mutex_lock(&s->lock);
-    if (!m) {
-        s->closed = true;
-    } else {
-        if (s->count == QUEUE_MAX) { /* a stalled reader: drop the oldest, the newest is complete */
-            stream_unref(s->queue[s->head]);
-            s->head = (s->head + 1) % QUEUE_MAX;
-            s->count--;
-        }
-        atomic_fetch_add(&m->refs, 1);
-        s->queue[(s->head + s->count) % QUEUE_MAX] = m;
+    if (s->closed) {
+        /* ended already: nothing more goes out */
+    } else if (m && make_room(s)) {
+        s->queue[(s->head + s->count) % s->cap] = stream_ref(m);
         s->count++;
+    } else {
+        if (m)
+            drop_queue(s);
+        s->closed = true;
     }
     wake(s, list);
     pthread_mutex_unlock(&s->lock);
@@ -310,6 +360,9 @@ Stream *stream_new(const StreamKind *kind, struct MHD_Connection *c, const char 
     if (!s)
         return NULL;
     pthread_mutex_init(&s->lock, NULL);
+    s->queue = s->small;
+    s->cap = QUEUE_SMALL;
+    s->trim_due = true; /* the request's buffer, zeroed: see http_stream_trim */
     const union MHD_ConnectionInfo *info = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
     s->kind = kind;
     s->owner = owner;
@@ -320,16 +373,17 @@ Stream *stream_new(const StreamKind *kind, struct MHD_Connection *c, const char 
     return s;
 }
 
-/* Lets go of what a stream's queue holds (its lock held, or nobody else's). */
+/* Lets go of what a stream's queue holds, and of its large queue (its lock held, or nobody
+ * else's). */
 static void drain(Stream *s)
 {
-    while (s->count) {
-        stream_unref(s->queue[s->head]);
-        s->head = (s->head + 1) % QUEUE_MAX;
-        s->count--;
-    }
+    drop_queue(s);
     stream_unref(s->cur);
     s->cur = NULL;
+    if (s->queue != s->small)
+        free(s->queue);
+    s->queue = s->small;
+    s->cap = QUEUE_SMALL;
 }
 
 void stream_discard(Stream *s)
@@ -375,7 +429,7 @@ static void next_message(Stream *s)
         return;
     s->cur = s->queue[s->head];
     s->cur_off = 0;
-    s->head = (s->head + 1) % QUEUE_MAX;
+    s->head = (s->head + 1) % s->cap;
     s->count--;
 }
 
@@ -388,6 +442,7 @@ static size_t take(Stream *s, char *buf, size_t max)
         n = s->cur->len - s->cur_off < max ? s->cur->len - s->cur_off : max;
         memcpy(buf, s->cur->text + s->cur_off, n);
         s->cur_off += n;
+        s->trim_due |= n >= TRIM_AFTER;
         if (s->cur_off == s->cur->len) {
             stream_unref(s->cur);
             s->cur = NULL;
@@ -404,13 +459,18 @@ static size_t take(Stream *s, char *buf, size_t max)
 }
 
 /* MHD asks for more of the stream: what is queued, else the end, else the connection waits
- * (suspended until a message or the end resumes it). */
+ * (suspended until a message or the end resumes it), the pages of its buffer given back
+ * after a large message. */
 static ssize_t on_read(void *cls, uint64_t pos, char *buf, size_t max)
 {
     (void)pos;
     Stream *s = cls;
     pthread_mutex_lock(&s->lock);
     ssize_t n = (ssize_t)take(s, buf, max);
+    if (!n && s->trim_due && !s->closed) {
+        http_stream_trim(buf, max);
+        s->trim_due = false;
+    }
     if (!n)
         n = http_stream_idle(s->conn, s->closed, &s->suspended);
     pthread_mutex_unlock(&s->lock);

@@ -3,7 +3,8 @@
  * event stream and a game's stream for boards and bots (NDJSON).  Each stream listens to one
  * topic (a game's id, an account's id) and holds a queue of messages; whoever publishes on a
  * topic hands each of its streams the message meant for it (a message is shared, reference
- * counted, by every stream it goes to).
+ * counted, by every stream it goes to: written once per audience, not once per stream).  A
+ * stream costs little while it waits: its queue holds two messages until more wait.
  *
  * No thread waits for a stream: a stream with nothing to send suspends its connection
  * (libmicrohttpd's thread goes on with other connections) and a new message resumes it.  One
@@ -25,6 +26,8 @@ typedef struct Stream Stream;
 typedef struct StreamMessage StreamMessage;
 /* A message of the text (copied), NULL when memory runs out; let go of with stream_unref. */
 StreamMessage *stream_message(const char *text, size_t len);
+/* m with one more reference (m may be NULL). */
+StreamMessage *stream_ref(StreamMessage *m);
 void stream_unref(StreamMessage *m);
 
 /* What differs between the kinds of stream. */
@@ -46,7 +49,8 @@ void stream_stop(void);
 Stream *stream_new(const StreamKind *kind, struct MHD_Connection *c, const char *topic, void *owner);
 /* Queues m for s (which keeps a reference of its own); m NULL ends the stream once what is
  * queued is sent (the end of what it streams; or memory ran out for a message: the client
- * reconnects rather than miss one).  Before stream_join, this is how the first messages go in. */
+ * reconnects rather than miss one).  A stream whose reader is QUEUE_MAX messages behind ends
+ * too, dropping them.  Before stream_join, this is how the first messages go in. */
 void stream_push(Stream *s, StreamMessage *m);
 /* s joins its topic (its socket watched from now on): publishers reach it.  Join under the
  * lock that orders what is published on the topic, after pushing the first messages, so that
@@ -59,6 +63,10 @@ struct MHD_Response *stream_response(Stream *s);
 void stream_discard(Stream *s);
 /* The opener's state of a stream (for the publishers' callbacks). */
 void *stream_owner(const Stream *s);
+/* Which of its topic's audiences a stream belongs to (0 unless set before stream_join): a
+ * publisher may send each audience a message of its own. */
+void stream_set_audience(Stream *s, int audience);
+int stream_audience(const Stream *s);
 
 /* Calls `each` for every open stream on `topic` (true: some), under the module's lock: `each`
  * may push and must not block.  Streams pushed to are resumed after the lock is let go of. */

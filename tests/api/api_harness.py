@@ -338,44 +338,84 @@ class Server:
                 game_id, what, timeout, {k: g[k] for k in ("moves", "status", "result", "reason", "clock")})
             time.sleep(0.05)
 
-    def events(self, game_id, timeout=15):
-        return EventStream(self, game_id, timeout)
+    def events(self, game_id, timeout=15, token=None, headers=None):
+        return EventStream(self, game_id, timeout, token, headers)
+
+
+def apply_patch(game, patch):
+    """GAME after a `patch` event, as docs/api.md says a client applies it (and the web page's
+    live.js does): the moves added, the fields that changed, the clock's figures; `fen` is the
+    last move's, and `legal` after moves or at the end is what the patch says, else []."""
+    patch = dict(patch)
+    n, moves = patch.pop("n"), patch.pop("moves", [])
+    assert len(game["moves"]) + len(moves) == n, "patch out of step: %d moves + %d != %d" % (
+        len(game["moves"]), len(moves), n)
+    g = dict(game, moves=game["moves"] + moves)
+    if moves:
+        g["fen"] = moves[-1]["fen"]
+    if moves or patch.get("status") == "over":
+        g["legal"] = []
+    clock = patch.pop("clock", None)
+    if clock is not None:
+        g["clock"] = dict(game["clock"], **clock)
+    g.update(patch)
+    return g
 
 
 class EventStream:
-    """GET /api/games/ID/events, read event by event."""
+    """GET /api/games/ID/events (with a player's token or headers: a player's stream), read
+    event by event; patches are applied to the game of the stream's first state."""
 
-    def __init__(self, server, game_id, timeout):
-        self.resp = urllib.request.urlopen(server.url("/api/games/%s/events" % game_id), timeout=timeout)
+    def __init__(self, server, game_id, timeout, token=None, headers=None):
+        path = "/api/games/%s/events" % game_id + ("?token=%s" % token if token else "")
+        req = urllib.request.Request(server.url(path), headers=dict(headers or {}))
+        self.resp = urllib.request.urlopen(req, timeout=timeout)
         assert self.resp.status == 200, "events: status %d" % self.resp.status
         ctype = self.resp.headers.get("Content-Type", "")
         assert ctype.startswith("text/event-stream"), "events: content type %r" % ctype
         self.comments = 0
+        self.game = None
+        self.raw = None  # the last event: (name, data as sent, its bytes on the wire)
 
-    def next(self):
-        """The next event as (name, data decoded as JSON); comments (keep-alives) are counted."""
-        name, data = None, []
+    def read(self):
+        """The next event as (name, data decoded as JSON, its size in bytes as sent: "event:"
+        and "data:" lines and the blank line); comments (keep-alives) are counted."""
+        name, data, size = None, [], 0
         while True:
             line = self.resp.readline()
             assert line, "the event stream ended"
+            size += len(line)
             line = line.decode("utf-8").rstrip("\r\n")
             if line == "":
                 if name is None and not data:
+                    size = 0
                     continue
                 assert len(data) == 1, "an event's data must be one line, got %d" % len(data)
-                return name, json.loads(data[0])
+                return name, json.loads(data[0]), size
             if line.startswith(":"):
                 self.comments += 1
+                size -= len(line) + 1
             elif line.startswith("event: "):
                 name = line[7:]
             elif line.startswith("data: "):
                 data.append(line[6:])
 
+    def next(self):
+        """The next event as (name, the game after it: a state's, or a patch applied)."""
+        name, data, size = self.read()
+        self.raw = (name, data, size)
+        assert name in ("state", "patch"), "unexpected event %r" % name
+        if name == "state":
+            self.game = data
+        else:
+            assert self.game is not None, "a patch before the first state"
+            self.game = apply_patch(self.game, data)
+        return name, self.game
+
     def until(self, predicate, limit=50):
-        """Reads state events until predicate(game) holds; returns that game."""
+        """Reads events until predicate(game) holds; returns that game."""
         for _ in range(limit):
-            name, game = self.next()
-            assert name == "state", "unexpected event %r" % name
+            _, game = self.next()
             if predicate(game):
                 return game
         raise AssertionError("no matching event among %d" % limit)

@@ -69,7 +69,7 @@ export class GameView {
     preloadSounds();
     s.set({ game });
     if (game.status === 'ongoing' && game.moves.length === 0) playSound('start');
-    this.live = new Live(this.id, (g) => this.onState(g, true), (c) => this.controls.setConnection(c));
+    this.live = new Live(this.id, s.token, (g) => this.onState(g, true), (c) => this.controls.setConnection(c));
   }
 
   // The game, read with this browser's token if it has one.
@@ -433,6 +433,7 @@ export class GameView {
     }
     Object.assign(s, { token: invite, mySide: g.you, joinOffer: null });
     if ((g.you === 'black') !== s.flipped) this.flip();
+    this.live.setToken(invite); // the player's stream: it brings the player's legal moves
     this.onState(g);
   }
 

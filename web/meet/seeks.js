@@ -28,7 +28,7 @@ export class SeekList {
       h('div', { class: 'seek-head', 'aria-hidden': 'true' },
         ['Player', 'Variant', 'Time', 'Mode', 'Side', ''].map((t) => h('span', {}, t))),
       this.list);
-    this.feed = new EventFeed(api.lobbyStreamUrl(), 'seeks', (seeks) => this.update(seeks), (state) => {
+    this.feed = new EventFeed(api.lobbyStreamUrl(), { seeks: (seeks) => this.update(seeks) }, (state) => {
       this.conn.dataset.state = state;
       this.conn.textContent = state === 'live' ? '\u25CF live' : '\u25CB connecting';
     });

@@ -37,13 +37,13 @@ export class TournamentGameCard {
   // The player's game of the tournament in play other than this one, opened once.
   followNext(tournamentId) {
     const name = this.state.account.username.toLowerCase();
-    this.feed = new EventFeed(api.tournamentStreamUrl(tournamentId), 'tournament', (t) => {
+    this.feed = new EventFeed(api.tournamentStreamUrl(tournamentId), { tournament: (t) => {
       const next = (t.duels || []).find((d) => d.id !== this.gameId && d.p.some((p) => p.n.toLowerCase() === name));
       if (!next || shownGames.has(next.id) || this.next) return;
       this.next = next.id;
       this.render();
       this.nextTimer = setTimeout(() => { location.hash = `#/game/${encodeURIComponent(next.id)}`; }, NEXT_GAME_MS);
-    });
+    } });
   }
 
   async readTournament(id) {

@@ -40,7 +40,7 @@ export class TournamentView {
     await this.readMe();
     if (!this.alive) return;
     this.show(t);
-    this.feed = new EventFeed(api.tournamentStreamUrl(this.id), 'tournament', (x) => this.onStream(x),
+    this.feed = new EventFeed(api.tournamentStreamUrl(this.id), { tournament: (x) => this.onStream(x) },
       (status) => { this.root.querySelector('.tour-page').dataset.stream = status; });
     this.ticker = setInterval(() => this.tick(), 1000);
   }

@@ -1,0 +1,313 @@
+"""Many event streams on one server: `tools/load_test.py --streams N` (`make load-test-streams`:
+50,000).
+
+Holds N event streams (GET /api/games/ID/events, real HTTP/1.1 requests, every event read)
+spread over --stream-games chess games, then has players move in --players of the games for
+--seconds.  The streams are read by event-driven client processes (epoll), up to PER_PROCESS
+each, each from a loopback address of its own (127.0.0.2, 127.0.0.3, ...) so that no address
+runs out of ephemeral ports; they run at a lower priority (nice 10): they stand for clients on
+other machines.  Each patch a played game's streams read is timed against its move's sending.
+A probe reads one played game as a spectator and as each player, and reports the size of each
+event as sent.
+
+Reported: the server's threads, its resident memory before and after the streams opened (per
+stream), its CPU time while they opened and while the players moved, the move round trip
+(median, 99th percentile), the delay from a move's sending to its patch at every stream of its
+game (median, 99th percentile), the events read, the event sizes, the machine's load.  It fails
+(exit status 1) when a stream or a move fails, when fewer streams than asked could be held (the
+open-file hard limit: a process holds a socket per connection, and raising the hard limit
+needs root with CAP_SYS_RESOURCE: `ulimit -Hn`, or LimitNOFILE= in a systemd unit), above
+MAX_KIB_PER_STREAM resident per stream, above load_test.MAX_THREADS server threads, or at a 99th
+percentile of either delay of load_test.P99_LIMIT_MS or more.
+"""
+import array
+import http.client
+import math
+import multiprocessing
+import os
+import re
+import resource
+import select
+import socket
+import statistics
+import threading
+import time
+
+import load_test as lt
+
+PER_PROCESS = 12500  # streams one reading process holds
+SERVER_SPARE_FILES = 200  # a server's files besides its streams: listening socket, database, players, ...
+CLIENT_SPARE_FILES = 100
+MAX_KIB_PER_STREAM = 8
+IP_BIND_ADDRESS_NO_PORT = getattr(socket, "IP_BIND_ADDRESS_NO_PORT", 24)
+COUNTS = 4  # per reading process: streams with their first event, events, streams ended, bytes
+PATCH_N = re.compile(rb'data: \{"n":(\d+)')  # a patch's first field, its move count
+
+
+def read_streams(port, paths, source, slot, counts, quit, arrivals):
+    """One reading process: opens a stream for each (path, game) from the address `source`,
+    then reads every stream as data comes (epoll), counting events until `quit`.  A patch of a
+    played game (`game` >= 0) is noted with when it was read (time.monotonic, one clock for
+    every process): (game << 20 | its move count "n", time), put on `arrivals` at the end."""
+    lt.raise_file_limit()
+    os.nice(10)
+    base = slot * COUNTS
+    poll = select.epoll()
+    conns = {}
+    for path, game in paths:
+        s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        s.setsockopt(socket.SOL_IP, IP_BIND_ADDRESS_NO_PORT, 1)  # the port is chosen by connect
+        s.bind((source, 0))
+        s.connect(("127.0.0.1", port))
+        s.sendall(b"GET %s HTTP/1.1\r\nHost: load\r\n\r\n" % path.encode())
+        s.setblocking(False)
+        poll.register(s.fileno(), select.EPOLLIN)
+        conns[s.fileno()] = [s, False, b"", game]  # socket, first event seen, a line begun, game
+    keys, times = array.array("q"), array.array("d")
+    buf = bytearray(65536)
+    while not quit.is_set():
+        for fd, _ in poll.poll(0.2):
+            conn = conns[fd]
+            try:
+                n = conn[0].recv_into(buf)
+            except (BlockingIOError, InterruptedError):
+                continue
+            except OSError:
+                n = 0
+            now = time.monotonic()
+            if not n:
+                poll.unregister(fd)
+                conn[0].close()
+                del conns[fd]
+                counts[base + 2] += 1
+                continue
+            data = conn[2] + bytes(buf[:n])
+            whole = data.rfind(b"\n") + 1  # whole lines only: the rest waits for the next read
+            lines, conn[2] = data[:whole], data[whole:]
+            events = lines.count(b"event: ")
+            if events and not conn[1]:
+                conn[1] = True
+                counts[base] += 1
+            counts[base + 1] += events
+            counts[base + 3] += n
+            if conn[3] >= 0:
+                for m in PATCH_N.finditer(lines):
+                    keys.append(conn[3] << 20 | int(m.group(1)))
+                    times.append(now)
+    for conn in conns.values():
+        conn[0].close()
+    arrivals.put((keys.tobytes(), times.tobytes()))
+
+
+class Streams:
+    """Many event streams, held and read by child processes (read_streams); the first `played`
+    games' patches are timed."""
+
+    def __init__(self, port, game_ids, played, count, per_process):
+        self.procs = max(1, math.ceil(count / per_process))
+        self.counts = multiprocessing.Array("q", COUNTS * self.procs, lock=False)
+        self.quit = multiprocessing.Event()
+        self.arrivals = multiprocessing.Queue()
+        self.game_ids = game_ids
+        paths = [("/api/games/%s/events" % game_ids[i % len(game_ids)], i % len(game_ids) if i % len(game_ids) < played
+                  else -1) for i in range(count)]
+        self.children = [multiprocessing.Process(target=read_streams, args=(
+            port, paths[k::self.procs], "127.0.0.%d" % (2 + k), k, self.counts, self.quit, self.arrivals))
+            for k in range(self.procs)]
+        for child in self.children:
+            child.start()
+
+    def total(self, i):
+        return sum(self.counts[k * COUNTS + i] for k in range(self.procs))
+
+    first = property(lambda self: self.total(0))
+    events = property(lambda self: self.total(1))
+    closed = property(lambda self: self.total(2))
+    bytes = property(lambda self: self.total(3))
+
+    def wait_first(self, count, timeout):
+        deadline = time.time() + timeout
+        while time.time() < deadline and self.first < count and all(c.is_alive() for c in self.children):
+            time.sleep(0.2)
+        return self.first >= count
+
+    def close(self, sent):
+        """Stops the readers; the delays from each move's sending (`sent`: (game id, n) -> time)
+        to its patch at every stream that read it, sorted, and how many patches no move sent."""
+        self.quit.set()
+        delays, unmatched = [], 0
+        for _ in self.children:
+            keys, times = array.array("q"), array.array("d")
+            raw_keys, raw_times = self.arrivals.get(timeout=60)
+            keys.frombytes(raw_keys)
+            times.frombytes(raw_times)
+            for key, at in zip(keys, times):
+                start = sent.get((self.game_ids[key >> 20], key & 0xFFFFF))
+                if start is None:
+                    unmatched += 1
+                else:
+                    delays.append(at - start)
+        for child in self.children:
+            child.join(30)
+        return sorted(delays), unmatched
+
+
+class Probe(threading.Thread):
+    """One game read by a spectator and by each player (their tokens): every event's size as
+    sent ("event:" and "data:" lines and the blank line), its name, and whether it carries
+    legal moves."""
+
+    def __init__(self, port, game_id, tokens, deadline):
+        super().__init__(daemon=True)
+        self.readers = {}
+        for who, token in (("spectator", None), ("white", tokens["white"]), ("black", tokens["black"])):
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+            conn.request("GET", "/api/games/%s/events%s" % (game_id, "?token=" + token if token else ""))
+            self.readers[who] = (conn, conn.getresponse())
+        self.deadline = deadline
+        self.events = {who: [] for who in self.readers}
+
+    def run(self):
+        threads = [threading.Thread(target=self.read, args=(who,), daemon=True) for who in self.readers]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+
+    def read(self, who):
+        conn, resp = self.readers[who]
+        name, size, legal = None, 0, False
+        try:
+            while time.time() < self.deadline:
+                line = resp.readline()
+                if not line:
+                    break
+                size += len(line)
+                if line.startswith(b"event: "):
+                    name = line[7:].strip().decode()
+                elif line.startswith(b"data: "):
+                    legal = b'"legal":[{' in line
+                elif line == b"\n" and name:
+                    self.events[who].append((name, size, legal))
+                    name, size, legal = None, 0, False
+                elif line == b"\n":
+                    size = 0
+        except (TimeoutError, OSError):
+            pass  # a quiet stream times out at the end
+        finally:
+            conn.close()
+
+    def report(self):
+        def figures(what, sizes):
+            if not sizes:
+                return "%s: none" % what
+            return "%s: mean %.0f, max %d bytes (%d)" % (what, statistics.mean(sizes), max(sizes), len(sizes))
+        later = {who: ev[1:] for who, ev in self.events.items()}  # the events after each stream's first
+        spectator = [size for _, size, _ in later["spectator"]]
+        mover = [size for who in ("white", "black") for _, size, legal in later[who] if legal]
+        waiting = [size for who in ("white", "black") for _, size, legal in later[who] if not legal]
+        first = [ev[0][1] for ev in self.events.values() if ev]
+        print("event sizes as sent (chess), after the first: " + "; ".join([
+            figures("spectator's", spectator), figures("a player's with legal moves", mover),
+            figures("a player's without", waiting)]) + "; " + figures("first event", first))
+
+
+def cpu_seconds(pid):
+    """The process's user and system CPU time so far."""
+    with open("/proc/%d/stat" % pid) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def fit(asked):
+    """How many streams this machine's open-file hard limit lets one server hold, and how many
+    a reading process may hold; says so when that is fewer than asked."""
+    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    most = hard - SERVER_SPARE_FILES
+    if asked > most:
+        print("the open-file hard limit is %d: one server process can hold at most %d streams, not %d (raise the "
+              "hard limit, which needs root: `ulimit -Hn %d`, or LimitNOFILE= in a systemd unit); testing %d" % (
+                  hard, most, asked, asked + SERVER_SPARE_FILES, most))
+    return min(asked, most), min(PER_PROCESS, hard - CLIENT_SPARE_FILES)
+
+
+def percentiles(what, values):
+    """A line of `what`'s median, 99th percentile and maximum (values: sorted seconds); the 99th."""
+    if not values:
+        print("%s: none" % what)
+        return 0
+    p99 = values[min(len(values) - 1, int(len(values) * 0.99))]
+    print("%s: median %.1f ms, p99 %.1f ms, max %.1f ms (%d)" % (
+        what, statistics.median(values) * 1000, p99 * 1000, values[-1] * 1000, len(values)))
+    return p99
+
+
+def open_streams(args, server, games, count, per_process):
+    """The streams opened and their first events read: a dict of the figures."""
+    rss_before, threads_before, cpu_before = server.rss_kib(), server.threads(), cpu_seconds(server.proc.pid)
+    started = time.time()
+    streams = Streams(server.port, [g[0] for g in games], args.players, count, per_process)
+    ok = streams.wait_first(count, 300)
+    opened, cpu_opening = time.time() - started, cpu_seconds(server.proc.pid) - cpu_before
+    _, health = lt.request(server.port, "GET", "/api/health")
+    rss_after, threads_after = server.rss_kib(), server.threads()
+    per_stream = (rss_after - rss_before) / max(1, count)
+    print("%d of %d streams open (first event read) by %d reading processes in %.1f s (server CPU %.1f s); the "
+          "server counts %d; threads %d -> %d; resident %.1f -> %.1f MiB, %.2f KiB per stream" % (
+              streams.first, count, streams.procs, opened, cpu_opening, health["event_streams"], threads_before,
+              threads_after, rss_before / 1024, rss_after / 1024, per_stream))
+    return streams, dict(ok=ok and health["event_streams"] >= count, per_stream=per_stream, threads=threads_after)
+
+
+def play_watched(args, server, games, streams):
+    """Players move in the first args.players games while the streams read: a dict of the figures."""
+    played = games[:args.players]
+    probe = Probe(server.port, played[0][0], {"white": played[0][1], "black": played[0][2]}, time.time() + args.seconds)
+    probe.start()
+    stats = lt.Stats()
+    events_before, bytes_before, cpu_before = streams.events, streams.bytes, cpu_seconds(server.proc.pid)
+    elapsed = lt.play(server.port, played, args.moves, args.seconds, stats, args.pace)
+    cpu_moves = cpu_seconds(server.proc.pid) - cpu_before
+    threads = server.threads()
+    p99 = stats.report(elapsed)
+    events = streams.events - events_before
+    print("events read meanwhile: %d (%d streams a game), %.0f bytes each on the wire; streams ended by the server: "
+          "%d; threads %d; server CPU %.1f s in %.1f s (%.0f%% of a core)" % (
+              events, streams.first // len(games), (streams.bytes - bytes_before) / max(1, events), streams.closed,
+              threads, cpu_moves, elapsed, 100 * cpu_moves / max(elapsed, 1e-9)))
+    probe.deadline = 0
+    closed = streams.closed
+    delays, unmatched = streams.close(stats.sent)
+    stream_p99 = percentiles("from a move's sending to its patch read at each stream of its game", delays)
+    print("patches read that no move brought (the probe's players arriving): %d" % unmatched)
+    probe.join(10)
+    probe.report()
+    return dict(errors=len(stats.errors), closed=closed, threads=threads, p99=p99, stream_p99=stream_p99)
+
+
+def many_streams(args, server):
+    count, per_process = fit(args.streams)
+    print("server pid %d, open-file limit %d, server threads %d, resident %.1f MiB; load average %.2f %.2f %.2f" % (
+        server.proc.pid, resource.getrlimit(resource.RLIMIT_NOFILE)[1], server.threads(), server.rss_kib() / 1024,
+        *os.getloadavg()))
+    games = lt.create_games(server.port, args.stream_games, rng_variants=False)
+    lt.request(server.port, "GET", "/api/health")
+    streams, held = open_streams(args, server, games, count, per_process)
+    moved = play_watched(args, server, games, streams)
+    print("load average at the end: %.2f %.2f %.2f" % os.getloadavg())
+    failures = []
+    if count < args.streams:
+        failures.append("%d streams asked, the open-file hard limit allowed %d" % (args.streams, count))
+    if not held["ok"] or moved["closed"]:
+        failures.append("not every stream stayed open")
+    if moved["errors"]:
+        failures.append("moves failed")
+    if held["per_stream"] > MAX_KIB_PER_STREAM:
+        failures.append("%.2f KiB resident per stream > %d" % (held["per_stream"], MAX_KIB_PER_STREAM))
+    if max(held["threads"], moved["threads"]) > lt.MAX_THREADS:
+        failures.append("more than %d server threads" % lt.MAX_THREADS)
+    for what, p99 in (("the move round trip", moved["p99"]), ("a move to its patch at the streams", moved["stream_p99"])):
+        if p99 * 1000 >= lt.P99_LIMIT_MS:
+            failures.append("p99 of %s %.1f ms >= %d ms" % (what, p99 * 1000, lt.P99_LIMIT_MS))
+    print("FAILED: " + "; ".join(failures) if failures else "passed")
+    return 1 if failures else 0
