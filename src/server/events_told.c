@@ -9,12 +9,15 @@
 #include "game_json.h"
 #include "util.h"
 
+#define CLOCK_KEY 6 /* the figures of clock_key */
+#define BERSERKS 5  /* its berserks */
+
 /* What a game's streams were last told. */
 typedef struct Told {
     int n;                  /* moves */
     uint64_t moves_key;     /* of their coordinate texts: moves taken back and others played differ */
     json_t *fields;         /* GAME's fields but "moves", "legal" and "clock" */
-    int64_t clock[5];       /* what the clock's figures follow from (clock_key) */
+    int64_t clock[CLOCK_KEY]; /* what the clock's figures follow from (clock_key) */
     char *state[AUDIENCES]; /* each audience's GAME without "clock", as JSON text, once a stream needed it */
 } Told;
 
@@ -48,14 +51,15 @@ static uint64_t moves_key(const LiveGame *g, int n)
 }
 
 /* What the clock's figures follow from: between two changes of these, its figures are the
- * running side's counting down, which a client does itself. */
-static void clock_key(const LiveGame *g, int64_t key[5])
+ * running side's counting down, which a client does itself; and its berserks (the last). */
+static void clock_key(const LiveGame *g, int64_t key[CLOCK_KEY])
 {
     key[0] = g->left[WHITE];
     key[1] = g->left[BLACK];
     key[2] = g->turn_start_ms;
     key[3] = g->result == RESULT_NONE ? g->game.pos.side : -1;
     key[4] = g->ended_ms;
+    key[BERSERKS] = g->berserk[WHITE] | g->berserk[BLACK] << 1;
 }
 
 /* Takes note of g as its streams now know it (fields taken over); false when memory ran out
@@ -163,7 +167,8 @@ static void put_changed(json_t *patch, json_t *now, json_t *before, bool moved, 
     }
 }
 
-/* The clock's figures that change (its settings do not): { white_ms, black_ms, running }. */
+/* The clock's figures that change (its settings do not): { white_ms, black_ms, running,
+ * berserk }. */
 static json_t *clock_figures(const LiveGame *g)
 {
     json_t *clock = game_json_clock(g);
@@ -187,10 +192,14 @@ static char *patch_text(LiveGame *g, json_t *fields, bool *ok)
         util_json_put(patch, "moves", moves, ok);
     }
     put_changed(patch, fields, t->fields, g->game.n > t->n, ok);
-    int64_t clock[5];
+    int64_t clock[CLOCK_KEY];
     clock_key(g, clock);
-    if (g->has_clock && memcmp(clock, t->clock, sizeof clock) != 0)
-        util_json_put(patch, "clock", clock_figures(g), ok);
+    if (g->has_clock && memcmp(clock, t->clock, sizeof clock) != 0) {
+        json_t *figures = clock_figures(g);
+        if (clock[BERSERKS] == t->clock[BERSERKS]) /* told already */
+            json_object_del(figures, "berserk");
+        util_json_put(patch, "clock", figures, ok);
+    }
     if (!*ok || json_object_size(patch) == 1) { /* memory ran out, or only "n": nothing to tell */
         json_decref(patch);
         return NULL;
