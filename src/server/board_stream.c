@@ -5,30 +5,14 @@
 #include <string.h>
 
 #include "../util/text.h"
-#include "game_presence.h"
+#include "game_hold.h"
 #include "lichess_json.h"
 #include "stream.h"
 #include "util.h"
 
 #define BOARD_KEEPALIVE_MS 7000
 
-/* A stream's opener: the game it holds, its side, and that side's presence in the game. */
-typedef struct BoardHolder {
-    LiveGame *g;
-    int side;           /* set before the stream joins its topic */
-    Presence *presence; /* NULL until the stream is open, or when memory ran out */
-} BoardHolder;
-
-static void release_holder(void *owner)
-{
-    BoardHolder *h = owner;
-    if (h->presence)
-        presence_leave(h->presence);
-    service_release(h->g);
-    free(h);
-}
-
-static const StreamKind board_stream = {"application/x-ndjson", "\n", BOARD_KEEPALIVE_MS, release_holder};
+static const StreamKind board_stream = {"application/x-ndjson", "\n", BOARD_KEEPALIVE_MS, game_hold_release};
 
 static void topic_of(const char *game_id, char topic[STREAM_TOPIC_MAX])
 {
@@ -57,8 +41,7 @@ typedef struct Sending {
 static void push_each(Stream *s, void *ctx)
 {
     const Sending *send = ctx;
-    const BoardHolder *h = stream_owner(s);
-    if (send->side >= 0 && h->side != send->side)
+    if (send->side >= 0 && stream_audience(s) != send->side + 1)
         return;
     stream_push(s, send->state);
     if (send->last) /* the stream ends once the state is sent */
@@ -104,43 +87,30 @@ int board_stream_count(void)
     return stream_count(&board_stream);
 }
 
-/* A stream being opened: whether its side hears of its opponent (a game with a clock, going on). */
+/* Under g's lock (a GameCall's read): gameFull goes out, and the stream joins g's topic (or
+ * ends after it, the game being over), so that no change falls between the two; the stream's
+ * audience is its side (1 + WHITE or BLACK), for the news of the opponent. */
 typedef struct Opening {
     Stream *s;
-    bool told;
+    bool present; /* the side's presence is to be kept */
 } Opening;
 
-/* Under g's lock (a GameCall's read): gameFull goes out, and the stream joins g's topic (or
- * ends after it, the game being over), so that no change falls between the two. */
 static bool subscribe(void *ctx, LiveGame *g, int you)
 {
     Opening *o = ctx;
+    Stream *s = o->s;
     StreamMessage *m = line_of(lichess_game_full(g));
     if (!m)
         return false;
-    stream_push(o->s, m);
+    stream_push(s, m);
     stream_unref(m);
     if (g->result != RESULT_NONE)
-        stream_push(o->s, NULL); /* nothing more will come */
-    service_hold(g);             /* the stream outlives the request that opened it */
-    ((BoardHolder *)stream_owner(o->s))->side = you;
-    o->told = g->has_clock && !g->days && g->result == RESULT_NONE;
-    stream_join(o->s);
+        stream_push(s, NULL); /* nothing more will come */
+    service_hold(g);          /* the stream outlives the request that opened it */
+    stream_set_audience(s, you + 1);
+    o->present = game_hold_wants_presence(g, you);
+    stream_join(s);
     return true;
-}
-
-/* A new stream for g, its holder with it; NULL when memory runs out. */
-static Stream *new_stream(LiveGame *g, struct MHD_Connection *c)
-{
-    char topic[STREAM_TOPIC_MAX];
-    topic_of(g->id, topic);
-    BoardHolder *h = calloc(1, sizeof *h);
-    Stream *s = h ? stream_new(&board_stream, c, topic, h) : NULL;
-    if (!s)
-        free(h);
-    else
-        h->g = g;
-    return s;
 }
 
 struct MHD_Response *board_stream_open(LiveGame *g, const Principal *p, struct MHD_Connection *c, GameStatus *status,
@@ -152,23 +122,27 @@ struct MHD_Response *board_stream_open(LiveGame *g, const Principal *p, struct M
                  g->id);
         return NULL;
     }
-    Opening o = {new_stream(g, c), false};
-    if (!o.s) {
+    char topic[STREAM_TOPIC_MAX];
+    topic_of(g->id, topic);
+    GameHold *h = game_hold_new(g);
+    Stream *s = h ? stream_new(&board_stream, c, topic, h) : NULL;
+    if (!s) {
+        free(h);
         *status = GAME_NO_MEMORY;
         snprintf(message, len, "out of memory");
         return NULL;
     }
-    BoardHolder *h = stream_owner(o.s);
+    Opening o = {s, false};
     GameCall call = {.user = p->user_id, .read = subscribe, .ctx = &o};
     *status = service_read_player(g, &call);
     if (*status != GAME_OK) {
         snprintf(message, len, "%s", call.message);
-        stream_discard(o.s);
+        stream_discard(s);
         free(h);
         return NULL;
     }
-    h->presence = presence_enter(g->id, h->side, o.told);
-    struct MHD_Response *r = stream_response(o.s); /* on failure, the stream ends */
+    game_hold_enter(h, stream_audience(s) - 1, o.present);
+    struct MHD_Response *r = stream_response(s); /* on failure, the stream ends */
     if (r)
         return r;
     *status = GAME_NO_MEMORY;

@@ -7,15 +7,11 @@
 #include <string.h>
 
 #include "events_told.h"
+#include "game_hold.h"
 #include "stream.h"
 
-static void release_game(void *owner)
-{
-    service_release(owner);
-}
-
 static const StreamKind game_events = {"text/event-stream; charset=utf-8", ": keep-alive\n\n", EVENTS_KEEPALIVE_MS,
-                                       release_game};
+                                       game_hold_release};
 
 /* The topic of g's event streams. */
 static void topic_of(const LiveGame *g, char topic[STREAM_TOPIC_MAX])
@@ -47,6 +43,34 @@ static void on_changed(void *ctx, LiveGame *g)
     told_done(&t);
 }
 
+/* A message for the streams of one audience (a player's side + 1). */
+typedef struct Aimed {
+    StreamMessage *m;
+    int audience;
+} Aimed;
+
+static void push_aimed(Stream *s, void *ctx)
+{
+    const Aimed *a = ctx;
+    if (stream_audience(s) == a->audience)
+        stream_push(s, a->m);
+}
+
+/* The presence's news: side's opponent in game_id has gone (claimable in claim_in_s), or is
+ * back: an "opponentGone" event to that side's streams. */
+static void on_presence(const char *game_id, int side, bool gone, int claim_in_s)
+{
+    char topic[STREAM_TOPIC_MAX], data[96];
+    snprintf(topic, STREAM_TOPIC_MAX, "game:%s", game_id);
+    int len = gone ? snprintf(data, sizeof data, "event: opponentGone\ndata: {\"gone\":true,\"claimWinInSeconds\":%d}\n\n",
+                              claim_in_s)
+                   : snprintf(data, sizeof data, "event: opponentGone\ndata: {\"gone\":false}\n\n");
+    Aimed a = {stream_message(data, (size_t)len), side + 1};
+    if (a.m)
+        stream_publish(topic, push_aimed, &a);
+    stream_unref(a.m);
+}
+
 void events_close_all(void)
 {
     stream_close_all();
@@ -65,6 +89,7 @@ int events_count(void)
 bool events_start(void)
 {
     GameObserver o = {.changed = on_changed};
+    presence_observe(on_presence);
     return stream_start() && service_observe(&o);
 }
 
@@ -75,12 +100,19 @@ void events_stop(void)
 
 /* Under g's lock (a GameCall's read, `you` the reader's side or -1): the first state goes
  * out, and the stream joins g's topic, so that no change falls between the two. */
+typedef struct Opening {
+    Stream *s;
+    bool present; /* a player's presence is to be kept */
+} Opening;
+
 static bool subscribe(void *ctx, LiveGame *g, int you)
 {
-    Stream *s = ctx;
+    Opening *o = ctx;
+    Stream *s = o->s;
     StreamMessage *m = told_first(g, you);
     if (!m)
         return false;
+    o->present = game_hold_wants_presence(g, you);
     stream_set_audience(s, you + 1);
     stream_push(s, m);
     stream_unref(m);
@@ -94,19 +126,24 @@ struct MHD_Response *events_open(LiveGame *g, const char *token, const char *use
 {
     char topic[STREAM_TOPIC_MAX];
     topic_of(g, topic);
-    Stream *s = stream_new(&game_events, c, topic, g);
+    GameHold *h = game_hold_new(g);
+    Stream *s = h ? stream_new(&game_events, c, topic, h) : NULL;
     if (!s) {
+        free(h);
         *status = GAME_NO_MEMORY;
         snprintf(message, len, "out of memory");
         return NULL;
     }
-    GameCall call = {.token = token, .user = user, .read = subscribe, .ctx = s};
+    Opening o = {s, false};
+    GameCall call = {.token = token, .user = user, .read = subscribe, .ctx = &o};
     *status = service_read(g, &call);
     if (*status != GAME_OK) {
         snprintf(message, len, "%s", call.message);
         stream_discard(s);
+        free(h);
         return NULL;
     }
+    game_hold_enter(h, stream_audience(s) - 1, o.present);
     struct MHD_Response *r = stream_response(s); /* on failure, the stream ends */
     if (r)
         return r;

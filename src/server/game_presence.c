@@ -15,7 +15,6 @@ struct Presence {
     char game_id[GAME_ID_LEN + 1];
     int side;
     int streams;
-    bool told;          /* it hears of its opponent (a game with a clock) */
     bool heard_gone;    /* what it heard last: gone, */
     bool heard_claim;   /* and the claim open */
     Presence *next;
@@ -23,7 +22,9 @@ struct Presence {
 
 static Store *store;
 static int64_t claim_after_ms = PRESENCE_CLAIM_AFTER_MS;
-static PresenceNews news;
+#define LISTENERS_MAX 4
+static PresenceNews listeners[LISTENERS_MAX];
+static int nlisteners;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static Presence *present;
 static _Atomic int64_t next_round;
@@ -36,7 +37,8 @@ void presence_start(Store *s, int64_t claim_after)
 
 void presence_observe(PresenceNews listener)
 {
-    news = listener;
+    if (nlisteners < LISTENERS_MAX) /* at start, before the clock thread's first round */
+        listeners[nlisteners++] = listener;
 }
 
 static Presence *find(const char *game_id, int side)
@@ -54,14 +56,13 @@ static void note(const char *game_id, int side, int64_t seen)
         fprintf(stderr, "starfish: game %s: a player's presence was not noted (the store failed)\n", game_id);
 }
 
-Presence *presence_enter(const char *game_id, int side, bool told)
+Presence *presence_enter(const char *game_id, int side)
 {
     pthread_mutex_lock(&lock);
     Presence *p = find(game_id, side);
     if (!p && (p = calloc(1, sizeof *p))) {
         snprintf(p->game_id, sizeof p->game_id, "%s", game_id);
         p->side = side;
-        p->told = told;
         p->next = present;
         present = p;
     }
@@ -105,7 +106,6 @@ int presence_gone(const char *game_id, int side, int64_t now, int64_t *claim_at)
 typedef struct Finding {
     char game_id[GAME_ID_LEN + 1];
     int side;
-    bool told;
     bool gone;
     int claim_in_s;
 } Finding;
@@ -123,7 +123,6 @@ static Finding *copy_present(int *n)
     for (Presence *p = present; f && p; p = p->next, i++) {
         memcpy(f[i].game_id, p->game_id, sizeof f[i].game_id);
         f[i].side = p->side;
-        f[i].told = p->told;
     }
     pthread_mutex_unlock(&lock);
     return f;
@@ -152,20 +151,20 @@ static bool heard_before(const Finding *f)
     return heard;
 }
 
-/* Reads the opponent of each side that hears of it, and tells what changed. */
+/* Reads the opponent of each side, and tells what changed. */
 static void tell(Finding *f, int n, int64_t now)
 {
     for (int i = 0; i < n; i++) {
-        if (!f[i].told)
-            continue;
         int64_t claim_at;
         int gone = presence_gone(f[i].game_id, !f[i].side, now, &claim_at);
         if (gone < 0)
             continue;
         f[i].gone = gone;
         f[i].claim_in_s = gone && claim_at > now ? (int)((claim_at - now + 999) / 1000) : 0;
-        if (!heard_before(&f[i]) && news)
-            news(f[i].game_id, f[i].side, f[i].gone, f[i].claim_in_s);
+        if (heard_before(&f[i]))
+            continue;
+        for (int l = 0; l < nlisteners; l++)
+            listeners[l](f[i].game_id, f[i].side, f[i].gone, f[i].claim_in_s);
     }
 }
 

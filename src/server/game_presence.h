@@ -29,11 +29,10 @@ typedef struct Presence Presence;
 typedef void (*PresenceNews)(const char *game_id, int side, bool gone, int claim_in_s);
 
 void presence_start(Store *store, int64_t claim_after_ms);
-/* Who hears the news (one listener: the board streams). */
+/* Adds a listener of the news (the board streams, the games' event streams). */
 void presence_observe(PresenceNews news);
-/* A stream of `side` in game_id opens (told: whether that side hears of its opponent's coming
- * and going, a game with a clock); NULL when memory runs out. */
-Presence *presence_enter(const char *game_id, int side, bool told);
+/* A stream of `side` in game_id (a game with a clock) opens; NULL when memory runs out. */
+Presence *presence_enter(const char *game_id, int side);
 /* The stream closes. */
 void presence_leave(Presence *p);
 /* A round, every PRESENCE_EVERY_MS (the clock thread calls it more often). */

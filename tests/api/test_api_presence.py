@@ -1,5 +1,5 @@
 """A player who leaves a game: lichess's opponentGone on the opponent's Board/Bot stream (gone,
-with the seconds until a claim; back), and the claims it allows (claim-victory, claim-draw):
+with the seconds until a claim; back), or on a web player's event stream, and the claims it allows (claim-victory, claim-draw):
 only against an opponent gone for the claim delay (serve --claim-after), in a game with a clock
 that both sides have begun; the game then ends "abandoned" (lichess's status "timeout"). On
 both stores, and across two instances on PostgreSQL (the leaver's stream on one, the claim
@@ -9,6 +9,7 @@ import time
 import accounts as a
 import api_harness as h
 from test_api_board import bot, game_between, stream
+from test_api_endings import friend_game
 
 CLAIM_AFTER = 2  # seconds, the server's --claim-after in these tests
 
@@ -79,6 +80,36 @@ def test_claims_refused_and_claim_draw():
         assert last["status"] == "timeout" and "winner" not in last, last
         assert s.game(gid)["result"] == "1/2-1/2"
         assert "is over" in claim(alice, gid, expect=409)
+        w.close()
+    finally:
+        s.cleanup()
+
+
+def web_gone_news(events):
+    """The next opponentGone event of a web player's stream (states and patches skipped)."""
+    for _ in range(50):
+        name, data, _ = events.read()
+        if name == "opponentGone":
+            return data
+    raise AssertionError("no opponentGone event")
+
+
+def test_web_players_presence_and_claim():
+    s = h.Server(extra_args=["--claim-after", "0"])
+    try:
+        gid, white, black = friend_game(s, clock={"base_ms": 300000, "inc_ms": 0})
+        w, b = s.events(gid, token=white), s.events(gid, token=black)
+        s.move(gid, white, "e2e4")
+        s.move(gid, black, "e7e5")
+        b.close()
+        assert web_gone_news(w) == {"gone": True, "claimWinInSeconds": 0}
+        b = s.events(gid, token=black)
+        assert web_gone_news(w) == {"gone": False}
+        b.close()
+        assert web_gone_news(w)["gone"] is True
+        s.error("POST", "/api/games/%s/claim-victory" % gid, {"token": "nonsense"}, expect=403)
+        game = s.call("POST", "/api/games/%s/claim-victory" % gid, {"token": white})
+        assert (game["result"], game["reason"]) == ("1-0", "abandoned"), game
         w.close()
     finally:
         s.cleanup()
