@@ -99,6 +99,7 @@ export const api = {
   analysisStreamUrl: ({ variant, fen, lines }) => `/api/analysis/stream?${new URLSearchParams({ variant, fen, lines })}`,
   eventsUrl: (id, token) => `/api${gamePath(id)}/events${token ? `?token=${encodeURIComponent(token)}` : ''}`,
   berserk: (id, token) => request('POST', `${gamePath(id)}/berserk`, byToken(token)),
+  claim: (id, token, what) => request('POST', `${gamePath(id)}/claim-${what}`, byToken(token)),
   // Tournaments (lichess's arena endpoints, and round robins) and TV.
   tournaments: () => request('GET', '/tournament'),
   tournament: (id, page = 1) => request('GET', `${tourPath(id)}?page=${page}`),

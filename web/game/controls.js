@@ -1,5 +1,6 @@
 // The status card: the game's title and terms (a rated game badged), whose turn it is, the
-// result, the opponent's draw offer to answer, and the player's actions (offer a draw, resign,
+// result, the opponent's draw offer to answer, the claims when the opponent has left, and the
+// player's actions (offer a draw, resign,
 // abort before both sides have moved, flip the board).
 
 import { h, $, capitalize as cap, variantTitle, resultLine } from '../ui.js';
@@ -40,6 +41,10 @@ export class Controls {
         h('span', { class: 'offer-text' }),
         btn('accept-draw', 'Accept', () => state.emit('draw', 'accept'), 'primary'),
         btn('decline-draw', 'Decline', () => state.emit('draw', 'decline'))),
+      goneBox: h('div', { class: 'offer-box', id: 'gone-box', hidden: true, role: 'alert' },
+        h('span', { class: 'offer-text' }),
+        btn('claim-victory', 'Claim victory', () => state.emit('claim', 'victory'), 'primary'),
+        btn('claim-draw', 'Claim draw', () => state.emit('claim', 'draw'))),
       takebackBox: offerBox('takeback', (action) => state.emit('takeback', action)),
       rematchBox: offerBox('rematch', (action) => state.emit('rematch', action)),
       offer: btn('offer-draw', '\u00BD Offer draw', () => state.emit('draw', 'offer')),
@@ -54,7 +59,7 @@ export class Controls {
     e.flip.setAttribute('aria-label', 'Flip board (f)');
     this.element = h('section', { class: 'card status-card' },
       h('div', { class: 'title-row' }, h('div', { class: 'title-left' }, e.title, e.rated), e.conn),
-      e.sub, e.status, e.result, e.drawBox, e.takebackBox, e.rematchBox, learnLinks(state.variant.name));
+      e.sub, e.status, e.result, e.goneBox, e.drawBox, e.takebackBox, e.rematchBox, learnLinks(state.variant.name));
     // The player's buttons: in the side panel on a wide screen, in one row under the board on a phone.
     this.bar = h('div', { class: 'action-bar', id: 'action-bar' }, e.abort, e.takeback, e.offer, e.resign, e.rematch, e.flip);
     state.on('change', () => this.render());
@@ -65,6 +70,30 @@ export class Controls {
     c.dataset.state = s;
     c.title = s === 'live' ? 'Live updates: connected' : s === 'reconnecting' ? 'Live updates: reconnecting\u2026' : 'Live updates: connecting\u2026';
     c.textContent = s === 'live' ? '\u25CF live' : '\u25CB reconnecting';
+  }
+
+  // The opponent has left (the claim open at claimAt, ms) or is back (null).
+  setOpponentGone(news) {
+    this.claimAt = news.gone ? Date.now() + news.claimWinInSeconds * 1000 : null;
+    clearInterval(this.goneTimer);
+    if (this.claimAt) this.goneTimer = setInterval(() => this.renderGone(), 1000);
+    this.renderGone();
+  }
+
+  renderGone() {
+    const s = this.state;
+    const box = this.el.goneBox;
+    const left = this.claimAt && s.playing ? Math.ceil((this.claimAt - Date.now()) / 1000) : null;
+    box.hidden = left === null;
+    if (left === null) {
+      clearInterval(this.goneTimer);
+      return;
+    }
+    $('.offer-text', box).textContent = left > 0
+      ? `Your opponent has left the game: you may claim victory in ${left} s.`
+      : 'Your opponent has left the game: claim victory, claim a draw, or wait.';
+    $('#claim-victory', box).hidden = $('#claim-draw', box).hidden = left > 0;
+    for (const b of box.querySelectorAll('button')) b.disabled = s.pending;
   }
 
   // A resignation needs a second click within 4 s.
@@ -128,6 +157,7 @@ export class Controls {
     e.drawBox.hidden = !toAnswer && !(offered && !s.isPlayer);
     this.renderTakeback();
     this.renderRematch();
+    this.renderGone();
     if (offered) {
       $('.offer-text', e.drawBox).textContent = toAnswer ? `${mine ? 'Your opponent' : cap(offered)} offers a draw.` : `${cap(offered)} offers a draw.`;
       $('#accept-draw', e.drawBox).hidden = $('#decline-draw', e.drawBox).hidden = !toAnswer;

@@ -20,11 +20,13 @@ export function applyPatch(game, patch) {
 }
 
 export class Live extends EventFeed {
-  constructor(id, token, onState, onStatus) {
+  // onGone: the player's opponent has left ({gone: true, claimWinInSeconds}) or come back.
+  constructor(id, token, onState, onStatus, onGone = () => {}) {
     const reader = { token }; // read at each connection (`this` is not there before super)
     const handlers = {
       state: (g) => this.told(g),
       patch: (p) => this.told(this.game && applyPatch(this.game, p)),
+      opponentGone: (x) => onGone(x),
     };
     super(() => api.eventsUrl(id, reader.token), handlers, onStatus);
     this.reader = reader;

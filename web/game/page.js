@@ -69,7 +69,8 @@ export class GameView {
     preloadSounds();
     s.set({ game });
     if (game.status === 'ongoing' && game.moves.length === 0) playSound('start');
-    this.live = new Live(this.id, s.token, (g) => this.onState(g, true), (c) => this.controls.setConnection(c));
+    this.live = new Live(this.id, s.token, (g) => this.onState(g, true), (c) => this.controls.setConnection(c),
+      (x) => this.controls.setOpponentGone(x));
   }
 
   // The game, read with this browser's token if it has one.
@@ -172,6 +173,7 @@ export class GameView {
     s.on('draw', (action) => this.draw(action));
     s.on('resign', () => this.action(() => api.resign(this.id, s.token), 'resign'));
     s.on('abort', () => this.action(() => api.abort(this.id, s.token), 'abort the game'));
+    s.on('claim', (what) => this.action(() => api.claim(this.id, s.token, what), `claim the ${what}`));
     s.on('join', () => this.join());
     s.on('rematch', (action) => this.offer('rematch', action));
     s.on('takeback', (action) => this.offer('takeback', action));

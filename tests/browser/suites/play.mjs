@@ -2,7 +2,7 @@
 // games against the engine, resignation, draws, clocks, the end-of-game dialog, takebacks and
 // rematches.
 
-import { test, check, Failure, newPlayer, createGame, joinByInvite, waitPlies, play, place, resultText, sanList, shot, boardMatchesServer } from '../harness.mjs';
+import { test, check, Failure, newPlayer, createGame, joinByInvite, waitPlies, play, place, resultText, sanList, shot, boardMatchesServer, api } from '../harness.mjs';
 
 test('chess-fools-mate-friend', async (t) => {
   const white = await newPlayer(t);
@@ -315,4 +315,25 @@ test('rematch-friend', async (t) => {
   await play(black, 'e2', 'e4');
   await play(white, 'e7', 'e5');
   await boardMatchesServer(white, newId);
+});
+
+// A friend who leaves a game with a clock (closes the page): the other player is told, counts
+// down the server's claim delay, and claims the win.
+test('opponent-left-claim-victory', async (t) => {
+  const white = await newPlayer(t);
+  const id = await createGame(white, { variant: 'chess', opponent: 'friend', clock: { min: 5, inc: 0 } });
+  const black = await joinByInvite(t, white);
+  await play(white, 'e2', 'e4');
+  await play(black, 'e7', 'e5');
+  await black.close();
+  await white.waitForSelector('#gone-box:not([hidden])', { timeout: 20000 });
+  check(/claim victory in \d+ s/.test(await white.locator('#gone-box .offer-text').innerText()), 'no countdown to the claim');
+  check(await white.locator('#claim-victory').isHidden(), 'the claim is offered before its time');
+  await white.waitForSelector('#claim-victory:not([hidden])', { timeout: 40000 });
+  await shot(white, 'opponent-left-claim');
+  await white.locator('#claim-victory').click();
+  check(/White wins as the opponent left/.test(await resultText(white)), `result shown as "${await resultText(white)}"`);
+  const g = await api('GET', `/api/games/${id}`);
+  check(g.result === '1-0' && g.reason === 'abandoned', `the server: ${g.result} ${g.reason}`);
+  check(await white.locator('#gone-box').isHidden(), 'the claim box stays after the end');
 });
