@@ -24,16 +24,19 @@ CFLAGS  ?= $(OPT)
 CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -MMD -MP $(if $(filter 1,$(PGO)),-Wno-error)
 LINK    := $(CFLAGS)
 CFLAGS  += $(PQ_CFLAGS)
-LDLIBS  += -lmicrohttpd -ljansson -lsqlite3 -lpq -lsodium -lz -lpthread -lm
+LDLIBS  += -lmicrohttpd -ljansson -lsqlite3 -lpq -lsodium -lz $(CURL_LIBS) -lpthread -lm
 # libpq's header lives in PostgreSQL's own include directory.
 PQ_CFLAGS := $(shell pkg-config --cflags libpq 2>/dev/null || echo -I/usr/include/postgresql)
+# libcurl (libcurl4-openssl-dev): `starfish bot`'s HTTP client.
+CURL_LIBS := $(shell pkg-config --libs libcurl 2>/dev/null || echo -lcurl)
 
 # The rules library (librules.a): the small utilities, the geometries, the rules core and the
 # variants.  It links with libc, libm and pthreads alone; everything else builds on it.
 RULES_SRC := $(wildcard src/util/*.c src/geometry/*.c src/core/*.c src/variants/*.c)
 RULES_LIBS := -lpthread -lm
 # src/cluster/ranks_mpi.c is starfish-mpi's alone: starfish has one rank (ranks_local.c).
-LIB_SRC := $(RULES_SRC) $(filter-out src/cluster/ranks_mpi.c,$(wildcard src/engine/*.c src/server/*.c src/frontend/*.c src/tablebase/*.c src/cluster/*.c))
+LIB_SRC := $(RULES_SRC) $(filter-out src/cluster/ranks_mpi.c,$(wildcard src/engine/*.c src/server/*.c src/frontend/*.c \
+	src/bot/*.c src/tablebase/*.c src/cluster/*.c))
 UNIT_SRC := $(wildcard tests/unit/*.c)
 # The derived tablebase rules, a binary image assembled into the program (.incbin).
 LIB_ASM := src/tablebase/derived_blob.S
