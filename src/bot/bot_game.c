@@ -437,17 +437,21 @@ static void engine_failed(BotGame *g, const char *why)
         g->engine_retry_at = clock_seconds() + 1.0;
 }
 
-static void start_search(BotGame *g)
+/* The game's engine, started as soon as the game is known (and again after it failed). */
+static void keep_engine(BotGame *g)
 {
-    char why[300], go[200];
-    if (clock_seconds() < g->engine_retry_at)
+    char why[300], message[600];
+    if (!g->full || g->player.ready || g->gave_up || clock_seconds() < g->engine_retry_at)
         return;
-    if (!g->player.ready && !player_start(&g->player, &g->bot->cfg, bot_uci_variant(g->variant), why, sizeof why)) {
-        char message[600];
+    if (!player_start(&g->player, &g->bot->cfg, bot_uci_variant(g->variant), why, sizeof why)) {
         snprintf(message, sizeof message, "the engine '%.200s' %s", g->bot->cfg.engine, why);
         engine_failed(g, message);
-        return;
     }
+}
+
+static void start_search(BotGame *g)
+{
+    char go[200];
     Text position = {0};
     double wait = go_command(g, go, sizeof go);
     if (!position_command(g, &position)) {
@@ -471,10 +475,18 @@ static bool sendable(const char *move)
     return strspn(move, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@+=-_.") == n;
 }
 
-/* A refused move: asked of the engine once more, after a moment; a second time resigns. */
-static void refused(BotGame *g, const char *move, const char *why)
+/* A refused move: asked of the engine once more, after a moment; a second time resigns.  A
+ * move sent again after a request that got no answer is not counted: the server may have taken
+ * it the first time, and the game's stream will say so. */
+static void refused(BotGame *g, const char *move, const char *why, bool sent_before)
 {
-    bot_log("%s: the server refused the engine's move %s at move %d: %s", g->what, move, g->nmoves + 1, why);
+    bot_log("%s: the server refused the engine's move %s at move %d: %s%s", g->what, move, g->nmoves + 1, why,
+            sent_before ? " (sent before without an answer: perhaps taken then)" : "");
+    if (sent_before) {
+        g->refused_at = clock_seconds();
+        g->refused_ply = g->nmoves;
+        return;
+    }
     g->refusals = g->refused_ply == g->nmoves ? g->refusals + 1 : 1;
     g->refused_ply = g->nmoves;
     g->refused_at = clock_seconds();
@@ -493,8 +505,9 @@ static void send_move(BotGame *g)
         g->pending[0] = 0;
         g->resend_wait = 0;
     } else if (status == 400 || status == 409) {
-        refused(g, g->pending, why);
+        refused(g, g->pending, why, g->resend_wait > 0);
         g->pending[0] = 0;
+        g->resend_wait = 0;
     } else if (status == 401 || status == 403 || status == 404) {
         bot_log("%s: the move %s is refused (%s): left alone", g->what, g->pending, why);
         g->over = true;
@@ -519,7 +532,7 @@ static void take_bestmove(BotGame *g, const char *best)
         }
     }
     if (!sendable(best)) {
-        refused(g, best, "not a move that can be sent");
+        refused(g, best, "not a move that can be sent", false);
         return;
     }
     snprintf(g->pending, sizeof g->pending, "%s", best);
@@ -542,7 +555,8 @@ static void turn(BotGame *g)
         g->pending[0] = 0; /* the server took it after all, or the game moved on */
     if (g->pending[0] && clock_seconds() >= g->resend_at)
         send_move(g);
-    bool busy = g->player.thinking || g->player.discarding || g->pending[0];
+    keep_engine(g);
+    bool busy = !g->player.ready || g->player.thinking || g->player.discarding || g->pending[0];
     if (!my_turn(g) || busy || g->gave_up || g->sent_ply == g->nmoves)
         return;
     if (g->refused_ply == g->nmoves && clock_seconds() - g->refused_at < REFUSAL_WAIT_S)
