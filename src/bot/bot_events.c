@@ -271,8 +271,9 @@ int bot_events_run(const Bot *b)
             bot_request_stop(1);
             break;
         }
-        bot_log("the event stream dropped (%s): again in %.0f s", err, backoff);
-        retry_at = clock_seconds() + backoff;
+        double wait = status == 429 ? RATE_LIMIT_SECONDS : backoff; /* lichess: a minute after a 429 */
+        bot_log("the event stream dropped (%s): again in %.0f s", err, wait);
+        retry_at = clock_seconds() + wait;
         backoff = backoff * 2 > BACKOFF_MAX_S ? BACKOFF_MAX_S : backoff * 2;
     }
     stream_close(&s);

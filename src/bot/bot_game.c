@@ -329,8 +329,9 @@ static void stream_dropped(BotGame *g, StreamState st)
         g->over = true;
         return;
     }
-    bot_log("%s: its stream dropped (%s): again in %.0f s", g->what, why, g->backoff);
-    g->reconnect_at = clock_seconds() + g->backoff;
+    double wait = status == 429 ? RATE_LIMIT_SECONDS : g->backoff;
+    bot_log("%s: its stream dropped (%s): again in %.0f s", g->what, why, wait);
+    g->reconnect_at = clock_seconds() + wait;
     g->backoff = g->backoff * 2 > BACKOFF_MAX_S ? BACKOFF_MAX_S : g->backoff * 2;
     g->reconnecting = true;
 }
@@ -511,6 +512,11 @@ static void send_move(BotGame *g)
     } else if (status == 401 || status == 403 || status == 404) {
         bot_log("%s: the move %s is refused (%s): left alone", g->what, g->pending, why);
         g->over = true;
+    } else if (status == 429) { /* lichess's rule: a whole minute before the next request */
+        bot_log("%s: the move %s: too many requests (%s): sent again in %.0f s", g->what, g->pending, why,
+                RATE_LIMIT_SECONDS);
+        g->resend_wait = RATE_LIMIT_SECONDS;
+        g->resend_at = clock_seconds() + RATE_LIMIT_SECONDS;
     } else {
         g->resend_wait = g->resend_wait ? (g->resend_wait * 2 > RESEND_MAX_S ? RESEND_MAX_S : g->resend_wait * 2) : 0.25;
         bot_log("%s: the move %s got no answer (%s): sent again in %.2f s", g->what, g->pending, why, g->resend_wait);

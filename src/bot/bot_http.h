@@ -22,6 +22,7 @@
 #define REQUEST_SECONDS 30       /* a request that answers at once, at most */
 #define CONNECT_SECONDS 10
 #define STREAM_LINE_MAX (4 << 20) /* a line longer than this ends the stream */
+#define RATE_LIMIT_SECONDS 60.0   /* after a 429, lichess asks for a minute without requests */
 
 typedef struct BotConn {
     char base[512];               /* the server's URL, without a trailing slash */
