@@ -36,7 +36,7 @@ RULES_SRC := $(wildcard src/util/*.c src/geometry/*.c src/core/*.c src/variants/
 RULES_LIBS := -lpthread -lm
 # src/cluster/ranks_mpi.c is starfish-mpi's alone: starfish has one rank (ranks_local.c).
 LIB_SRC := $(RULES_SRC) $(filter-out src/cluster/ranks_mpi.c,$(wildcard src/engine/*.c src/server/*.c src/frontend/*.c \
-	src/bot/*.c src/tablebase/*.c src/cluster/*.c))
+	src/bot/*.c src/client/*.c src/tablebase/*.c src/cluster/*.c))
 UNIT_SRC := $(wildcard tests/unit/*.c)
 # The derived tablebase rules, a binary image assembled into the program (.incbin).
 LIB_ASM := src/tablebase/derived_blob.S

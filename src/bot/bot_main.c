@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../frontend/match_engine.h"
+#include "../client/uci_process.h"
 #include "../util/error.h"
 #include "../util/paths.h"
 #include "bot.h"

@@ -1,5 +1,5 @@
 /*
- * One game's engine: a UCI process (src/frontend/match_engine.h does the talking) started
+ * One game's engine: a UCI process (src/client/uci_process.h does the talking) started
  * for the game, told its variant and options, asked for a move with `position` and `go`, and
  * read without blocking, so that its game thread goes on reading the game's stream while the
  * engine thinks.  A search may be called off (`stop`, its bestmove thrown away) when the game
@@ -8,7 +8,7 @@
 #ifndef STARFISH_BOT_PLAYER_H
 #define STARFISH_BOT_PLAYER_H
 
-#include "../frontend/match_engine.h"
+#include "../client/uci_process.h"
 #include "bot.h"
 
 #define PLAYER_HANDSHAKE_SECONDS 10.0 /* for uciok, and for readyok */

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "../../src/bot/bot.h"
-#include "../../src/frontend/match_engine.h"
+#include "../../src/client/uci_process.h"
 #include "test.h"
 
 static bool read_config(BotConfig *c, const char *text, char *err, size_t errlen)

@@ -4,8 +4,8 @@
  * every read and write with a deadline; the `uci` handshake, the options and the variant set,
  * and the `bestmove` line read.
  */
-#ifndef STARFISH_MATCH_ENGINE_H
-#define STARFISH_MATCH_ENGINE_H
+#ifndef STARFISH_UCI_PROCESS_H
+#define STARFISH_UCI_PROCESS_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,6 +1,6 @@
 /* Engine processes for the match runner and the bot: fork/exec, pipes, lines with deadlines,
  * the uci handshake. */
-#include "match_engine.h"
+#include "uci_process.h"
 
 #include <errno.h>
 #include <fcntl.h>
