@@ -189,21 +189,27 @@ def test_bad_input_gets_one_clear_line():
 
 def test_bot_on_a_server_that_speaks_as_lichess():
     """The fake (fake_lichess.py) writes castling king to rook and sends a malformed line, a
-    draw offer and a takeback request; it refuses every move (400).  The bot reads past the
-    line, declines both offers, writes the castling for the engine, asks the engine again after
-    the first refusal and resigns after the second; it declines a variant it does not play
-    with lichess's reason (`standard`: it plays chess alone) and accepts a challenge it takes."""
+    draw offer and a takeback request, and refuses every move of g1 (400): the bot reads past
+    the line, declines both offers, writes the castling for the engine, asks the engine again
+    after the first refusal and gives up after the second (abort refused, then resign).  In g2
+    a late state (no move yet) comes after the bot's first move was taken: the bot does not
+    move twice.  It declines a variant it does not play with lichess's reason (`standard`: it
+    plays chess alone), accepts a challenge it takes, and leaves its own alone."""
     fake = fake_lichess.FakeLichess()
     bot = bots.BotProcess(fake.url, "lip_faketoken", ["go.nodes = 1000", "variants = standard", "concurrency = 2"])
     try:
         bot.wait_log(r"game g1: ended: 1-0 \(resign\), lost after 7 moves")
+        bot.wait_log(r"game g2: ended: 1-0 \(resign\), won after 3 moves")
         log = bot.log()
         assert "the event stream: a malformed line ignored" in log, log
         assert "engine says" not in log, log  # e1h1 reached the engine as e1g1
-        assert len(fake.moves) == 2 and all(m[1] in "5678" for m in fake.moves), fake.moves  # black's moves
-        assert log.count("the server refused the engine's move") == 2, log
+        assert len(fake.moves["g1"]) == 2 and all(m[1] in "5678" for m in fake.moves["g1"]), fake.moves  # Black's
+        assert log.count("game g1: the server refused the engine's move") == 2, log
+        assert len(fake.moves["g2"]) == 2 and all(m[1] in "1234" for m in fake.moves["g2"]), fake.moves  # once each
         posts = fake.posts
-        assert "/api/bot/game/g1/draw/no" in posts and "/api/bot/game/g1/takeback/no" in posts, posts
+        for gid in ("g1", "g2"):
+            assert posts.count("/api/bot/game/%s/draw/no" % gid) == 1, posts
+        assert "/api/bot/game/g1/takeback/no" in posts, posts
         assert posts.index("/api/bot/game/g1/resign") > posts.index("/api/bot/game/g1/abort"), posts
         bot.wait_log(r"challenge c1 from Alice: crazyhouse, 3\+2, rated: declined \(standard\)")
         bot.wait_log(r"challenge c2 from Alice: standard, 3\+2, rated: accepted")
