@@ -541,7 +541,7 @@ static void take_bestmove(BotGame *g, const char *best)
         refused(g, best, "not a move that can be sent", false);
         return;
     }
-    snprintf(g->pending, sizeof g->pending, "%s", best);
+    snprintf(g->pending, sizeof g->pending, "%.*s", (int)sizeof g->pending - 1, best);
     g->pending_ply = g->think_ply;
     g->resend_at = 0;
 }

@@ -167,6 +167,7 @@ def run_bot(args, timeout=30):
     return proc.returncode, proc.stderr
 
 
+@h.sqlite_only  # the store plays no part: once is enough
 def test_bad_input_gets_one_clear_line():
     s = h.shared()
     user = bots.bot_account(s)
@@ -187,6 +188,7 @@ def test_bad_input_gets_one_clear_line():
     assert bot.proc.wait(timeout=30) == 2 and "clock.min (600) is above clock.max (60)" in bot.log(), bot.log()
 
 
+@h.sqlite_only  # not our server at all: once is enough
 def test_bot_on_a_server_that_speaks_as_lichess():
     """The fake (fake_lichess.py) writes castling king to rook and sends a malformed line, a
     draw offer and a takeback request, and refuses every move of g1 (400): the bot reads past
