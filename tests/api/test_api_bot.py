@@ -121,8 +121,11 @@ def test_sigterm_stops_the_bot_cleanly():
         gid = challenge(alice, bob.name, days="3", variant="starchess", color="white")["id"]  # 10 s a move
         bot_a.wait_log(r"game %s: started" % gid)
         bot_b.wait_log(r"game %s: started" % gid)
+        deadline = time.time() + 20
+        while len(bot_a.children()) != 1 and time.time() < deadline:  # the game's engine (the check at start quit)
+            time.sleep(0.05)
         engines = bot_a.children()
-        assert len(engines) == 1, engines  # the game's engine (the check at start has quit)
+        assert len(engines) == 1, engines
         assert bot_a.stop() == 0, bot_a.log()
         log = bot_a.log()
         assert "stopping on SIGTERM: 1 game under way" in log and "game %s: left to the clocks" % gid in log, log
