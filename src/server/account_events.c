@@ -1,5 +1,6 @@
 #include "account_events.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +12,71 @@
 #include "stream.h"
 #include "util.h"
 
-static const StreamKind account_stream = {"application/x-ndjson", "\n", ACCOUNT_EVENTS_KEEPALIVE_MS, NULL};
+/* The accounts whose streams are open here (the owner of each stream: presence), in a list. */
+typedef struct Listener {
+    char user_id[USER_ID_MAX + 1];
+    struct Listener *prev, *next;
+} Listener;
+
+static pthread_mutex_t listeners_lock = PTHREAD_MUTEX_INITIALIZER;
+static Listener *listeners;
+
+static void stream_ended(void *owner)
+{
+    Listener *l = owner;
+    pthread_mutex_lock(&listeners_lock);
+    if (l->prev)
+        l->prev->next = l->next;
+    else
+        listeners = l->next;
+    if (l->next)
+        l->next->prev = l->prev;
+    pthread_mutex_unlock(&listeners_lock);
+    free(l);
+}
+
+static const StreamKind account_stream = {"application/x-ndjson", "\n", ACCOUNT_EVENTS_KEEPALIVE_MS, stream_ended};
+
+/* A listener of user_id's, in the list; NULL when memory runs out. */
+static Listener *listen_as(const char *user_id)
+{
+    Listener *l = calloc(1, sizeof *l);
+    if (!l)
+        return NULL;
+    snprintf(l->user_id, sizeof l->user_id, "%s", user_id);
+    pthread_mutex_lock(&listeners_lock);
+    l->next = listeners;
+    if (listeners)
+        listeners->prev = l;
+    listeners = l;
+    pthread_mutex_unlock(&listeners_lock);
+    return l;
+}
+
+bool account_events_online(UserIdText **ids, int *n)
+{
+    *ids = NULL;
+    *n = 0;
+    int cap = 0;
+    bool ok = true;
+    pthread_mutex_lock(&listeners_lock);
+    for (Listener *l = listeners; l && ok; l = l->next) {
+        if (*n == cap) {
+            UserIdText *grown = realloc(*ids, (size_t)(cap = cap ? cap * 2 : 16) * sizeof **ids);
+            if (!(ok = grown != NULL))
+                break;
+            *ids = grown;
+        }
+        memcpy((*ids)[(*n)++], l->user_id, sizeof l->user_id);
+    }
+    pthread_mutex_unlock(&listeners_lock);
+    if (!ok) {
+        free(*ids);
+        *ids = NULL;
+        *n = 0;
+    }
+    return ok;
+}
 
 static void topic_of(const char *user_id, char topic[STREAM_TOPIC_MAX])
 {
@@ -72,7 +137,9 @@ static void announce(void *ctx, LiveGame *g, int side)
     char *json = util_json_text(event);
     Text line = {0};
     bool ok = json && text_addf(&line, "%s\n", json);
-    stream_push(ctx, ok ? stream_message(line.s, line.len) : NULL); /* NULL: ends it, the client reconnects */
+    StreamMessage *m = ok ? stream_message(line.s, line.len) : NULL;
+    stream_push(ctx, m); /* NULL: ends it, the client reconnects */
+    stream_unref(m);
     text_free(&line);
     free(json);
 }
@@ -87,8 +154,11 @@ struct MHD_Response *account_events_open(const Principal *p, struct MHD_Connecti
     }
     char topic[STREAM_TOPIC_MAX];
     topic_of(p->user_id, topic);
-    Stream *s = stream_new(&account_stream, c, topic, NULL);
+    Listener *l = listen_as(p->user_id);
+    Stream *s = l ? stream_new(&account_stream, c, topic, l) : NULL;
     if (!s) {
+        if (l)
+            stream_ended(l);
         *status = 503;
         snprintf(err, len, "out of memory");
         return NULL;

@@ -24,6 +24,10 @@ void account_events_publish(const char *user_id, json_t *event);
  * 503) and err set when it cannot be opened. */
 struct MHD_Response *account_events_open(const Principal *p, struct MHD_Connection *c, unsigned *status, char *err,
                                          size_t len);
+/* The accounts with a stream open on this instance (an account once a stream; *ids malloc'ed);
+ * false when memory runs out. */
+typedef char UserIdText[USER_ID_MAX + 1];
+bool account_events_online(UserIdText **ids, int *n);
 /* How many accounts' streams are open. */
 int account_events_count(void);
 /* Is an account's stream open on this instance? */

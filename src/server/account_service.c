@@ -195,6 +195,7 @@ static void hold(Principal *p, AuthVia via, const Holder *h, const char *digest,
     *p = (Principal){.via = via};
     snprintf(p->user_id, sizeof p->user_id, "%s", h->user_id);
     snprintf(p->username, sizeof p->username, "%s", h->username);
+    p->bot = h->bot;
     snprintf(p->digest, sizeof p->digest, "%s", digest);
 }
 
@@ -431,5 +432,6 @@ AccountStatus account_seat(const Principal *p, const char *variant, SeatRow *sea
     *seat = (SeatRow){0};
     snprintf(seat->user, sizeof seat->user, "%s", p->user_id);
     snprintf(seat->name, sizeof seat->name, "%s", p->username);
+    seat->bot = p->bot;
     return account_rate_seat(seat, variant, reply);
 }

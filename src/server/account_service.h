@@ -36,13 +36,19 @@ typedef enum AccountStatus {
 } AccountStatus;
 
 /* How a request proved who it is. */
-typedef enum AuthVia { AUTH_NONE, AUTH_SESSION, AUTH_TOKEN } AuthVia;
+typedef enum AuthVia {
+    AUTH_NONE,
+    AUTH_SESSION,
+    AUTH_TOKEN,
+    AUTH_HOUSE, /* the server itself, for one of its house bots (bot_service.h) */
+} AuthVia;
 
 /* The account a request acts for, if any. */
 typedef struct Principal {
     AuthVia via;
     char user_id[USER_ID_MAX + 1];
     char username[USER_ID_MAX + 1];
+    BotKind bot;
     char digest[SECRET_DIGEST_LEN + 1]; /* the session's or token's */
 } Principal;
 

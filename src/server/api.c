@@ -189,7 +189,8 @@ static const ApiRoute api_own_routes[] = {
 /* The users' routes first: /games/user/NAME before the games' /games/ID/... */
 static const ApiRoute *const route_tables[] = {api_user_routes,    api_game_routes,    api_analysis_routes,
                                                api_learn_routes,   api_account_routes, api_challenge_routes,
-                                               api_board_routes,   api_seek_routes,    api_own_routes};
+                                               api_board_routes,   api_seek_routes,    api_bot_routes,
+                                               api_own_routes};
 static const size_t route_table_count = sizeof route_tables / sizeof route_tables[0];
 
 void api_routes_to_metrics(void)

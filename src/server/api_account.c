@@ -8,6 +8,7 @@
 #include "../variants/registry.h"
 #include "account_events.h"
 #include "api_route.h"
+#include "bot_service.h"
 #include "stream.h"
 #include "util.h"
 
@@ -150,6 +151,27 @@ json_t *api_perfs_json(const PerfRow *perfs)
     return out;
 }
 
+json_t *api_user_json(const UserRow *u, const PerfRow *perfs)
+{
+    json_t *out = json_pack("{s:s, s:s, s:I, s:o}", "id", u->id, "username", u->username, "createdAt",
+                            (json_int_t)u->created_ms, "perfs", api_perfs_json(perfs));
+    bool ok = out != NULL;
+    if (u->bot)
+        util_json_put(out, "title", json_string("BOT"), &ok);
+    if (u->bot == BOT_HOUSE)
+        util_json_put(out, "house", json_true(), &ok);
+    const char *bio = bot_house_bio(u->id);
+    if (bio)
+        util_json_put(out, "profile", json_pack("{s:s}", "bio", bio), &ok);
+    if (u->online_ms)
+        util_json_put(out, "seenAt", json_integer(u->online_ms), &ok);
+    if (!ok) {
+        json_decref(out);
+        return NULL;
+    }
+    return out;
+}
+
 static enum MHD_Result get_account(ApiRequest *rq)
 {
     AccountReply reply = {0};
@@ -162,9 +184,7 @@ static enum MHD_Result get_account(ApiRequest *rq)
         return http_error(rq->c, 401, "log in first (a session or a bearer token)");
     if (status != ACCOUNT_OK)
         return refused(rq->c, status, &reply);
-    return http_json(rq->c, 200,
-                     json_pack("{s:s, s:s, s:I, s:o}", "id", u.id, "username", u.username, "createdAt",
-                               (json_int_t)u.created_ms, "perfs", api_perfs_json(perfs)));
+    return http_json(rq->c, 200, api_user_json(&u, perfs));
 }
 
 static AccountStatus act_password(ApiRequest *rq, const char *const *field, Principal *p, AccountReply *reply)
@@ -259,6 +279,8 @@ static enum MHD_Result get_event_stream(ApiRequest *rq)
     unsigned status;
     char err[ERR_MAX];
     struct MHD_Response *r = account_events_open(&rq->who, rq->c, &status, err, sizeof err);
+    if (r)
+        bot_seen(rq->who.user_id); /* online at once, not at the next round of presence */
     return r ? http_send(rq->c, MHD_HTTP_OK, r) : http_error(rq->c, status, "%s", err);
 }
 

@@ -34,17 +34,28 @@ static enum MHD_Result act(ApiRequest *rq, LiveGame *g, GameAction act)
     return api_game_act(rq, g, act, arg, NULL, api_read_ok);
 }
 
-/* A handler per endpoint: the game found, the work done, its reference given back. */
+/* The handlers of an endpoint, one per API (board_NAME, bot_NAME): the account checked against
+ * the API (a bot's is the Bot API), the game found, the work done, its reference given back. */
 #define BOARD_ENDPOINT(name, call)                                                                                     \
-    static enum MHD_Result name(ApiRequest *rq)                                                                        \
+    static enum MHD_Result name(ApiRequest *rq, bool bot_api)                                                          \
     {                                                                                                                  \
         enum MHD_Result ret;                                                                                           \
+        if (!api_player_api_ok(rq, bot_api, &ret))                                                                     \
+            return ret;                                                                                                \
         LiveGame *g = api_find_game(rq, &ret);                                                                         \
         if (!g)                                                                                                        \
             return ret;                                                                                                \
         ret = call;                                                                                                    \
         service_release(g);                                                                                            \
         return ret;                                                                                                    \
+    }                                                                                                                  \
+    static enum MHD_Result board_##name(ApiRequest *rq)                                                                \
+    {                                                                                                                  \
+        return name(rq, false);                                                                                        \
+    }                                                                                                                  \
+    static enum MHD_Result bot_##name(ApiRequest *rq)                                                                  \
+    {                                                                                                                  \
+        return name(rq, true);                                                                                         \
     }
 
 BOARD_ENDPOINT(get_stream, open_stream(rq, g))
@@ -56,15 +67,15 @@ BOARD_ENDPOINT(post_takeback, act(rq, g, ACT_TAKEBACK))
 
 /* The routes of one API (board or bot). */
 #define GAME_ROUTES(api)                                                                                               \
-    {"GET", "/" api "/game/stream/{id}", get_stream, true},                                                           \
-    {"POST", "/" api "/game/{id}/move/{move}", post_move, false},                                                     \
-    {"POST", "/" api "/game/{id}/resign", post_resign, false},                                                        \
-    {"POST", "/" api "/game/{id}/abort", post_abort, false},                                                          \
-    {"POST", "/" api "/game/{id}/draw/{answer}", post_draw, false},                                                   \
-    {"POST", "/" api "/game/{id}/takeback/{answer}", post_takeback, false}
+    {"GET", "/" #api "/game/stream/{id}", api##_get_stream, true},                                                    \
+    {"POST", "/" #api "/game/{id}/move/{move}", api##_post_move, false},                                              \
+    {"POST", "/" #api "/game/{id}/resign", api##_post_resign, false},                                                 \
+    {"POST", "/" #api "/game/{id}/abort", api##_post_abort, false},                                                   \
+    {"POST", "/" #api "/game/{id}/draw/{answer}", api##_post_draw, false},                                            \
+    {"POST", "/" #api "/game/{id}/takeback/{answer}", api##_post_takeback, false}
 
 const ApiRoute api_board_routes[] = {
-    GAME_ROUTES("board"),
-    GAME_ROUTES("bot"),
+    GAME_ROUTES(board),
+    GAME_ROUTES(bot),
     {NULL, NULL, NULL, false},
 };

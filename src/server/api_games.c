@@ -49,6 +49,7 @@ static int read_rated(const ApiRequest *rq, json_t *o, const char *fen, GameOpti
     if (status || !opt->rated)
         return status;
     const char *why = rq->who.via == AUTH_NONE ? "log in to create a rated game"
+                      : rq->who.bot           ? "a bot account's rated games are challenges (POST /api/challenge/NAME)"
                       : opt->engine_opponent  ? "a game against the engine is not rated (\"opponent\": \"friend\")"
                       : fen                   ? "a rated game starts from the variant's start (no \"fen\")"
                                               : NULL;
@@ -138,8 +139,7 @@ static bool wants_ndjson(const ApiRequest *rq)
     return accept && strstr(accept, "application/x-ndjson");
 }
 
-/* The rows as NDJSON text (malloc'ed; NULL when memory runs out). */
-static char *ndjson_text(json_t *list)
+char *api_ndjson_text(json_t *list)
 {
     Text out = {0};
     size_t i;
@@ -173,7 +173,7 @@ enum MHD_Result api_send_list(ApiRequest *rq, const ListQuery *q)
         list = NULL;
     }
     if (list && wants_ndjson(rq)) {
-        char *text = ndjson_text(list);
+        char *text = api_ndjson_text(list);
         return text ? http_text(rq->c, 200, "application/x-ndjson", text, NULL) : http_send(rq->c, 503, NULL);
     }
     return http_json(rq->c, 200, list);
@@ -311,6 +311,9 @@ enum MHD_Result api_game_act(ApiRequest *rq, LiveGame *g, GameAction act, const 
 static enum MHD_Result act(ApiRequest *rq, LiveGame *g, GameAction act)
 {
     char err[ERR_MAX];
+    enum MHD_Result refused;
+    if (!api_player_api_ok(rq, false, &refused))
+        return refused;
     json_t *o = NULL;
     const char *arg = NULL, *token = NULL;
     int bad = api_body(rq, &o, err);
@@ -336,6 +339,11 @@ static enum MHD_Result join(ApiRequest *rq, LiveGame *g)
     if (rq->who.via == AUTH_NONE) {
         json_decref(o);
         return http_error(rq->c, 403, "log in to join game %s with an account (anyone may watch it)", g->id);
+    }
+    enum MHD_Result refused;
+    if (!api_player_api_ok(rq, false, &refused)) {
+        json_decref(o);
+        return refused;
     }
     AccountReply reply = {0};
     SeatRow seat;

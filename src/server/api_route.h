@@ -54,6 +54,7 @@ extern const ApiRoute api_user_routes[];
 extern const ApiRoute api_challenge_routes[];
 extern const ApiRoute api_board_routes[];
 extern const ApiRoute api_seek_routes[];
+extern const ApiRoute api_bot_routes[];
 
 /* Prepares what never changes (the variants' descriptions); false when memory runs out. */
 bool api_learn_start(void);
@@ -61,10 +62,22 @@ bool api_learn_start(void);
 /* An account's perfs (account_perfs' rows) as {VARIANT: {rating, rd, games, prov}}; NULL
  * when memory runs out. */
 json_t *api_perfs_json(const PerfRow *perfs);
+/* An account as lichess shows a user: {id, username, createdAt, perfs}, and "title": "BOT" for a
+ * bot, "house": true and "profile": {"bio"} for a house bot, "seenAt" when it was last online;
+ * NULL when memory runs out. */
+json_t *api_user_json(const UserRow *u, const PerfRow *perfs);
 
 /* Answers with the games of the query, newest first: a JSON array of their summaries, or NDJSON
  * when the client's Accept asks for application/x-ndjson. */
 enum MHD_Result api_send_list(ApiRequest *rq, const ListQuery *q);
+
+/* A JSON array (taken over) as NDJSON text: an element a line (malloc'ed; NULL when memory runs
+ * out). */
+char *api_ndjson_text(json_t *list);
+/* lichess's rule: a bot account plays through the Bot API only, and a person's account never
+ * does.  False after answering 403 (*ret) when the request's account may not use the API
+ * (bot_api: the Bot API; else the Board API, the seeks and the web's game actions). */
+bool api_player_api_ok(ApiRequest *rq, bool bot_api, enum MHD_Result *ret);
 
 /* The request's body as a JSON object in *out: JSON, or a form (application/x-www-form-
  * urlencoded, each field a string); an account's request may have none ({}).  0, or the

@@ -111,6 +111,9 @@ static int read_seek(json_t *o, SeekOptions *k, char *err)
 static enum MHD_Result post_seek(ApiRequest *rq)
 {
     char err[ERR_MAX], message[SEEK_MESSAGE_MAX], game_id[STORE_ID_MAX + 1];
+    enum MHD_Result ret;
+    if (!api_player_api_ok(rq, false, &ret))
+        return ret;
     json_t *o;
     SeekOptions options = {0};
     int bad = api_body(rq, &o, err);
@@ -157,7 +160,9 @@ static enum MHD_Result get_lobby_stream(ApiRequest *rq)
     char *json = util_json_text(seek_lobby_json());
     Text event = {0};
     bool ok = json && text_addf(&event, "event: seeks\ndata: %s\n\n", json);
-    stream_push(s, ok ? stream_message(event.s, event.len) : NULL); /* NULL: it ends; the page comes again */
+    StreamMessage *m = ok ? stream_message(event.s, event.len) : NULL;
+    stream_push(s, m); /* NULL: it ends; the page comes again */
+    stream_unref(m);
     text_free(&event);
     free(json);
     return http_send(rq->c, MHD_HTTP_OK, stream_response(s));
@@ -166,6 +171,9 @@ static enum MHD_Result get_lobby_stream(ApiRequest *rq)
 static enum MHD_Result post_accept(ApiRequest *rq)
 {
     char message[SEEK_MESSAGE_MAX], game_id[STORE_ID_MAX + 1];
+    enum MHD_Result ret;
+    if (!api_player_api_ok(rq, false, &ret))
+        return ret;
     SeekStatus status = seek_accept(&rq->who, rq->arg[0], game_id, message);
     return status == SEEK_OK ? http_json(rq->c, 200, json_pack("{s:b, s:s}", "ok", true, "gameId", game_id))
                              : http_error(rq->c, status_of(status), "%s", message);

@@ -8,7 +8,9 @@
 
 #include "../util/parse.h"
 #include "../variants/registry.h"
+#include "account_events.h"
 #include "api_route.h"
+#include "bot_service.h"
 #include "util.h"
 
 #define TOP_MAX 200
@@ -40,12 +42,21 @@ static enum MHD_Result get_user(ApiRequest *rq)
         status = ACCOUNT_FAILED;
     if (status != ACCOUNT_OK)
         return http_error(rq->c, api_account_status(status), "%s", reply.message);
-    return http_json(rq->c, 200,
-                     json_pack("{s:s, s:s, s:I, s:b, s:o, s:{s:i, s:i, s:i, s:i, s:i}, s:o}", "id", u.id, "username",
-                               u.username, "createdAt", (json_int_t)u.created_ms, "closed", u.closed_ms != 0, "perfs",
-                               api_perfs_json(perfs), "count", "all", counts.all, "rated", counts.rated, "win",
-                               counts.win, "loss", counts.loss, "draw", counts.draw, "playing",
-                               counts.playing[0] ? json_string(counts.playing) : json_null()));
+    json_t *out = api_user_json(&u, perfs);
+    bool ok = out != NULL;
+    util_json_put(out, "closed", json_boolean(u.closed_ms != 0), &ok);
+    util_json_put(out, "online", json_boolean(bot_is_online(&u, util_now_ms()) || account_events_listening(u.id)),
+                  &ok);
+    util_json_put(out, "count",
+                  json_pack("{s:i, s:i, s:i, s:i, s:i}", "all", counts.all, "rated", counts.rated, "win", counts.win,
+                            "loss", counts.loss, "draw", counts.draw),
+                  &ok);
+    util_json_put(out, "playing", counts.playing[0] ? json_string(counts.playing) : json_null(), &ok);
+    if (!ok) {
+        json_decref(out);
+        out = NULL;
+    }
+    return http_json(rq->c, 200, out);
 }
 
 /* [year, month (0-11), day, rating]: a point of lichess's rating history. */

@@ -3,14 +3,14 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "account_events.h"
+#include "bot_service.h"
 #include "game_service.h"
 #include "lichess_json.h"
 #include "util.h"
 
-#define LIMIT_MAX_S (180 * 60)
-#define INCREMENT_MAX_S 180
 
 static Store *store;
 
@@ -36,17 +36,46 @@ static ChallengeStatus store_failed(char *message)
     return fail(message, CHALLENGE_FAILED, "the challenges cannot be reached (the store failed): try again");
 }
 
+/* The reasons to decline (lichess's keys, which clients send in any case: "tooFast") and
+ * what the challenger reads. */
+static const struct {
+    const char *key, *text;
+} reasons[] = {
+    {"generic", "The challenge was declined."},
+    {"later", "Not now: ask again later."},
+    {"toofast", "This clock is too fast: challenge again with a slower one."},
+    {"tooslow", "This clock is too slow: challenge again with a faster one."},
+    {"timecontrol", "Not with this time control."},
+    {"rated", "Send a rated challenge instead."},
+    {"casual", "Send a casual challenge instead."},
+    {"standard", "Not a variant now: send a challenge of the variant's standard form."},
+    {"variant", "Not this variant now."},
+    {"nobot", "No challenges from bots."},
+    {"onlybot", "Only challenges from bots."},
+};
+#define REASONS (sizeof reasons / sizeof reasons[0])
+
+/* The reason's index (any case; NULL: generic), or -1. */
+static int reason_of(const char *key)
+{
+    for (size_t i = 0; i < REASONS; i++)
+        if (!key || strcasecmp(key, reasons[i].key) == 0)
+            return (int)i;
+    return -1;
+}
+
 /* ---- Lichess's shape -------------------------------------------------------------------- */
 
-/* An account of a challenge: {id, name, rating, provisional, online}. */
-static json_t *challenge_user(const char *id, const char *name, const char *variant)
+/* An account of a challenge: {id, name, title, rating, provisional, online}. */
+static json_t *challenge_user(const char *id, const char *name, BotKind bot, const char *variant)
 {
     SeatRow seat = {0};
     AccountReply reply = {0};
     snprintf(seat.user, sizeof seat.user, "%s", id);
     account_rate_seat(&seat, variant, &reply); /* a store that fails: 1500, provisional */
-    return json_pack("{s:s, s:s, s:i, s:b, s:b}", "id", id, "name", name, "rating", seat.rating ? seat.rating : 1500,
-                     "provisional", seat.rating ? seat.prov : true, "online", account_events_listening(id));
+    return json_pack("{s:s, s:s, s:o, s:i, s:b, s:b}", "id", id, "name", name, "title",
+                     bot ? json_string("BOT") : json_null(), "rating", seat.rating ? seat.rating : 1500, "provisional",
+                     seat.rating ? seat.prov : true, "online", bot_account_online(id));
 }
 
 static json_t *time_control(const ChallengeRow *c)
@@ -70,8 +99,8 @@ json_t *challenge_json(const ChallengeRow *c, const char *viewer)
     snprintf(url, sizeof url, "/#/challenge/%s", c->id);
     json_t *out = json_pack(
         "{s:s, s:s, s:s, s:o, s:o, s:o, s:b, s:s, s:o, s:s, s:{s:s, s:s}, s:s}", "id", c->id, "url", url, "status",
-        c->status, "challenger", challenge_user(c->challenger, c->challenger_name, c->variant), "destUser",
-        c->dest[0] ? challenge_user(c->dest, c->dest_name, c->variant) : json_null(), "variant",
+        c->status, "challenger", challenge_user(c->challenger, c->challenger_name, c->challenger_bot, c->variant),
+        "destUser", c->dest[0] ? challenge_user(c->dest, c->dest_name, c->dest_bot, c->variant) : json_null(), "variant",
         lichess_variant_json(v), "rated", c->rated, "speed",
         lichess_speed(c->has_clock, c->limit_s * 1000LL, c->increment_s * 1000LL, c->days), "timeControl",
         time_control(c), "color", c->color, "perf", "icon", "", "name", v->def->title, "direction",
@@ -80,7 +109,8 @@ json_t *challenge_json(const ChallengeRow *c, const char *viewer)
     if (c->fen[0])
         util_json_put(out, "initialFen", json_string(c->fen), &ok);
     if (c->decline_reason[0]) {
-        util_json_put(out, "declineReason", json_string(c->decline_reason), &ok);
+        int r = reason_of(c->decline_reason);
+        util_json_put(out, "declineReason", json_string(r >= 0 ? reasons[r].text : c->decline_reason), &ok);
         util_json_put(out, "declineReasonKey", json_string(c->decline_reason), &ok);
     }
     if (!ok) {
@@ -106,18 +136,9 @@ static void tell(const char *user_id, const char *type, const ChallengeRow *c)
 /* Are the options a game the rules allow? */
 static ChallengeStatus check_options(const ChallengeOptions *o, char *message)
 {
-    static const int days[] = {1, 2, 3, 5, 7, 10, 14};
-    bool days_ok = o->days == 0;
-    for (size_t i = 0; i < sizeof days / sizeof days[0]; i++)
-        days_ok = days_ok || o->days == days[i];
-    if (!days_ok)
-        return fail(message, CHALLENGE_BAD, "days a move: 1, 2, 3, 5, 7, 10 or 14");
-    if (o->days && o->has_clock)
-        return fail(message, CHALLENGE_BAD, "a clock or days a move, not both");
-    if (o->has_clock && (o->limit_s < 0 || o->limit_s > LIMIT_MAX_S || o->increment_s < 0 ||
-                         o->increment_s > INCREMENT_MAX_S || o->limit_s + o->increment_s == 0))
-        return fail(message, CHALLENGE_BAD, "a clock of 0 to %d s and an increment of 0 to %d s, not both 0",
-                    LIMIT_MAX_S, INCREMENT_MAX_S);
+    const char *why_not = lichess_time_control_error(o->has_clock, o->limit_s, o->increment_s, o->days);
+    if (why_not)
+        return fail(message, CHALLENGE_BAD, "%s", why_not);
     if (strcmp(o->color, "white") != 0 && strcmp(o->color, "black") != 0 && strcmp(o->color, "random") != 0)
         return fail(message, CHALLENGE_BAD, "\"color\" must be \"white\", \"black\" or \"random\"");
     if (o->rated && o->fen)
@@ -130,6 +151,8 @@ static ChallengeStatus check_options(const ChallengeOptions *o, char *message)
     game_free(&g);
     return fen_ok ? CHALLENGE_OK : fail(message, CHALLENGE_BAD, "bad fen: %s", why);
 }
+
+static ChallengeStatus house_accepts(ChallengeRow *c, const UserRow *u, char *message);
 
 /* A fresh id for a challenge: one no game and no challenge has. */
 static ChallengeStatus fresh_id(char id[STORE_ID_MAX + 1], char *message)
@@ -155,12 +178,13 @@ ChallengeStatus challenge_create(const Principal *p, const char *dest, const Cha
                         .increment_s = o->increment_s, .days = o->days, .created_ms = util_now_ms()};
     snprintf(c->challenger, sizeof c->challenger, "%s", p->user_id);
     snprintf(c->challenger_name, sizeof c->challenger_name, "%s", p->username);
+    c->challenger_bot = p->bot;
     snprintf(c->variant, sizeof c->variant, "%s", o->v->def->name);
     snprintf(c->color, sizeof c->color, "%s", o->color);
     snprintf(c->fen, sizeof c->fen, "%s", o->fen ? o->fen : "");
     snprintf(c->status, sizeof c->status, "created");
+    UserRow u = {0};
     if (dest) {
-        UserRow u;
         AccountReply reply = {0};
         AccountStatus found = account_find(dest, &u, &reply);
         if (found != ACCOUNT_OK || u.closed_ms)
@@ -170,6 +194,7 @@ ChallengeStatus challenge_create(const Principal *p, const char *dest, const Cha
             return fail(message, CHALLENGE_BAD, "you cannot challenge yourself");
         snprintf(c->dest, sizeof c->dest, "%s", u.id);
         snprintf(c->dest_name, sizeof c->dest_name, "%s", u.username);
+        c->dest_bot = u.bot;
     }
     if ((status = fresh_id(c->id, message)) != CHALLENGE_OK)
         return status;
@@ -180,7 +205,7 @@ ChallengeStatus challenge_create(const Principal *p, const char *dest, const Cha
     tell(c->challenger, "challenge", c);
     if (c->dest[0])
         tell(c->dest, "challenge", c);
-    return CHALLENGE_OK;
+    return bot_house_skill(c->dest) >= 0 ? house_accepts(c, &u, message) : CHALLENGE_OK;
 }
 
 ChallengeStatus challenge_find(const char *id, ChallengeRow *c, char *message)
@@ -233,6 +258,9 @@ static ChallengeStatus start_game(const ChallengeRow *c, const Principal *p, cha
     SeatRow *seat = &o.seat[challenger];
     snprintf(seat->user, sizeof seat->user, "%s", c->challenger);
     snprintf(seat->name, sizeof seat->name, "%s", c->challenger_name);
+    seat->bot = c->challenger_bot;
+    o.skill = bot_house_skill(p->user_id); /* a house bot accepting: the engine plays its side */
+    o.engine_opponent = o.skill >= 0;
     if (account_rate_seat(seat, v->def->name, &reply) != ACCOUNT_OK ||
         account_seat(p, v->def->name, &o.seat[challenger ^ 1], &reply) != ACCOUNT_OK)
         return store_failed(message);
@@ -256,6 +284,16 @@ ChallengeStatus challenge_accept(const Principal *p, const char *id, char *messa
     return status == CHALLENGE_OK ? start_game(&c, p, message) : status;
 }
 
+/* A house bot takes every challenge at once (c: its challenge, just made; u: the bot). */
+static ChallengeStatus house_accepts(ChallengeRow *c, const UserRow *u, char *message)
+{
+    Principal bot = bot_house_principal(u);
+    ChallengeStatus status = start_game(c, &bot, message);
+    if (status == CHALLENGE_OK)
+        snprintf(c->status, sizeof c->status, "accepted");
+    return status;
+}
+
 /* Ends an open challenge (declined or canceled) and tells both accounts (event `type`). */
 static ChallengeStatus end_challenge(ChallengeRow *c, const char *status, const char *reason, const char *type,
                                      char *message)
@@ -275,20 +313,15 @@ static ChallengeStatus end_challenge(ChallengeRow *c, const char *status, const 
 
 ChallengeStatus challenge_decline(const Principal *p, const char *id, const char *reason, char *message)
 {
-    static const char *const reasons[] = {"generic", "later", "toofast", "tooslow", "timecontrol", "rated",
-                                          "casual", "standard", "variant", "nobot", "onlybot"};
-    bool known = !reason;
-    for (size_t i = 0; reason && i < sizeof reasons / sizeof reasons[0]; i++)
-        known = known || strcmp(reason, reasons[i]) == 0;
-    if (!known)
-        return fail(message, CHALLENGE_BAD, "a reason is one of lichess's keys: generic, later, toofast, tooslow, "
-                                            "timecontrol, rated, casual, standard, variant, nobot, onlybot");
+    int r = reason_of(reason);
+    if (r < 0)
+        return fail(message, CHALLENGE_BAD, "a reason is one of lichess's keys: generic, later, tooFast, tooSlow, "
+                                            "timeControl, rated, casual, standard, variant, noBot, onlyBot");
     ChallengeRow c;
     ChallengeStatus status = open_for(p, id, false, &c, message);
     if (status == CHALLENGE_OK && !c.dest[0])
         return fail(message, CHALLENGE_FORBIDDEN, "an open challenge is not declined: leave it");
-    return status == CHALLENGE_OK ? end_challenge(&c, "declined", reason ? reason : "generic", "challengeDeclined",
-                                                  message)
+    return status == CHALLENGE_OK ? end_challenge(&c, "declined", reasons[r].key, "challengeDeclined", message)
                                   : status;
 }
 

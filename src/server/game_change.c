@@ -110,12 +110,13 @@ static bool differs(const LiveGame *g, const GameRow *row, const MoveRow *moves,
 /* When other processes share the store, brings g up to date with it; the observers hear of
  * a change as of this process's own.  (A store that fails leaves g as it is: a change then
  * fails in the store.) */
-void svc_refresh(LiveGame *g)
+/* Reads g again from the store if the store has it otherwise (g's lock held). */
+static void reload(LiveGame *g)
 {
     GameRow row;
     MoveRow *moves;
     int n;
-    if (!store_shared(svc_store) || store_load(svc_store, g->id, &row, &moves, &n) != 1)
+    if (store_load(svc_store, g->id, &row, &moves, &n) != 1)
         return;
     if (differs(g, &row, moves, n)) {
         char err[256];
@@ -130,6 +131,12 @@ void svc_refresh(LiveGame *g)
         }
     }
     free(moves);
+}
+
+void svc_refresh(LiveGame *g)
+{
+    if (store_shared(svc_store))
+        reload(g);
 }
 
 void svc_lock(LiveGame *g)
@@ -232,6 +239,9 @@ GameStatus svc_stored_status(GameStatus status, StoreResult stored, const LiveGa
     if (stored == STORE_UNKNOWN)
         return svc_fail(call, GAME_STORE_FAILED, "the %s may or may not have been stored (the database's answer "
                         "was lost): read the game again", what);
+    if (stored == STORE_CONFLICT && !store_shared(svc_store)) /* an earlier change whose fate was unknown */
+        return svc_fail(call, GAME_STORE_FAILED, "game %s was read again from the store: the %s was not made, "
+                        "try again", g->id, what);
     if (stored == STORE_CONFLICT)
         return svc_fail(call, GAME_CONFLICT, "game %s changed meanwhile (through another server): the %s was not made",
                     g->id, what);
@@ -253,8 +263,8 @@ GameStatus svc_settle(LiveGame *g, const Saved *before, const MoveRow *move, con
     status = svc_stored_status(status, stored, g, what, call);
     if (status != GAME_OK) {
         restore(g, before);
-        if (stored == STORE_CONFLICT || stored == STORE_UNKNOWN)
-            svc_refresh(g);
+        if (stored == STORE_CONFLICT || stored == STORE_UNKNOWN) /* the store may have it otherwise */
+            reload(g);
         return status;
     }
     if (rated_end(g, before)) /* the answer again, with the rating changes the store made */

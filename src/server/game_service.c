@@ -201,26 +201,26 @@ static void mark_closed(LiveGame *g, void *ctx)
     pthread_mutex_unlock(&g->lock);
 }
 
-typedef struct EachSeated {
-    const char *user_id;
-    void (*each)(void *ctx, LiveGame *g, int side);
-    void *ctx;
-} EachSeated;
-
-/* For table_each: the account's side of g, if it has one and g goes on. */
-static void visit_seated(LiveGame *g, void *ctx)
+bool service_each_seated(const char *user_id, void (*each)(void *ctx, LiveGame *g, int side), void *ctx)
 {
-    const EachSeated *e = ctx;
-    pthread_mutex_lock(&g->lock);
-    for (int side = 0; g->result == RESULT_NONE && side < 2; side++)
-        if (strcmp(g->seat[side].user, e->user_id) == 0)
-            e->each(e->ctx, g, side);
-    pthread_mutex_unlock(&g->lock);
-}
-
-void service_each_seated(const char *user_id, void (*each)(void *ctx, LiveGame *g, int side), void *ctx)
-{
-    table_each(visit_seated, &(EachSeated){user_id, each, ctx});
+    StoreId *ids;
+    int n;
+    if (!store_games_playing(svc_store, user_id, &ids, &n))
+        return false;
+    for (int i = 0; i < n; i++) {
+        LiveGame *g = NULL;
+        GameCall call = {0};
+        if (service_find(ids[i], &g, &call) != GAME_OK)
+            continue; /* gone meanwhile, or not readable: not announced */
+        svc_lock(g);
+        for (int side = 0; g->result == RESULT_NONE && side < 2; side++)
+            if (strcmp(g->seat[side].user, user_id) == 0)
+                each(ctx, g, side);
+        pthread_mutex_unlock(&g->lock);
+        service_release(g);
+    }
+    free(ids);
+    return true;
 }
 
 void service_account_closed(const char *user_id)

@@ -124,9 +124,10 @@ void service_check_flags(void);
 /* Frees every game that is over, has no reference and was last used idle_ms or more ago;
  * returns how many. */
 int service_evict(int64_t idle_ms);
-/* Calls `each` (under the game's lock) for every unfinished game in memory in which account
- * user_id has a side: every unfinished game is in memory, in every process. */
-void service_each_seated(const char *user_id, void (*each)(void *ctx, LiveGame *g, int side), void *ctx);
+/* Calls `each` (under the game's lock) for every unfinished game in which account user_id has a
+ * side, oldest first: the store says which (a game made on another instance is read from it).
+ * False when the store fails. */
+bool service_each_seated(const char *user_id, void (*each)(void *ctx, LiveGame *g, int side), void *ctx);
 /* Account user_id was closed: the games in memory show it so (those read from the store do). */
 void service_account_closed(const char *user_id);
 /* How many games are in memory. */

@@ -86,7 +86,7 @@ static json_t *player_of(const LiveGame *g, int side)
     const SeatRow *s = &g->seat[side];
     if (s->user[0])
         return json_pack("{s:s, s:s, s:o, s:i, s:b}", "id", s->user, "name", s->name, "title",
-                         json_null(), "rating", s->rating, "provisional", s->prov);
+                         s->bot ? json_string("BOT") : json_null(), "rating", s->rating, "provisional", s->prov);
     if (g->engine[side])
         return json_pack("{s:o, s:s, s:i}", "id", json_null(), "name", "starfish", "aiLevel", g->skill);
     return json_pack("{s:o, s:s}", "id", json_null(), "name", "Anonymous");
@@ -183,4 +183,20 @@ json_t *lichess_game_info(LiveGame *g, int side)
         return NULL;
     }
     return info;
+}
+
+const char *lichess_time_control_error(bool has_clock, int limit_s, int increment_s, int days)
+{
+    static const int allowed[] = {1, 2, 3, 5, 7, 10, 14};
+    bool days_ok = days == 0;
+    for (size_t i = 0; i < sizeof allowed / sizeof allowed[0]; i++)
+        days_ok = days_ok || days == allowed[i];
+    if (!days_ok)
+        return "days a move: 1, 2, 3, 5, 7, 10 or 14";
+    if (days && has_clock)
+        return "a clock or days a move, not both";
+    if (has_clock && (limit_s < 0 || limit_s > 180 * 60 || increment_s < 0 || increment_s > 180 ||
+                      limit_s + increment_s == 0))
+        return "a clock of 0 to 180 minutes and an increment of 0 to 180 s, not both 0";
+    return NULL;
 }

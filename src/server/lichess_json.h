@@ -30,4 +30,9 @@ json_t *lichess_game_state(LiveGame *g);
 /* gameFull: who plays, the variant, the clock, and the state. */
 json_t *lichess_game_full(LiveGame *g);
 
+/* lichess's time controls: a clock of 0..180 minutes and an increment of 0..180 s, not both 0;
+ * or days a move, 1, 2, 3, 5, 7, 10 or 14; not both (neither: no clock).  NULL when they are
+ * one of those, else what is wrong. */
+const char *lichess_time_control_error(bool has_clock, int limit_s, int increment_s, int days);
+
 #endif

@@ -59,6 +59,8 @@ void logger_reopen(void)
         close(opened);
     }
     pthread_mutex_unlock(&reopen_lock);
+    if (opened >= 0) /* the new file's first line: whatever follows it is written there */
+        logger_event(LOG_LEVEL_INFO, "log_reopened", NULL);
 }
 
 void logger_close(void)

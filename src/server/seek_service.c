@@ -149,15 +149,9 @@ static SeekStatus start_game(const SeekRow *a, const SeekRow *b, char game_id[ST
 /* Are the options a seek the rules allow? */
 static SeekStatus check_options(const SeekOptions *o, char *message)
 {
-    static const int days[] = {1, 2, 3, 5, 7, 10, 14};
-    bool days_ok = false;
-    for (size_t i = 0; i < sizeof days / sizeof days[0]; i++)
-        days_ok = days_ok || o->days == days[i];
-    if (o->days ? !days_ok || o->has_clock : !o->has_clock)
-        return fail(message, SEEK_BAD, "a seek has a clock (time and increment) or days a move (1, 2, 3, 5, 7, 10, 14)");
-    if (o->has_clock && (o->limit_s < 0 || o->limit_s > 180 * 60 || o->increment_s < 0 || o->increment_s > 180 ||
-                         o->limit_s + o->increment_s == 0))
-        return fail(message, SEEK_BAD, "a clock of 0 to 180 minutes and an increment of 0 to 180 s, not both 0");
+    const char *why_not = lichess_time_control_error(o->has_clock, o->limit_s, o->increment_s, o->days);
+    if (why_not || (!o->has_clock && !o->days))
+        return fail(message, SEEK_BAD, "%s", why_not ? why_not : "a seek has a clock (time and increment) or days a move");
     if (strcmp(o->color, "white") != 0 && strcmp(o->color, "black") != 0 && strcmp(o->color, "random") != 0)
         return fail(message, SEEK_BAD, "\"color\" must be \"white\", \"black\" or \"random\"");
     if (o->rating_min && o->rating_max && o->rating_min > o->rating_max)

@@ -27,6 +27,7 @@
 #include "analysis_stream.h"
 #include "api.h"
 #include "board_stream.h"
+#include "bot_service.h"
 #include "engine_worker.h"
 #include "events.h"
 #include "game_log.h"
@@ -73,6 +74,7 @@ static void *clock_thread(void *arg)
             limits_sweep();
             account_sweep(util_now_ms());
             seek_sweep(util_now_ms());
+            bot_sweep(util_now_ms());
             next_eviction = clock_ms() + EVICT_EVERY_MS;
         }
         pthread_mutex_lock(&clock_lock);
@@ -191,6 +193,7 @@ static Store *start_services(const char *db)
     seek_start(store);
     metrics_start(store);
     const char *failed = !account_start(store)            ? "cannot start libsodium"
+                         : !bot_start(store)              ? "cannot make the house bots' accounts"
                          : !api_start()                   ? "out of memory"
                          : !game_log_start()              ? "cannot log the games"
                          : !events_start()                ? "cannot observe the games"

@@ -31,10 +31,15 @@
 #define USER_ID_MAX 20 /* an account's name, and its id (the name in lower case) */
 
 /* An account at a game, on one side (a seat); user "" for none (anonymous, or the engine). */
+/* What kind of player an account is (users.bot): a person, a bot account (it plays through the
+ * Bot API), or a bot of the house engine (the server's engine plays its moves). */
+typedef enum BotKind { NOT_BOT = 0, BOT_ACCOUNT = 1, BOT_HOUSE = 2 } BotKind;
+
 typedef struct SeatRow {
     char user[USER_ID_MAX + 1]; /* the account's id */
     char name[USER_ID_MAX + 1]; /* its name as typed (read with the game) */
     bool closed;                /* the account is closed (read with the game) */
+    BotKind bot;                /* (read with the game) */
     int rating;                 /* when it came to the game; after a rated end, before that game */
     bool prov;                  /* that rating was provisional */
     bool has_diff;              /* a rated end has changed the rating by diff */
@@ -204,6 +209,9 @@ StoreResult store_set_state(Store *s, const char *id, int plies, const GameState
 StoreResult store_take_back(Store *s, const char *id, int plies, int from, const GameState *st);
 /* Is the id in use?  (true on an error, to stay safe) */
 bool store_id_taken(Store *s, const char *id);
+/* The ids of the games account user_id plays that go on, oldest first (*ids malloc'ed). */
+bool store_games_playing(Store *s, const char *user_id, StoreId **ids, int *n);
+
 /* Loads a game and its moves (*moves malloc'ed).  1 found, 0 not found, -1 error. */
 int store_load(Store *s, const char *id, GameRow *g, MoveRow **moves, int *n);
 /* The ids of the unfinished games, oldest first (*ids malloc'ed). */

@@ -19,17 +19,18 @@
 
 /* ---- Users ---------------------------------------------------------------------------------- */
 
-static void read_user(const SqlRows *r, int row, UserRow *u)
+void store_read_user(const SqlRows *r, int row, void *out)
 {
+    UserRow *u = out;
     memset(u, 0, sizeof *u);
     COPY(u->id, r, row, 0);
     COPY(u->username, r, row, 1);
     COPY(u->password, r, row, 2);
     u->created_ms = sql_int(r, row, 3);
     u->closed_ms = sql_int(r, row, 4);
+    u->bot = (BotKind)sql_int(r, row, 5);
+    u->online_ms = sql_int(r, row, 6);
 }
-
-#define USER_COLUMNS "id, username, password, created_ms, closed_ms"
 
 StoreResult store_user_insert(Store *s, const UserRow *u)
 {
@@ -49,20 +50,15 @@ int store_user_get(Store *s, const char *id, UserRow *u)
         return -1;
     int found = q.rows.rows > 0;
     if (found)
-        read_user(&q.rows, 0, u);
+        store_read_user(&q.rows, 0, u);
     sql_free(&q.rows);
     return found;
-}
-
-static void read_user_row(const SqlRows *r, int row, void *out)
-{
-    read_user(r, row, out);
 }
 
 bool store_user_list(Store *s, UserRow **rows, int *n)
 {
     StoreQuery q = {"SELECT " USER_COLUMNS " FROM users ORDER BY created_ms, id", 0, NULL, {0}};
-    return store_read_rows(s, &q, rows, n, sizeof **rows, read_user_row);
+    return store_read_rows(s, &q, rows, n, sizeof **rows, store_read_user);
 }
 
 typedef struct Account {
@@ -136,6 +132,7 @@ static int holder(Store *s, const char *text, const char *digest, Holder *h)
         COPY(h->user_id, &q.rows, 0, 0);
         COPY(h->username, &q.rows, 0, 1);
         h->used_ms = sql_int(&q.rows, 0, 2);
+        h->bot = (BotKind)sql_int(&q.rows, 0, 3);
     }
     sql_free(&q.rows);
     return found;
@@ -144,7 +141,7 @@ static int holder(Store *s, const char *text, const char *digest, Holder *h)
 int store_session_get(Store *s, const char *digest, Holder *h)
 {
     return holder(s,
-                  "SELECT u.id, u.username, x.used_ms FROM sessions x JOIN users u ON u.id = x.user_id "
+                  "SELECT u.id, u.username, x.used_ms, u.bot FROM sessions x JOIN users u ON u.id = x.user_id "
                   "WHERE x.id = $1 AND u.closed_ms IS NULL",
                   digest, h);
 }
@@ -152,7 +149,7 @@ int store_session_get(Store *s, const char *digest, Holder *h)
 int store_token_get(Store *s, const char *digest, Holder *h)
 {
     return holder(s,
-                  "SELECT u.id, u.username, x.used_ms FROM api_tokens x JOIN users u ON u.id = x.user_id "
+                  "SELECT u.id, u.username, x.used_ms, u.bot FROM api_tokens x JOIN users u ON u.id = x.user_id "
                   "WHERE x.secret = $1 AND u.closed_ms IS NULL",
                   digest, h);
 }

@@ -16,17 +16,23 @@
 #define TOKEN_ID_LEN 8
 #define TOKEN_DESCRIPTION_MAX 100
 
+/* The columns of a UserRow, as store_read_user reads them. */
+#define USER_COLUMNS "id, username, password, created_ms, closed_ms, bot, online_ms"
+
 typedef struct UserRow {
     char id[USER_ID_MAX + 1]; /* the name in lower case */
     char username[USER_ID_MAX + 1];
     char password[SECRET_HASH_MAX];
     int64_t created_ms, closed_ms; /* closed_ms 0: open */
+    BotKind bot;
+    int64_t online_ms; /* when an event stream of the account was last seen open; 0: never */
 } UserRow;
 
 /* A session or token's account, as a request's authentication finds it. */
 typedef struct Holder {
     char user_id[USER_ID_MAX + 1];
     char username[USER_ID_MAX + 1];
+    BotKind bot;
     int64_t used_ms;
 } Holder;
 
@@ -45,6 +51,8 @@ typedef struct PerfRow {
 } PerfRow;
 
 /* ---- Users ---- */
+/* Reads a UserRow (void *: for store_read_rows) from the row's USER_COLUMNS. */
+void store_read_user(const SqlRows *r, int row, void *out);
 /* A new account: STORE_CONFLICT when the id (the name in any case) is taken. */
 StoreResult store_user_insert(Store *s, const UserRow *u);
 /* The account with that id: 1 found, 0 not, -1 error. */

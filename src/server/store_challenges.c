@@ -8,7 +8,7 @@
  * from the accounts). */
 #define CHALLENGE_COLUMNS                                                                                              \
     "c.id, c.challenger, cu.username, c.dest_user, du.username, c.variant, c.rated, c.clock_limit_s, "               \
-    "c.clock_increment_s, c.days, c.color, c.fen, c.status, c.decline_reason, c.created_ms"
+    "c.clock_increment_s, c.days, c.color, c.fen, c.status, c.decline_reason, c.created_ms, cu.bot, du.bot"
 #define CHALLENGES_FROM "challenges c JOIN users cu ON cu.id = c.challenger LEFT JOIN users du ON du.id = c.dest_user"
 
 static void read_challenge(const SqlRows *r, int row, void *out)
@@ -31,6 +31,8 @@ static void read_challenge(const SqlRows *r, int row, void *out)
     COPY(c->status, r, row, 12);
     COPY(c->decline_reason, r, row, 13);
     c->created_ms = sql_int(r, row, 14);
+    c->challenger_bot = (BotKind)sql_int(r, row, 15);
+    c->dest_bot = (BotKind)sql_int(r, row, 16);
 }
 
 StoreResult store_challenge_insert(Store *s, const ChallengeRow *c)

@@ -17,6 +17,7 @@ typedef struct ChallengeRow {
     char id[STORE_ID_MAX + 1];
     char challenger[USER_ID_MAX + 1], challenger_name[USER_ID_MAX + 1];
     char dest[USER_ID_MAX + 1], dest_name[USER_ID_MAX + 1]; /* "": an open challenge */
+    BotKind challenger_bot, dest_bot;
     char variant[32];
     bool rated;
     bool has_clock;

@@ -17,9 +17,9 @@
 /* The columns of a game's row, in the order read_game_row reads them, then its seats' (each
  * account's name read from the account: SEATS_FROM joins them). */
 #define SEAT_COLUMNS                                                                                                   \
-    "g.rated, g.white_user, wu.username, wu.closed_ms, g.white_rating, g.white_prov, g.white_diff, "                  \
-    "g.black_user, bu.username, bu.closed_ms, g.black_rating, g.black_prov, g.black_diff"
-#define SEAT_NCOLUMNS 13
+    "g.rated, g.white_user, wu.username, wu.closed_ms, g.white_rating, g.white_prov, g.white_diff, wu.bot, "          \
+    "g.black_user, bu.username, bu.closed_ms, g.black_rating, g.black_prov, g.black_diff, bu.bot"
+#define SEAT_NCOLUMNS 15
 #define SEATS_FROM "games g LEFT JOIN users wu ON wu.id = g.white_user LEFT JOIN users bu ON bu.id = g.black_user"
 #define GAME_COLUMNS                                                                                                   \
     "g.id, g.variant, g.start_fen, g.white_token, g.black_token, g.white, g.black, g.skill, g.base_ms, g.inc_ms, "    \
@@ -37,7 +37,7 @@ static bool is_engine(const SqlRows *r, int row, int col)
 static void read_seats(const SqlRows *r, int row, int col, bool *rated, SeatRow seat[2])
 {
     *rated = sql_int(r, row, col++) != 0;
-    for (int side = 0; side < 2; side++, col += 6) {
+    for (int side = 0; side < 2; side++, col += 7) {
         SeatRow *s = &seat[side];
         memset(s, 0, sizeof *s);
         sql_copy(s->user, sizeof s->user, r, row, col);
@@ -47,6 +47,7 @@ static void read_seats(const SqlRows *r, int row, int col, bool *rated, SeatRow 
         s->prov = sql_int(r, row, col + 4) != 0;
         s->has_diff = !sql_null(r, row, col + 5);
         s->diff = (int)sql_int(r, row, col + 5);
+        s->bot = (BotKind)sql_int(r, row, col + 6);
     }
 }
 
@@ -379,4 +380,12 @@ bool store_count_games(Store *s, int64_t *n)
         *n = sql_int(&q.rows, 0, 0);
     sql_free(&q.rows);
     return counted;
+}
+
+bool store_games_playing(Store *s, const char *user_id, StoreId **ids, int *n)
+{
+    StoreQuery q = {"SELECT id FROM games WHERE (white_user = $1 OR black_user = $1) AND result = '*' "
+                    "ORDER BY created_ms, id",
+                    1, &user_id, {0}};
+    return store_read_rows(s, &q, ids, n, sizeof **ids, read_id);
 }

@@ -85,8 +85,12 @@ static SqlStatus sqlite_run(Sql *sql, const char *text, int n, const char *const
         char name_n[16];
         snprintf(name_n, sizeof name_n, "$%d", i + 1);
         int index = sqlite3_bind_parameter_index(st, name_n);
-        if (index > 0 && params[i])
-            sqlite3_bind_text(st, index, params[i], -1, SQLITE_TRANSIENT);
+        /* A parameter left unbound would be NULL: a statement that quietly matches nothing. */
+        if (index > 0 && params[i] && sqlite3_bind_text(st, index, params[i], -1, SQLITE_TRANSIENT) != SQLITE_OK) {
+            log_error(db, name);
+            sqlite3_finalize(st);
+            return SQL_FAILED;
+        }
     }
     rows.cols = sqlite3_column_count(st);
     int rc;

@@ -22,8 +22,11 @@ def stream(user, gid, api="board"):
     return li.NdjsonStream(user.server, "/api/%s/game/stream/%s" % (api, gid), user.headers(origin=False))
 
 
-def game_between(s, variant="chess", **fields):
+def game_between(s, variant="chess", black_bot=False, **fields):
+    """A game by a challenge: alice (a person) white; bob black, a bot account when black_bot."""
     alice, bob = bot(a.signup(s)), bot(a.signup(s))
+    if black_bot:
+        assert bob.call("POST", "/api/bot/account/upgrade", {}) == {"ok": True}
     made = challenge(alice, bob.name, variant=variant, color="white", **fields)
     assert bob.call("POST", "/api/challenge/%s/accept" % made["id"], {}) == {"ok": True}
     return alice, bob, made["id"]
@@ -31,12 +34,13 @@ def game_between(s, variant="chess", **fields):
 
 def test_game_stream_and_moves():
     s = h.shared()
-    alice, bob, gid = game_between(s, **{"clock.limit": "600", "clock.increment": "5"})
+    alice, bob, gid = game_between(s, black_bot=True, **{"clock.limit": "600", "clock.increment": "5"})
     w, b = stream(alice, gid), stream(bob, gid, "bot")
     full = w.next()
     assert FULL_KEYS <= set(full) and full["type"] == "gameFull" and full["id"] == gid, full
     assert full["initialFen"] == "startpos" and full["clock"] == {"initial": 600000, "increment": 5000}, full
     assert full["white"]["name"] == alice.name and full["black"]["name"] == bob.name, full
+    assert full["white"]["title"] is None and full["black"]["title"] == "BOT", full
     assert STATE_KEYS <= set(full["state"]) and full["state"]["moves"] == "" and full["state"]["status"] == "started"
     assert b.next()["type"] == "gameFull"
     assert alice.call("POST", "/api/board/game/%s/move/e2e4" % gid, {}) == {"ok": True}
@@ -81,3 +85,23 @@ def test_stream_for_players_only_and_placements():
     w.close()
     done = stream(alice, gid)  # a finished game's stream: gameFull, and the end
     assert done.next()["state"]["status"] == "aborted" and done.resp.readline() == b""
+
+
+def test_correspondence_survives_a_killed_server():
+    s = h.Server()  # its own, to kill
+    try:
+        alice, bob, gid = game_between(s, variant="chess", days="2")
+        assert alice.call("POST", "/api/board/game/%s/move/e2e4" % gid, {}) == {"ok": True}
+        s.kill9()
+        s.start()
+        w = stream(bob, gid)
+        full = w.next()
+        assert full["daysPerTurn"] == 2 and full["state"]["moves"] == "e2e4", full
+        assert 2 * 86400000 - 60000 < full["state"]["btime"] <= 2 * 86400000, full["state"]
+        playing = bob.call("GET", "/api/account/playing")["nowPlaying"]
+        assert [(g["gameId"], g["isMyTurn"]) for g in playing] == [(gid, True)], playing
+        assert bob.call("POST", "/api/board/game/%s/move/e7e5" % gid, {}) == {"ok": True}
+        assert w.next()["moves"] == "e2e4 e7e5"
+        w.close()
+    finally:
+        s.cleanup()
