@@ -96,13 +96,6 @@ def execute(server, statement):
         db.close()
 
 
-def make_bot(user):
-    """Makes the account a bot account.  Until POST /api/bot/account/upgrade exists (lichess's
-    path and shape; it is being written), users.bot is set in the store by SQL: swap this body
-    for `user.call("POST", "/api/bot/account/upgrade", {})` then, and every test follows."""
-    execute(user.server, "UPDATE users SET bot = 1 WHERE id = '%s'" % user.name.lower())
-
-
 def quote(text):
     return urllib.parse.quote(text, safe="")
 

@@ -13,16 +13,17 @@ import time
 
 import accounts as a
 import api_harness as h
+from test_api_board import bot
 
 _running = []
 
 
 def bot_account(server):
-    """A new account made a bot (accounts.make_bot), acting by a personal token as a bot does."""
-    user = a.signup(server)
-    a.make_bot(user)
-    token = user.call("POST", "/api/account/tokens", {"description": "bot"}, expect=201)["token"]
-    return a.User(server, user.name, None, bearer=token)
+    """A new account, acting by a personal token as a bot does, made a bot by the token (POST
+    /api/bot/account/upgrade, lichess's endpoint)."""
+    b = bot(a.signup(server))
+    assert b.call("POST", "/api/bot/account/upgrade", {}) == {"ok": True}
+    return b
 
 
 class BotProcess:

@@ -157,7 +157,7 @@ def test_the_config_filters_decline_with_lichess_reasons():
                  ({"variant": "starchess"}, "timecontrol")]  # unlimited
         for fields, reason in cases:
             made = challenge(alice, bob.name, **fields)
-            bot.wait_log(r"challenge %s from %s: .*declined \(%s\)" % (made["id"], alice.name, reason))
+            bot.wait_log(r"challenge %s from %s \(bot\): .*declined \(%s\)" % (made["id"], alice.name, reason))
             shown = s.call("GET", "/api/challenge/%s/show" % made["id"])
             assert (shown["status"], shown["declineReasonKey"]) == ("declined", reason), (fields, shown)
         stop_cleanly(bot)
