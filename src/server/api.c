@@ -61,6 +61,7 @@ unsigned api_status(GameStatus status)
         return MHD_HTTP_BAD_REQUEST;
     case GAME_SEAT_TAKEN:
     case GAME_NOT_ABORTABLE:
+    case GAME_NO_BERSERK:
         return MHD_HTTP_CONFLICT;
     case GAME_NOT_YOUR_TURN:
     case GAME_ILLEGAL_MOVE:
@@ -190,7 +191,7 @@ static const ApiRoute api_own_routes[] = {
 static const ApiRoute *const route_tables[] = {api_user_routes,    api_game_routes,    api_analysis_routes,
                                                api_learn_routes,   api_account_routes, api_challenge_routes,
                                                api_board_routes,   api_seek_routes,    api_bot_routes,
-                                               api_own_routes};
+                                               api_tournament_routes, api_tv_routes, api_own_routes};
 static const size_t route_table_count = sizeof route_tables / sizeof route_tables[0];
 
 void api_routes_to_metrics(void)

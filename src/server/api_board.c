@@ -64,6 +64,7 @@ BOARD_ENDPOINT(post_resign, act(rq, g, ACT_RESIGN))
 BOARD_ENDPOINT(post_abort, act(rq, g, ACT_ABORT))
 BOARD_ENDPOINT(post_draw, act(rq, g, ACT_DRAW))
 BOARD_ENDPOINT(post_takeback, act(rq, g, ACT_TAKEBACK))
+BOARD_ENDPOINT(post_berserk, act(rq, g, ACT_BERSERK))
 
 /* The routes of one API (board or bot). */
 #define GAME_ROUTES(api)                                                                                               \
@@ -72,7 +73,8 @@ BOARD_ENDPOINT(post_takeback, act(rq, g, ACT_TAKEBACK))
     {"POST", "/" #api "/game/{id}/resign", api##_post_resign, false},                                                 \
     {"POST", "/" #api "/game/{id}/abort", api##_post_abort, false},                                                   \
     {"POST", "/" #api "/game/{id}/draw/{answer}", api##_post_draw, false},                                            \
-    {"POST", "/" #api "/game/{id}/takeback/{answer}", api##_post_takeback, false}
+    {"POST", "/" #api "/game/{id}/takeback/{answer}", api##_post_takeback, false},                                    \
+    {"POST", "/" #api "/game/{id}/berserk", api##_post_berserk, false}
 
 const ApiRoute api_board_routes[] = {
     GAME_ROUTES(board),

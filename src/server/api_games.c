@@ -9,6 +9,7 @@
 #include "../util/text.h"
 #include "../variants/registry.h"
 #include "api_route.h"
+#include "tournament_service.h"
 #include "events.h"
 #include "game_json.h"
 #include "limits.h"
@@ -302,6 +303,7 @@ enum MHD_Result api_game_act(ApiRequest *rq, LiveGame *g, GameAction act, const 
                         : act == ACT_TAKEBACK ? service_takeback(g, &call, arg)
                         : act == ACT_REMATCH  ? service_rematch(g, &call, arg)
                         : act == ACT_ABORT    ? service_abort(g, &call)
+                        : act == ACT_BERSERK  ? tournament_berserk(g, &call)
                                               : service_resign(g, &call);
     return status == GAME_ENGINE_DECIDES ? wait_for_draw(rq, g, &call, &q)
                                          : api_answer(rq->c, status, &call, MHD_HTTP_OK);
@@ -399,6 +401,7 @@ GAME_ENDPOINT(post_draw, act(rq, g, ACT_DRAW))
 GAME_ENDPOINT(post_takeback, act(rq, g, ACT_TAKEBACK))
 GAME_ENDPOINT(post_rematch, act(rq, g, ACT_REMATCH))
 GAME_ENDPOINT(post_abort, act(rq, g, ACT_ABORT))
+GAME_ENDPOINT(post_berserk, act(rq, g, ACT_BERSERK))
 GAME_ENDPOINT(post_join, join(rq, g))
 GAME_ENDPOINT(get_events, open_events(rq, g))
 GAME_ENDPOINT(get_pgn, send_pgn(rq, g))
@@ -414,6 +417,7 @@ const ApiRoute api_game_routes[] = {
     {"POST", "/games/{id}/takeback", post_takeback, false},
     {"POST", "/games/{id}/rematch", post_rematch, false},
     {"POST", "/games/{id}/abort", post_abort, false},
+    {"POST", "/games/{id}/berserk", post_berserk, false},
     {"POST", "/games/{id}/join", post_join, false},
     {"GET", "/games/{id}/events", get_events, true},
     {"GET", "/games/{id}/pgn", get_pgn, false},

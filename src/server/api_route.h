@@ -55,6 +55,8 @@ extern const ApiRoute api_challenge_routes[];
 extern const ApiRoute api_board_routes[];
 extern const ApiRoute api_seek_routes[];
 extern const ApiRoute api_bot_routes[];
+extern const ApiRoute api_tournament_routes[];
+extern const ApiRoute api_tv_routes[];
 
 /* Prepares what never changes (the variants' descriptions); false when memory runs out. */
 bool api_learn_start(void);
@@ -90,7 +92,7 @@ LiveGame *api_find_game(ApiRequest *rq, enum MHD_Result *ret);
  * offer's action ("offer", "accept", "decline"); `read` makes the answer to a success
  * (api_read_state: the game; api_read_ok: {"ok": true}).  A draw offer to the engine waits for
  * its answer. */
-typedef enum { ACT_MOVE, ACT_RESIGN, ACT_DRAW, ACT_TAKEBACK, ACT_REMATCH, ACT_ABORT } GameAction;
+typedef enum { ACT_MOVE, ACT_RESIGN, ACT_DRAW, ACT_TAKEBACK, ACT_REMATCH, ACT_ABORT, ACT_BERSERK } GameAction;
 enum MHD_Result api_game_act(ApiRequest *rq, LiveGame *g, GameAction act, const char *arg, const char *token,
                              bool (*read)(void *ctx, LiveGame *g, int you));
 /* A GameCall's read that answers {"ok": true} (lichess's answer to an action). */

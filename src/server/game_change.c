@@ -99,7 +99,7 @@ static bool differs(const LiveGame *g, const GameRow *row, const MoveRow *moves,
     if (n != g->game.n || strcmp(row->result, live_result_text(g->result)) != 0 || row->draw_offer != g->draw_offer ||
         row->takeback_offer != g->takeback_offer || row->rematch_offer != g->rematch_offer ||
         strcmp(row->rematch_id, g->rematch_id) != 0 || memcmp(row->joined, g->joined, sizeof row->joined) != 0 ||
-        seats_differ(row->seat, g->seat))
+        seats_differ(row->seat, g->seat) || memcmp(row->berserk, g->berserk, sizeof row->berserk) != 0)
         return true;
     for (int i = 0; i < n; i++)
         if (strcmp(moves[i].move, g->uci[i]) != 0)
@@ -157,6 +157,7 @@ Saved svc_save(const LiveGame *g)
     memcpy(s.reason, g->reason, sizeof s.reason);
     memcpy(s.joined, g->joined, sizeof s.joined);
     memcpy(s.seat, g->seat, sizeof s.seat);
+    memcpy(s.berserk, g->berserk, sizeof s.berserk);
     return s;
 }
 
@@ -178,13 +179,14 @@ static void restore(LiveGame *g, const Saved *s)
     g->rematch_offer = s->rematch_offer;
     memcpy(g->joined, s->joined, sizeof g->joined);
     memcpy(g->seat, s->seat, sizeof g->seat);
+    memcpy(g->berserk, s->berserk, sizeof g->berserk);
 }
 
 GameState svc_state_of(const LiveGame *g)
 {
     GameState s = {live_result_text(g->result), g->result != RESULT_NONE ? g->reason : NULL,
                    g->result != RESULT_NONE ? g->ended_ms : 0, g->draw_offer, g->takeback_offer, g->rematch_offer,
-                   {g->joined[WHITE], g->joined[BLACK]}, g->seat, NULL};
+                   {g->joined[WHITE], g->joined[BLACK]}, g->seat, NULL, {g->berserk[WHITE], g->berserk[BLACK]}};
     return s;
 }
 

@@ -27,6 +27,7 @@ typedef struct Saved {
     int draw_offer, takeback_offer, rematch_offer;
     bool joined[2];
     SeatRow seat[2];
+    bool berserk[2];
 } Saved;
 
 /* The store the service uses (set by service_start). */

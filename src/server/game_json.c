@@ -88,11 +88,12 @@ static json_t *clock_of(const LiveGame *g)
     if (!g->has_clock)
         return json_null();
     int64_t now = util_now_ms();
-    return json_pack("{s:I, s:I, s:I, s:I, s:o, s:o}", "base_ms", (json_int_t)g->base_ms, "inc_ms",
+    return json_pack("{s:I, s:I, s:I, s:I, s:o, s:o, s:{s:b, s:b}}", "base_ms", (json_int_t)g->base_ms, "inc_ms",
                      (json_int_t)g->inc_ms, "white_ms", (json_int_t)live_time_left(g, WHITE, now), "black_ms",
                      (json_int_t)live_time_left(g, BLACK, now), "running",
                      g->result == RESULT_NONE ? json_string(side_name(g->game.pos.side)) : json_null(), "days",
-                     g->days ? json_integer(g->days) : json_null());
+                     g->days ? json_integer(g->days) : json_null(), "berserk", "white", g->berserk[WHITE], "black",
+                     g->berserk[BLACK]);
 }
 
 /* Has each side come to the game (a player's first read; the engine has; the invite is done
@@ -167,6 +168,7 @@ json_t *game_json(LiveGame *g, int you)
                   &ok);
     game_json_players(state, g->rated, g->seat, g->engine, &ok);
     util_json_put(state, "engine", g->skill >= 0 ? json_pack("{s:i}", "skill", g->skill) : json_null(), &ok);
+    util_json_put(state, "tournament", g->tournament[0] ? json_string(g->tournament) : json_null(), &ok);
     util_json_put(state, "created", json_string(created), &ok);
     if (you >= 0)
         util_json_put(state, "you", json_string(side_name(you)), &ok);

@@ -1,6 +1,6 @@
 /*
  * The game service's accounts at a game (game_service.h): an account joining the side its
- * invite is for, and a game aborted before it has begun.
+ * invite is for, a game aborted before it has begun, and a berserk before one's first move.
  */
 #include <string.h>
 
@@ -71,6 +71,34 @@ GameStatus service_abort(LiveGame *g, GameCall *call)
         status = not_begun(g) ? svc_finish(g, abort_game, side, now, call)
                               : svc_fail(call, GAME_NOT_ABORTABLE, "both sides have moved: resign instead");
     }
+    pthread_mutex_unlock(&g->lock);
+    return status;
+}
+
+/* A berserk (its side's): half the clock, no increment; before the side's first move, once,
+ * in a real-time game. */
+static GameStatus berserk_locked(LiveGame *g, GameCall *call, int side)
+{
+    if (!g->has_clock || g->days)
+        return svc_fail(call, GAME_NO_BERSERK, "game %s has no clock to berserk with", g->id);
+    if (g->berserk[side])
+        return svc_fail(call, GAME_NO_BERSERK, "%s has berserked already", side_name(side));
+    if (g->game.n > side) /* white's first move is ply 0, black's ply 1 */
+        return svc_fail(call, GAME_NO_BERSERK, "a berserk comes before one's first move");
+    Saved before = svc_save(g);
+    g->berserk[side] = true;
+    g->left[side] = live_initial_time(g, side);
+    return svc_settle(g, &before, NULL, "berserk", call, side);
+}
+
+GameStatus service_berserk(LiveGame *g, GameCall *call)
+{
+    svc_lock(g);
+    int64_t now = util_now_ms();
+    GameStatus status;
+    int side = svc_player(g, call, false, &status);
+    if (status == GAME_OK && (status = svc_still_going(g, now, call)) == GAME_OK)
+        status = berserk_locked(g, call, side);
     pthread_mutex_unlock(&g->lock);
     return status;
 }

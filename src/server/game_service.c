@@ -172,6 +172,11 @@ int service_count(void)
     return table_size();
 }
 
+int service_tv_game(const Variant *v, int64_t since, TvRow *tv)
+{
+    return store_tv_game(svc_store, v->def->name, since, tv);
+}
+
 bool service_list(const ListQuery *q, ListRow **rows, int *n)
 {
     return store_list(svc_store, q, rows, n);

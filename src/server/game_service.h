@@ -115,6 +115,9 @@ GameStatus service_join(LiveGame *g, GameCall *call, const char *invite, const S
 /* Either player ends the game with no result, before a side has made its first move (a
  * placement counts): no rating changes. */
 GameStatus service_abort(LiveGame *g, GameCall *call);
+/* The caller's side berserks (a tournament's game: the tournament service says whether it may):
+ * half its clock, no increment, before its first move. */
+GameStatus service_berserk(LiveGame *g, GameCall *call);
 /* The game as PGN (malloc'ed), NULL when memory runs out. */
 char *service_pgn(LiveGame *g);
 
@@ -130,6 +133,8 @@ int service_evict(int64_t idle_ms);
 bool service_each_seated(const char *user_id, void (*each)(void *ctx, LiveGame *g, int side), void *ctx);
 /* Account user_id was closed: the games in memory show it so (those read from the store do). */
 void service_account_closed(const char *user_id);
+/* The game TV shows for variant v (store_tv_game): 1 found, 0 none, -1 when the store fails. */
+int service_tv_game(const Variant *v, int64_t since, TvRow *tv);
 /* How many games are in memory. */
 int service_count(void);
 /* The games of the query in the store, newest first (*rows malloc'ed). */

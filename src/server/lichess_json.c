@@ -116,8 +116,13 @@ json_t *lichess_game_state(LiveGame *g)
     int64_t now = util_now_ms();
     json_t *state = json_pack("{s:s, s:o, s:o, s:o, s:I, s:I, s:s}", "type", "gameState", "moves", moves_text(g),
                               "wtime", time_left(g, WHITE, now), "btime", time_left(g, BLACK, now), "winc",
-                              (json_int_t)g->inc_ms, "binc", (json_int_t)g->inc_ms, "status", status);
+                              (json_int_t)live_increment(g, WHITE), "binc", (json_int_t)live_increment(g, BLACK),
+                              "status", status);
     bool ok = state != NULL;
+    if (g->berserk[WHITE])
+        util_json_put(state, "wberserk", json_true(), &ok);
+    if (g->berserk[BLACK])
+        util_json_put(state, "bberserk", json_true(), &ok);
     json_t *winner = winner_of(g);
     if (winner)
         util_json_put(state, "winner", winner, &ok);
@@ -146,6 +151,8 @@ json_t *lichess_game_full(LiveGame *g)
     bool ok = full != NULL;
     if (g->days)
         util_json_put(full, "daysPerTurn", json_integer(g->days), &ok);
+    if (g->tournament[0])
+        util_json_put(full, "tournamentId", json_string(g->tournament), &ok);
     if (!ok) {
         json_decref(full);
         return NULL;
@@ -166,7 +173,10 @@ json_t *lichess_game_info(LiveGame *g, int side)
                              "s:o, s:{s:b, s:b}}",
                              "fullId", g->id, "gameId", g->id, "id", g->id, "fen", fen, "color", side_name(side),
                              "lastMove", g->game.n ? g->uci[g->game.n - 1] : "", "source",
-                             g->engine[WHITE] || g->engine[BLACK] ? "ai" : "friend", "status", "id", id, "name",
+                             g->tournament[0]                        ? "arena"
+                             : g->engine[WHITE] || g->engine[BLACK] ? "ai"
+                                                                    : "friend",
+                             "status", "id", id, "name",
                              status, "variant", lichess_variant_json(g->v), "speed", speed_of(g), "perf",
                              lichess_variant_key(g->v), "rated", g->rated, "hasMoved", g->game.n > (side == WHITE ? 0 : 1),
                              "opponent", opponent_of(g, side), "isMyTurn", turn, "secondsLeft",
@@ -178,6 +188,8 @@ json_t *lichess_game_info(LiveGame *g, int side)
         util_json_put(info, "winner", winner, &ok);
     if (g->seat[side].has_diff)
         util_json_put(info, "ratingDiff", json_integer(g->seat[side].diff), &ok);
+    if (g->tournament[0])
+        util_json_put(info, "tournamentId", json_string(g->tournament), &ok);
     if (!ok) {
         json_decref(info);
         return NULL;

@@ -90,7 +90,7 @@ void live_set_result(LiveGame *g, GameResult r)
 
 int64_t live_clock_after_move(const LiveGame *g, int side, int64_t now)
 {
-    return g->days ? g->days * DAY_MS : live_time_left(g, side, now) + g->inc_ms;
+    return g->days ? g->days * DAY_MS : live_time_left(g, side, now) + live_increment(g, side);
 }
 
 int64_t live_time_left(const LiveGame *g, int side, int64_t now)
@@ -100,6 +100,16 @@ int64_t live_time_left(const LiveGame *g, int side, int64_t now)
     int64_t end = g->result != RESULT_NONE ? g->ended_ms : now;
     int64_t left = g->left[side] - (end - g->turn_start_ms);
     return left > 0 ? left : 0;
+}
+
+int64_t live_increment(const LiveGame *g, int side)
+{
+    return g->berserk[side] ? 0 : g->inc_ms;
+}
+
+int64_t live_initial_time(const LiveGame *g, int side)
+{
+    return g->berserk[side] ? g->base_ms / 2 : g->base_ms;
 }
 
 bool live_start(LiveGame *g, const GameOptions *o, Game *initial, MoveRow *rows, int64_t now)
@@ -128,6 +138,7 @@ bool live_start(LiveGame *g, const GameOptions *o, Game *initial, MoveRow *rows,
     g->created_ms = g->turn_start_ms = now;
     g->rated = o->rated;
     memcpy(g->seat, o->seat, sizeof g->seat);
+    snprintf(g->tournament, sizeof g->tournament, "%s", o->tournament ? o->tournament : "");
     GameResult r = game_status(&g->game);
     if (r.kind != RESULT_NONE) {
         live_set_result(g, r);
@@ -159,6 +170,8 @@ void live_to_row(const LiveGame *g, GameRow *row)
     row->ended_ms = g->result != RESULT_NONE ? g->ended_ms : 0;
     row->rated = g->rated;
     memcpy(row->seat, g->seat, sizeof row->seat);
+    snprintf(row->tournament, sizeof row->tournament, "%s", g->tournament);
+    memcpy(row->berserk, g->berserk, sizeof row->berserk);
 }
 
 const char *live_result_text(ResultKind k)
@@ -212,11 +225,14 @@ static void copy_settings(LiveGame *g, const GameRow *row)
     g->days = row->days;
     g->base_ms = row->base_ms;
     g->inc_ms = row->inc_ms;
-    g->left[WHITE] = g->left[BLACK] = row->base_ms;
+    memcpy(g->berserk, row->berserk, sizeof g->berserk);
+    g->left[WHITE] = live_initial_time(g, WHITE);
+    g->left[BLACK] = live_initial_time(g, BLACK);
     g->created_ms = row->created_ms;
     g->turn_start_ms = row->created_ms;
     g->rated = row->rated;
     memcpy(g->seat, row->seat, sizeof g->seat);
+    copy_str(g->tournament, sizeof g->tournament, row->tournament);
 }
 
 /* Replays the stored moves, with the clock as each left it. */
@@ -311,5 +327,7 @@ void live_exchange(LiveGame *g, LiveGame *fresh)
     EXCHANGE(joined);
     EXCHANGE(rated);
     EXCHANGE(seat);
+    EXCHANGE(tournament);
+    EXCHANGE(berserk);
 #undef EXCHANGE
 }

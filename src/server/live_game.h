@@ -52,6 +52,8 @@ typedef struct LiveGame {
     bool joined[2];     /* has the player opened the game (the invite's end) */
     bool rated;         /* counts for the accounts' ratings once both sides have one */
     SeatRow seat[2];    /* the account on each side, if any */
+    char tournament[STORE_ID_MAX + 1]; /* the tournament it is a game of, or "" */
+    bool berserk[2];    /* a side that berserked: half its clock, no increment */
     atomic_int refs;         /* the holders of a pointer to the game (see game_service.h) */
     _Atomic int64_t used_ms; /* monotonic: when a holder last let go of it or it ended */
     struct LiveGame *next;   /* in the service's table */
@@ -71,6 +73,7 @@ typedef struct GameOptions {
     int days; /* correspondence: days a move (then no clock of base_ms) */
     bool rated;
     SeatRow seat[2]; /* the accounts seated from the start (the creator's; a rematch's two) */
+    const char *tournament; /* the tournament it is a game of, or NULL */
 } GameOptions;
 
 /* A new, empty game (no variant yet); NULL when memory runs out. */
@@ -83,6 +86,10 @@ bool live_play(LiveGame *g, Move m);
 void live_set_result(LiveGame *g, GameResult r);
 /* What `side` has on its clock at `now` (wall-clock ms). */
 int64_t live_time_left(const LiveGame *g, int side, int64_t now);
+/* The side's increment: none after a berserk. */
+int64_t live_increment(const LiveGame *g, int side);
+/* What a side's clock starts with: half the clock after a berserk. */
+int64_t live_initial_time(const LiveGame *g, int side);
 /* What the side that moved has on its clock after its move at `now`: the time left plus the
  * increment, or, in correspondence, its days again. */
 int64_t live_clock_after_move(const LiveGame *g, int side, int64_t now);

@@ -28,6 +28,8 @@
 #include "api.h"
 #include "board_stream.h"
 #include "bot_service.h"
+#include "tournament_director.h"
+#include "tournament_service.h"
 #include "engine_worker.h"
 #include "events.h"
 #include "game_log.h"
@@ -101,10 +103,10 @@ static bool read_log_level(void *target, char **values, char *err, size_t errlen
 
 static struct {
     int port, evict_after, timeout, connections_per_ip, new_games_per_minute, db_pool;
-    const char *db, *web, *host, *puzzles, *log, *metrics_token_file;
+    const char *db, *web, *host, *puzzles, *log, *metrics_token_file, *tournaments;
     LogLevel log_level;
 } serve = {8080, EVICT_AFTER_DEFAULT_S, TIMEOUT_DEFAULT_S, 0, 0, DB_POOL_DEFAULT, "starfish.db", NULL, "127.0.0.1", NULL,
-           NULL, NULL, LOG_LEVEL_INFO};
+           NULL, NULL, NULL, LOG_LEVEL_INFO};
 
 static const Option serve_options[] = {
     OPTION_INT("port", "N", "the port (default 8080; 0 picks a free one)", &serve.port, 0, 65535),
@@ -145,6 +147,10 @@ static const Option serve_options[] = {
                   "GET /metrics from any address with `Authorization: Bearer TOKEN`, TOKEN the file's first line "
                   "(default: no token, from this machine only)",
                   &serve.metrics_token_file),
+    OPTION_STRING("tournaments", "FILE",
+                  "scheduled tournaments: a JSON list of {name, variant, clockTime, clockIncrement, minutes, every "
+                  "(hour, day), at (minutes into it), rated, berserkable, bots} (docs/api.md)",
+                  &serve.tournaments),
     OPTIONS_END,
 };
 
@@ -191,6 +197,7 @@ static Store *start_services(const char *db)
     service_start(store);
     challenge_start(store);
     seek_start(store);
+    tournament_start(store);
     metrics_start(store);
     const char *failed = !account_start(store)            ? "cannot start libsodium"
                          : !bot_start(store)              ? "cannot make the house bots' accounts"
@@ -201,11 +208,13 @@ static Store *start_services(const char *db)
                          : !account_events_start()        ? "cannot observe the accounts' games"
                          : !board_stream_start()          ? "cannot observe the games for boards"
                          : !workers_start()               ? "cannot start the engine workers"
+                         : !director_start(store)         ? "cannot start the tournaments' director"
                          : service_load_unfinished() < 0  ? "cannot read the games in the store"
                                                           : NULL;
     if (!failed)
         return store;
     fprintf(stderr, "starfish: %s (%s)\n", failed, store->name);
+    director_stop();
     workers_stop();
     free_services(store);
     return NULL;
@@ -225,7 +234,8 @@ static bool open_outputs(void)
 {
     char err[512];
     if (logger_open(serve.log, serve.log_level, err, sizeof err) &&
-        (!serve.metrics_token_file || metrics_use_token_file(serve.metrics_token_file, err, sizeof err)))
+        (!serve.metrics_token_file || metrics_use_token_file(serve.metrics_token_file, err, sizeof err)) &&
+        (!serve.tournaments || director_schedule(serve.tournaments, err, sizeof err)))
         return true;
     fprintf(stderr, "starfish: %s\n", err);
     return false;
@@ -295,6 +305,7 @@ int server_main(int argc, char **argv)
     /* Shutdown: end the streams, stop the searches, then the daemon and the threads. */
     events_close_all();
     analysis_streams_close_all();
+    director_stop();
     workers_stop();
     http_stop();
     events_stop();

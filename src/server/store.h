@@ -75,6 +75,8 @@ typedef struct GameRow {
     int64_t created_ms, ended_ms;
     bool rated;
     SeatRow seat[2];
+    char tournament[STORE_ID_MAX + 1]; /* the tournament it is a game of, or "" */
+    bool berserk[2];                   /* each side's berserk (a tournament's: half its clock) */
 } GameRow;
 
 /* A move as stored. */
@@ -95,6 +97,7 @@ typedef struct GameState {
     bool joined[2];
     const SeatRow *seat; /* both seats; an account once seated stays (else STORE_CONFLICT) */
     RatedEnd *rate;      /* a rated game's end, or NULL */
+    bool berserk[2];
 } GameState;
 
 /* A line of the recent-games list. */
@@ -227,5 +230,15 @@ typedef struct ListQuery {
 bool store_list(Store *s, const ListQuery *q, ListRow **rows, int *n);
 /* How many games the store holds, finished or not (for the metrics); false on an error. */
 bool store_count_games(Store *s, int64_t *n);
+
+/* The game TV shows for a variant: one in play with a clock, made since `since`, whose best
+ * rated player is the highest (then the newest). */
+typedef struct TvRow {
+    char id[STORE_ID_MAX + 1];
+    int side; /* the best rated player's */
+    SeatRow seat;
+} TvRow;
+/* 1 found, 0 none, -1 error. */
+int store_tv_game(Store *s, const char *variant, int64_t since, TvRow *tv);
 
 #endif

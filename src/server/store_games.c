@@ -24,8 +24,9 @@
 #define GAME_COLUMNS                                                                                                   \
     "g.id, g.variant, g.start_fen, g.white_token, g.black_token, g.white, g.black, g.skill, g.base_ms, g.inc_ms, "    \
     "g.result, g.reason, g.draw_offer, g.created_ms, g.ended_ms, g.takeback_offer, g.rematch_offer, g.rematch_id, "   \
-    "g.white_joined, g.black_joined, g.days_per_turn, " SEAT_COLUMNS
-#define GAME_NCOLUMNS (21 + SEAT_NCOLUMNS)
+    "g.white_joined, g.black_joined, g.days_per_turn, g.tournament_id, g.white_berserk, g.black_berserk, "         \
+    SEAT_COLUMNS
+#define GAME_NCOLUMNS (24 + SEAT_NCOLUMNS)
 
 static bool is_engine(const SqlRows *r, int row, int col)
 {
@@ -76,7 +77,10 @@ static void read_game_row(const SqlRows *r, int row, GameRow *g)
     g->joined[WHITE] = sql_int(r, row, 18) != 0;
     g->joined[BLACK] = sql_int(r, row, 19) != 0;
     g->days = (int)sql_int(r, row, 20);
-    read_seats(r, row, 21, &g->rated, g->seat);
+    sql_copy(g->tournament, sizeof g->tournament, r, row, 21);
+    g->berserk[WHITE] = sql_int(r, row, 22) != 0;
+    g->berserk[BLACK] = sql_int(r, row, 23) != 0;
+    read_seats(r, row, 24, &g->rated, g->seat);
 }
 
 /* A seat's columns as parameters: the account (NULL for none), its rating and prov (NULL
@@ -134,17 +138,19 @@ static StoreResult take_game(Sql *sql, const char *id, int plies, const GameStat
                             s->joined[WHITE] ? "1" : "0",
                             s->joined[BLACK] ? "1" : "0",
                             w.user, w.rating_p, w.prov, w.diff_p,
-                            b.user, b.rating_p, b.prov, b.diff_p};
+                            b.user, b.rating_p, b.prov, b.diff_p,
+                            s->berserk[WHITE] ? "1" : "0",
+                            s->berserk[BLACK] ? "1" : "0"};
     StoreResult result =
         update_one(sql,
                    "UPDATE games SET result = $2, reason = $3, ended_ms = $4, draw_offer = $5, takeback_offer = $6, "
                    "rematch_offer = $7, white_joined = $8, black_joined = $9, white_user = $10, white_rating = $11, "
                    "white_prov = $12, white_diff = $13, black_user = $14, black_rating = $15, black_prov = $16, "
-                   "black_diff = $17 "
+                   "black_diff = $17, white_berserk = $18, black_berserk = $19 "
                    "WHERE id = $1 AND (result = '*' OR (result = $2 AND ended_ms IS NOT DISTINCT FROM $4)) "
                    "AND (white_user IS NULL OR white_user IS NOT DISTINCT FROM $10) "
                    "AND (black_user IS NULL OR black_user IS NOT DISTINCT FROM $14)",
-                   17, params);
+                   19, params);
     if (result != STORE_OK)
         return result;
     /* A statement of its own, so that it sees the moves committed while it waited for the row. */
@@ -242,14 +248,16 @@ static SqlStatus insert_game_row(Sql *sql, const GameRow *g)
                             g->rated ? "1" : "0",
                             w.user, w.rating_p, w.prov,
                             b.user, b.rating_p, b.prov,
-                            sql_int_param(days, g->days > 0, g->days)};
+                            sql_int_param(days, g->days > 0, g->days),
+                            g->tournament[0] ? g->tournament : NULL};
     return sql_exec(sql,
                     "INSERT INTO games (id, variant, start_fen, white_token, black_token, white, black, skill, base_ms, "
                     "inc_ms, result, reason, draw_offer, created_ms, ended_ms, white_joined, black_joined, rated, "
-                    "white_user, white_rating, white_prov, black_user, black_rating, black_prov, days_per_turn) "
+                    "white_user, white_rating, white_prov, black_user, black_rating, black_prov, days_per_turn, "
+                    "tournament_id) "
                     "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, "
-                    "$21, $22, $23, $24, $25)",
-                    25, params);
+                    "$21, $22, $23, $24, $25, $26)",
+                    26, params);
 }
 
 /* Makes `id` the rematch of game `of` (told to the other processes), unless it has one. */
@@ -388,4 +396,29 @@ bool store_games_playing(Store *s, const char *user_id, StoreId **ids, int *n)
                     "ORDER BY created_ms, id",
                     1, &user_id, {0}};
     return store_read_rows(s, &q, ids, n, sizeof **ids, read_id);
+}
+
+int store_tv_game(Store *s, const char *variant, int64_t since, TvRow *tv)
+{
+    char after[SQL_NUMBER_MAX];
+    const char *params[] = {variant, sql_int_param(after, true, since)};
+    StoreQuery q = {"SELECT g.id, " SEAT_COLUMNS " FROM " SEATS_FROM " WHERE g.variant = $1 AND g.result = '*' "
+                    "AND g.base_ms IS NOT NULL AND g.days_per_turn IS NULL AND g.created_ms >= $2 "
+                    "ORDER BY CASE WHEN COALESCE(g.white_rating, 0) > COALESCE(g.black_rating, 0) "
+                    "THEN COALESCE(g.white_rating, 0) ELSE COALESCE(g.black_rating, 0) END DESC, "
+                    "g.created_ms DESC, g.id LIMIT 1",
+                    2, params, {0}};
+    if (!store_query(s, &q))
+        return -1;
+    int found = q.rows.rows > 0;
+    if (found) {
+        bool rated;
+        SeatRow seat[2];
+        sql_copy(tv->id, sizeof tv->id, &q.rows, 0, 0);
+        read_seats(&q.rows, 0, 1, &rated, seat);
+        tv->side = seat[BLACK].rating > seat[WHITE].rating ? BLACK : WHITE;
+        tv->seat = seat[tv->side];
+    }
+    sql_free(&q.rows);
+    return found;
 }

@@ -161,12 +161,61 @@ static const char *const version_5[] = {
     NULL,
 };
 
+/* Tournaments: arenas and round robins, their players, the games' tournament and berserks, and
+ * the leases by which one instance at a time does a job (pairing the tournaments). */
+static const char *const version_6[] = {
+    "CREATE TABLE IF NOT EXISTS tournaments ("
+    "  id                TEXT PRIMARY KEY,"
+    "  name              TEXT NOT NULL,"
+    "  system            TEXT NOT NULL CHECK (system IN ('arena', 'robin')),"
+    "  variant           TEXT NOT NULL,"
+    "  clock_limit_s     INTEGER NOT NULL,"
+    "  clock_increment_s INTEGER NOT NULL,"
+    "  minutes           INTEGER,"          /* an arena's length; NULL for a round robin */
+    "  rated             INTEGER NOT NULL,"
+    "  berserkable       INTEGER NOT NULL,"
+    "  min_rating        INTEGER,"          /* entry conditions in the variant; NULL: none */
+    "  max_rating        INTEGER,"
+    "  min_rated_games   INTEGER,"
+    "  bots_allowed      INTEGER NOT NULL,"
+    "  description       TEXT,"
+    "  created_by        TEXT REFERENCES users (id)," /* NULL: the server's schedule */
+    "  schedule          TEXT,"             /* the schedule entry that made it, or NULL */
+    "  created_ms        BIGINT NOT NULL,"
+    "  starts_ms         BIGINT NOT NULL,"
+    "  finishes_ms       BIGINT,"           /* an arena's end; a round robin's once over */
+    "  status            TEXT NOT NULL CHECK (status IN ('created', 'started', 'finished')),"
+    "  round             INTEGER NOT NULL DEFAULT 0" /* a round robin's round in play (0-based) */
+    ")",
+    "CREATE INDEX IF NOT EXISTS tournaments_by_status ON tournaments (status, starts_ms)",
+    "CREATE UNIQUE INDEX IF NOT EXISTS tournaments_by_schedule ON tournaments (schedule, starts_ms)",
+    "CREATE TABLE IF NOT EXISTS tournament_players ("
+    "  tournament_id TEXT NOT NULL REFERENCES tournaments (id),"
+    "  user_id       TEXT NOT NULL REFERENCES users (id),"
+    "  seat          INTEGER NOT NULL," /* a round robin's player number (0-based); the order of joining */
+    "  joined_ms     BIGINT NOT NULL,"
+    "  withdrawn     INTEGER NOT NULL DEFAULT 0," /* not paired until it joins again */
+    "  PRIMARY KEY (tournament_id, user_id)"
+    ")",
+    "ALTER TABLE games ADD COLUMN tournament_id TEXT REFERENCES tournaments (id)",
+    "ALTER TABLE games ADD COLUMN white_berserk INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE games ADD COLUMN black_berserk INTEGER NOT NULL DEFAULT 0",
+    "CREATE INDEX IF NOT EXISTS games_by_tournament ON games (tournament_id, ended_ms)",
+    "CREATE TABLE IF NOT EXISTS leases ("
+    "  name     TEXT PRIMARY KEY," /* the job */
+    "  holder   TEXT NOT NULL,"    /* the instance doing it */
+    "  until_ms BIGINT NOT NULL"   /* unless renewed by then, another may take it */
+    ")",
+    NULL,
+};
+
 const Migration schema_migrations[SCHEMA_VERSION] = {
     {1, "games, moves and the schema version", version_1},
     {2, "takeback and rematch offers, the players' arrival", version_2},
     {3, "accounts, sessions, tokens, ratings; the games' accounts", version_3},
     {4, "challenges, correspondence, bot accounts", version_4},
     {5, "seeks, accounts online", version_5},
+    {6, "tournaments, berserks, leases", version_6},
 };
 
 static const char *const games_columns[] = {"id",        "variant", "start_fen",  "white_token", "black_token",
@@ -175,7 +224,8 @@ static const char *const games_columns[] = {"id",        "variant", "start_fen",
                                             "takeback_offer", "rematch_offer", "rematch_id", "white_joined",
                                             "black_joined", "white_user", "black_user", "rated", "white_rating",
                                             "black_rating", "white_prov", "black_prov", "white_diff", "black_diff",
-                                            "days_per_turn", NULL};
+                                            "days_per_turn", "tournament_id", "white_berserk", "black_berserk",
+                                            NULL};
 static const char *const moves_columns[] = {"game_id", "ply", "move", "clock_ms", "at_ms", NULL};
 static const char *const version_columns[] = {"version", NULL};
 static const char *const users_columns[] = {"id",        "username", "password", "created_ms",
@@ -191,12 +241,20 @@ static const char *const challenges_columns[] = {"id", "challenger", "dest_user"
 static const char *const seeks_columns[] = {"id", "user_id", "variant", "rated", "clock_limit_s", "clock_increment_s",
                                             "days", "color", "rating", "rating_min", "rating_max", "created_ms",
                                             "alive_ms", NULL};
+static const char *const tournaments_columns[] = {
+    "id",         "name",        "system",   "variant",      "clock_limit_s", "clock_increment_s", "minutes",
+    "rated",      "berserkable", "min_rating", "max_rating", "min_rated_games", "bots_allowed", "description", "created_by",
+    "schedule",   "created_ms",  "starts_ms", "finishes_ms",  "status",        "round",             NULL};
+static const char *const tournament_players_columns[] = {"tournament_id", "user_id", "seat", "joined_ms", "withdrawn",
+                                                         NULL};
+static const char *const leases_columns[] = {"name", "holder", "until_ms", NULL};
 
 const TableColumns schema_tables[] = {
     {"games", games_columns},       {"moves", moves_columns},   {"schema_version", version_columns},
     {"users", users_columns},       {"sessions", sessions_columns}, {"api_tokens", tokens_columns},
     {"perfs", perfs_columns},       {"login_failures", failures_columns}, {"challenges", challenges_columns},
-    {"seeks", seeks_columns},
+    {"seeks", seeks_columns},       {"tournaments", tournaments_columns},
+    {"tournament_players", tournament_players_columns}, {"leases", leases_columns},
 };
 const size_t schema_table_count = sizeof schema_tables / sizeof schema_tables[0];
 

@@ -90,7 +90,7 @@ def test_unversioned_database_is_migrated_and_served():
         finally:
             s.cleanup()
         db = sqlite3.connect(path)
-        assert db.execute("SELECT version FROM schema_version").fetchall() == [(5,)]
+        assert db.execute("SELECT version FROM schema_version").fetchall() == [(6,)]
         assert db.execute("SELECT count(*) FROM moves").fetchone() == (2,)
         db.close()
 
@@ -100,12 +100,13 @@ def test_new_database_has_the_current_schema():
     s = h.shared()
     db = sqlite3.connect("file:%s?mode=ro" % s.db, uri=True)
     try:
-        assert db.execute("SELECT version FROM schema_version").fetchall() == [(5,)]
+        assert db.execute("SELECT version FROM schema_version").fetchall() == [(6,)]
         columns = {r[1] for r in db.execute("PRAGMA table_info(games)")}
         assert {"draw_offer", "ended_ms", "white_token", "takeback_offer", "rematch_id", "black_joined", "white_user",
                 "black_user", "rated", "white_diff"} <= columns, columns
         tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        assert {"users", "sessions", "api_tokens", "perfs", "login_failures", "challenges", "seeks"} <= tables, tables
+        assert {"users", "sessions", "api_tokens", "perfs", "login_failures", "challenges", "seeks", "tournaments",
+                "tournament_players", "leases"} <= tables, tables
         assert db.execute("PRAGMA journal_mode").fetchone() == ("wal",)
     finally:
         db.close()
