@@ -29,6 +29,7 @@
 #define BOT_OPTIONS_MAX 32    /* engine options set by the config (uci.NAME = VALUE) */
 #define BOT_VARIANTS_MAX 32   /* variants the config accepts */
 #define BOT_KEY_MAX 40        /* a variant key, a speed */
+#define BOT_JOIN_MAX 16       /* tournaments joined at start */
 
 /* What the bot does with the opponent's draw offer or takeback request. */
 typedef enum { OFFER_DECLINE, OFFER_ACCEPT, OFFER_IGNORE } OfferPolicy;
@@ -66,6 +67,10 @@ typedef struct BotConfig {
     int resign_score_cp;    /* > 0: resign after resign_moves moves in a row scored this far down */
     int resign_moves;
     StopPolicy on_stop;
+    /* Tournaments: those joined once the event stream is open; berserk in their games. */
+    char join[BOT_JOIN_MAX][BOT_ID_MAX];
+    int njoin;
+    bool berserk;
 } BotConfig;
 
 /* A challenge as the filters see it (read from lichess's challenge JSON by bot_events.c). */

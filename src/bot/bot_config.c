@@ -44,7 +44,7 @@ void bot_config_defaults(BotConfig *c)
 
 /* ---- Values ---------------------------------------------------------------------------- */
 
-typedef enum { V_TEXT, V_INT, V_LONG, V_BOOL, V_SPEEDS, V_VARIANTS, V_OFFER, V_STOP } ValueKind;
+typedef enum { V_TEXT, V_INT, V_LONG, V_BOOL, V_SPEEDS, V_VARIANTS, V_JOIN, V_OFFER, V_STOP } ValueKind;
 
 typedef struct Key {
     const char *name;
@@ -81,6 +81,8 @@ static const Key keys[] = {
     {"resign.score", V_INT, FIELD(resign_score_cp), 0, 100000},
     {"resign.moves", V_INT, FIELD(resign_moves), 1, 100},
     {"on_stop", V_STOP, FIELD(on_stop), 0, 0},
+    {"join", V_JOIN, FIELD(join), 0, 0},
+    {"berserk", V_BOOL, FIELD(berserk), 0, 0},
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 
@@ -135,6 +137,18 @@ static bool add_variant(void *ctx, const char *word, char *err, size_t errlen)
     return true;
 }
 
+static bool add_join(void *ctx, const char *word, char *err, size_t errlen)
+{
+    BotConfig *c = ctx;
+    if (strlen(word) >= BOT_ID_MAX || strspn(word, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") !=
+                                          strlen(word))
+        return error_set(err, errlen, "'%.20s' is not a tournament's id (letters and digits)", word);
+    if (c->njoin == BOT_JOIN_MAX)
+        return error_set(err, errlen, "more than %d tournaments to join", BOT_JOIN_MAX);
+    snprintf(c->join[c->njoin++], BOT_ID_MAX, "%s", word);
+    return true;
+}
+
 /* One value of a kind into its field. */
 static bool set_value(BotConfig *c, const Key *k, const char *value, char *err, size_t errlen)
 {
@@ -163,6 +177,9 @@ static bool set_value(BotConfig *c, const Key *k, const char *value, char *err, 
     case V_VARIANTS:
         c->nvariants = 0;
         return each_word(value, add_variant, c, err, errlen);
+    case V_JOIN:
+        c->njoin = 0;
+        return each_word(value, add_join, c, err, errlen);
     case V_OFFER:
         if (strcmp(value, "decline") && strcmp(value, "accept") && strcmp(value, "ignore"))
             return error_set(err, errlen, "%s must be decline, accept or ignore, not '%s'", k->name, value);

@@ -1,8 +1,9 @@
 /*
  * The account's event stream (GET /api/stream/event), on the main thread: challenges to the
- * bot accepted or declined by the config's filters, a thread started for each game that
- * starts (or is announced again: the server names every running game when the stream opens),
- * and the table of games.
+ * bot accepted or declined by the config's filters, the config's tournaments joined once it
+ * is open, a thread started for each game that starts (a challenge's or a tournament's, or
+ * announced again: the server names every running game when the stream opens), and the table
+ * of games.
  *
  * Only this thread touches the table: a game's thread says it has ended through its own
  * flag (bot_game_done), and is joined here.  An accepted challenge holds a place in the table
@@ -229,6 +230,27 @@ static void on_event(const Bot *b, json_t *o)
         bot_log("challenge %s: canceled", json_text(o, "challenge.id"));
 }
 
+/* ---- Tournaments ----------------------------------------------------------------------- */
+
+/* The config's tournaments joined (POST /api/tournament/ID/join), once the event stream is
+ * open: the server pairs only players it sees online, and their games come as gameStart. */
+static void join_tournaments(const Bot *b)
+{
+    for (int i = 0; i < b->cfg.njoin; i++) {
+        char path[128], err[256], why[300];
+        Text body = {0};
+        snprintf(path, sizeof path, "/api/tournament/%s/join", b->cfg.join[i]);
+        long st = http_call(&b->conn, "POST", path, "", &body, err, sizeof err);
+        if (st == 200) {
+            bot_log("tournament %s: joined", b->cfg.join[i]);
+        } else {
+            http_describe(st, &body, err, why, sizeof why);
+            bot_log("tournament %s: not joined: %s", b->cfg.join[i], why);
+        }
+        text_free(&body);
+    }
+}
+
 /* ---- The stream ------------------------------------------------------------------------ */
 
 int bot_events_run(const Bot *b)
@@ -252,6 +274,8 @@ int bot_events_run(const Bot *b)
             listening = true;
             bot_log(ever ? "the event stream is back" : "listening for challenges as %s on %s", b->me_name,
                     b->conn.base);
+            if (!ever)
+                join_tournaments(b);
             ever = true;
             waiting_challenges(b);
         }

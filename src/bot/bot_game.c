@@ -12,8 +12,10 @@
  * takeback, which makes the number smaller, forgets it.  A move whose request got no answer
  * (the network) is sent again until the server answers or the game moves on; a move the
  * server refuses (400, or our server's 409) is asked of the engine once more, and a second
- * refusal resigns.  After a dropped stream, the stream is opened again and its gameFull
- * (every move) says where the game is.
+ * refusal resigns (while the game's stream is down, the engine is asked again only once it is
+ * back: the refusal may be of a move the server took before its answer was lost).  After a
+ * dropped stream, the stream is opened again and its gameFull (every move) says where the
+ * game is.
  */
 #include "bot_game.h"
 
@@ -212,8 +214,10 @@ static bool read_full(BotGame *g, json_t *full)
         char clock[48], opponent[128];
         describe_clock(full, clock, sizeof clock);
         describe_player(json_at(full, g->color == WHITE ? "black" : "white"), opponent, sizeof opponent);
-        bot_log("%s: started: %s as %s against %s, %s, %s, %s", g->what, g->bot->me_name, side_name(g->color),
-                opponent, g->variant, clock, json_flag(full, "rated") ? "rated" : "casual");
+        const char *tournament = json_text(full, "tournamentId");
+        bot_log("%s: started: %s as %s against %s, %s, %s, %s%s%s", g->what, g->bot->me_name, side_name(g->color),
+                opponent, g->variant, clock, json_flag(full, "rated") ? "rated" : "casual",
+                *tournament ? ", tournament " : "", tournament);
     }
     return true;
 }
@@ -286,16 +290,34 @@ static void read_state(BotGame *g, json_t *state)
     answer_offers(g);
 }
 
+/* A tournament's game on a clock, before the bot's first move: berserk (half the clock, no
+ * increment), when the config says so.  The server refuses it where the tournament does not
+ * allow it; the log says why. */
+static void berserk(BotGame *g, json_t *full)
+{
+    int mine = g->color == g->first_side ? (g->nmoves + 1) / 2 : g->nmoves / 2;
+    if (!g->bot->cfg.berserk || !g->real_clock || g->over || !*json_text(full, "tournamentId") || mine > 0)
+        return;
+    if (act(g, "berserk")) {
+        g->time_ms[g->color] /= 2;
+        g->inc_ms[g->color] = 0;
+        bot_log("%s: berserk", g->what);
+    }
+}
+
 static void on_event(BotGame *g, json_t *o)
 {
     const char *type = json_text(o, "type");
     g->backoff = BACKOFF_MIN_S; /* the stream works */
     if (strcmp(type, "gameFull") == 0) {
+        bool first = !g->full;
         if (!read_full(g, o)) {
             g->over = true;
             return;
         }
         read_state(g, json_at(o, "state"));
+        if (first)
+            berserk(g, o);
         if (g->reconnecting && !g->over)
             bot_log("%s: its stream is back (%d moves)", g->what, g->nmoves);
         g->reconnecting = false;
@@ -565,7 +587,8 @@ static void turn(BotGame *g)
     bool busy = !g->player.ready || g->player.thinking || g->player.discarding || g->pending[0];
     if (!my_turn(g) || busy || g->gave_up || g->sent_ply == g->nmoves)
         return;
-    if (g->refused_ply == g->nmoves && clock_seconds() - g->refused_at < REFUSAL_WAIT_S)
+    /* after a refusal, the game as the server has it first: its stream back, or a moment */
+    if (g->refused_ply == g->nmoves && (g->reconnecting || clock_seconds() - g->refused_at < REFUSAL_WAIT_S))
         return;
     start_search(g);
 }

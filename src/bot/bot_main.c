@@ -23,7 +23,7 @@
 
 #define ENGINE_CHECK_SECONDS 10.0
 
-static const char *server_arg, *token_arg, *engine_arg, *config_arg;
+static const char *server_arg, *token_arg, *engine_arg, *config_arg, *join_arg;
 
 static const Option bot_options[] = {
     OPTION_STRING("server", "URL", "the server: http://HOST:PORT, or https://lichess.org (chess only)", &server_arg),
@@ -35,17 +35,21 @@ static const Option bot_options[] = {
     OPTION_STRING("config", "FILE", "`key = value` lines: the engine's options, the challenges taken, the games at\n"
                                     "once, ... (docs/bots.md lists them)",
                   &config_arg),
+    OPTION_STRING("join", "IDS", "tournaments to join once the bot listens (ids, spaces or commas between; the\n"
+                                 "config's join key)",
+                  &join_arg),
     OPTIONS_END,
 };
 
 const Command bot_command = {
-    "bot", "--server URL --token TOKEN [--engine CMD] [--config FILE]",
+    "bot", "--server URL --token TOKEN [--engine CMD] [--config FILE] [--join IDS]",
     "play a UCI engine on a server through lichess's Bot API",
     "Connects a UCI engine to a bot account on any server that speaks lichess's Bot API (this\n"
     "program's serve, or lichess.org for chess): accepts or declines challenges by the\n"
-    "config's filters (variants, speeds, clocks, rated or casual, games at once), plays each\n"
-    "game on a thread of its own with an engine process of its own, opens a dropped stream\n"
-    "again without losing a game, and logs a line per game on standard error.  SIGTERM or\n"
+    "config's filters (variants, speeds, clocks, rated or casual, games at once), joins the\n"
+    "tournaments it is told to (--join; berserk in the config), plays each game on a thread\n"
+    "of its own with an engine process of its own, opens a dropped stream again without\n"
+    "losing a game, and logs a line per game on standard error.  SIGTERM or\n"
     "SIGINT stops it cleanly (exit status 0): the games under way are left to the server's\n"
     "clocks, or resigned or aborted (on_stop in the config).  docs/bots.md tells how to make\n"
     "the account, its token and the config.",
@@ -113,7 +117,8 @@ static bool configure(BotConfig *c, char *err, size_t errlen)
         return false;
     if ((server_arg && !bot_config_set(c, "server", server_arg, err, errlen)) ||
         (token_arg && !bot_config_set(c, "token", token_arg, err, errlen)) ||
-        (engine_arg && !bot_config_set(c, "engine", engine_arg, err, errlen)))
+        (engine_arg && !bot_config_set(c, "engine", engine_arg, err, errlen)) ||
+        (join_arg && !bot_config_set(c, "join", join_arg, err, errlen)))
         return false;
     if (!c->server[0])
         return error_set(err, errlen, "no server (--server URL, or server = URL in the config)");
@@ -184,7 +189,7 @@ int bot_main(int argc, char **argv)
     int nargs, status;
     static Bot bot;
     char err[600];
-    server_arg = token_arg = engine_arg = config_arg = NULL;
+    server_arg = token_arg = engine_arg = config_arg = join_arg = NULL;
     if (!options_parse(&bot_command, argc, argv, NULL, &nargs, &status))
         return status;
     if (!configure(&bot.cfg, err, sizeof err) || !conn_init(&bot.conn, bot.cfg.server, bot.cfg.token, err, sizeof err))

@@ -38,7 +38,9 @@ TEST(bot_config_reads_every_kind_of_value)
                        "draws = accept\n"
                        "takebacks = ignore\n"
                        "resign.score = 900\n"
-                       "on_stop = abort\n";
+                       "on_stop = abort\n"
+                       "join = ab12CD34, zz99\n"
+                       "berserk = yes\n";
     CHECK(read_config(&c, text, err, sizeof err));
     CHECK_EQ_STR(err, "");
     CHECK_EQ_STR(c.server, "http://127.0.0.1:8080/");
@@ -56,6 +58,10 @@ TEST(bot_config_reads_every_kind_of_value)
     CHECK(!c.rated && c.casual && c.unlimited);
     CHECK(c.concurrency == 4 && c.draws == OFFER_ACCEPT && c.takebacks == OFFER_IGNORE);
     CHECK(c.resign_score_cp == 900 && c.resign_moves == 3 && c.on_stop == STOP_ABORT);
+    CHECK_EQ_INT(c.njoin, 2);
+    CHECK_EQ_STR(c.join[0], "ab12CD34");
+    CHECK_EQ_STR(c.join[1], "zz99");
+    CHECK(c.berserk);
 }
 
 TEST(bot_config_defaults_are_documented_ones)
@@ -66,6 +72,7 @@ TEST(bot_config_defaults_are_documented_ones)
     CHECK(c.draws == OFFER_DECLINE && c.takebacks == OFFER_DECLINE && c.on_stop == STOP_LEAVE);
     CHECK(c.resign_score_cp == 0 && c.move_overhead_ms == 100 && c.movetime_ms == 10000);
     CHECK(!(c.speeds & (1u << SPEED_ULTRABULLET)) && (c.speeds & (1u << SPEED_CORRESPONDENCE)));
+    CHECK(c.njoin == 0 && !c.berserk);
 }
 
 TEST(bot_config_refuses_bad_lines_by_number)
@@ -83,6 +90,7 @@ TEST(bot_config_refuses_bad_lines_by_number)
         {"clock.min = 600\nclock.max = 60\n", "bot.conf: clock.min (600) is above clock.max (60)"},
         {"days.min = 7\ndays.max = 3\n", "bot.conf: days.min (7) is above days.max (3)"},
         {"uci. = 3\n", "bot.conf:1: uci.NAME = VALUE"},
+        {"join = ab12 ../x\n", "bot.conf:1: '../x' is not a tournament's id (letters and digits)"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         BotConfig c;
