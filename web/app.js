@@ -1,16 +1,26 @@
 // starfish web UI: routing by the page's hash to the views (home, game, analysis board, rules,
-// puzzles, the accounts' pages, profiles, leaderboards), and the header's controls.
+// puzzles, the accounts' pages, profiles, leaderboards, the lobby, a challenge), and the
+// header's controls; the account's event stream (games that begin, challenges) for every page.
 
 import { api } from './api.js';
 import { HomeView } from './home.js';
 import { GameView, AnalysisBoardView } from './game/page.js';
 import { RulesView } from './rules/page.js';
 import { PuzzlesView } from './puzzles/page.js';
+import { TournamentsView } from './tournaments/list.js';
+import { TournamentFormView } from './tournaments/form.js';
+import { TournamentView } from './tournaments/page.js';
+import { TvView } from './tv/page.js';
 import { AuthView } from './accounts/forms.js';
 import { AccountView } from './accounts/account.js';
 import { mountAccountLinks } from './accounts/header.js';
 import { ProfileView } from './players/profile.js';
 import { LeaderboardView } from './players/leaderboard.js';
+import { LobbyView } from './meet/lobby.js';
+import { ChallengeView } from './meet/challengepage.js';
+import { mountInbox } from './meet/inbox.js';
+import { mountAccountEvents } from './accounts/events.js';
+import './meet/arrivals.js';
 import { notify, learnVariantTitles } from './ui.js';
 import { applySettings, mountSettings } from './settings.js';
 import { onAccountChange } from './session.js';
@@ -37,11 +47,17 @@ const ROUTES = [
   [/^#\/game\/([^?/]+)(?:\?(.*))?$/, 'game', (main, variants, m) => new GameView(main, variants, word(m[1]), params(m[2]))],
   [/^#\/puzzles\/([^?/]+)(?:\?(.*))?$/, 'puzzles', (main, variants, m) => new PuzzlesView(main, variants, word(m[1]), params(m[2]))],
   [/^#\/rules\/([^?/]+)$/, 'rules', (main, variants, m) => new RulesView(main, variants, word(m[1]))],
+  [/^#\/tournaments\/new$/, 'tournament-form', (main, variants) => new TournamentFormView(main, variants)],
+  [/^#\/tournaments(?:\/([^?/]+))?$/, 'tournaments', (main, variants, m) => new TournamentsView(main, variants, m[1] && word(m[1]))],
+  [/^#\/tournament\/([^?/]+)$/, 'tournament', (main, variants, m) => new TournamentView(main, variants, word(m[1]))],
+  [/^#\/tv(?:\/([^?/]+))?$/, 'tv', (main, variants, m) => new TvView(main, variants, m[1] && word(m[1]))],
   [/^#\/analysis(?:\?(.*))?$/, 'analysis', (main, variants, m) => new AnalysisBoardView(main, variants, params(m[1]))],
   [/^#\/(signup|login)(?:\?(.*))?$/, 'auth', (main, variants, m) => new AuthView(main, m[1], params(m[2]))],
   [/^#\/account$/, 'account', (main) => new AccountView(main)],
   [/^#\/@\/([^?/]+)$/, 'profile', (main, variants, m) => new ProfileView(main, variants, word(m[1]))],
   [/^#\/leaderboard(?:\/([^?/]+))?$/, 'leaderboard', (main, variants, m) => new LeaderboardView(main, variants, m[1] && word(m[1]))],
+  [/^#\/lobby$/, 'lobby', (main, variants) => new LobbyView(main, variants)],
+  [/^#\/challenge\/([^?/]+)$/, 'challenge', (main, variants, m) => new ChallengeView(main, variants, word(m[1]))],
   [/^/, 'home', (main, variants) => new HomeView(main, variants)],
 ];
 
@@ -71,7 +87,9 @@ async function route() {
 }
 
 applySettings();
+mountInbox(document.getElementById('inbox'));
 mountAccountLinks(document.getElementById('account-links'));
+mountAccountEvents();
 mountSettings(document.getElementById('header-tools'));
 window.addEventListener('hashchange', route);
 // Logged in or out: the page shows what the account may do now (join a game, rated games ...).

@@ -1,13 +1,15 @@
 // The home page: start a game (against the engine or a friend, rated between accounts,
-// optionally from a FEN position or a PGN game), the list of recent games and a way to the
-// leaderboards.
+// optionally from a FEN position or a PGN game), a logged-in player's games in progress ("your
+// turn" first), the list of recent games and a way to the leaderboards.
 
 import { api } from './api.js';
-import { h, $, $$, notify, timeAgo, variantTitle, resultText, ratingText } from './ui.js';
+import { h, $, $$, notify, timeAgo, variantTitle, resultText, ratingText, segmented } from './ui.js';
 import { currentAccount, signInHref } from './session.js';
 import { saveGame } from './store.js';
 import { boardThumbnail } from './board.js';
 import { learnLinks } from './rules/page.js';
+import { PlayingList } from './meet/playing.js';
+import { makingGame } from './meet/arrivals.js';
 
 const CLOCKS = [
   ['none', 'No clock'],
@@ -29,6 +31,7 @@ export class HomeView {
 
   destroy() {
     this.alive = false;
+    if (this.playing) this.playing.destroy();
   }
 
   async start() {
@@ -36,7 +39,7 @@ export class HomeView {
     this.account = await currentAccount().catch(() => null);
     if (!this.alive) return;
     this.render();
-    await this.loadRecent();
+    await Promise.all([this.loadRecent(), this.playing && this.playing.load()]);
   }
 
   render() {
@@ -48,10 +51,7 @@ export class HomeView {
         h('span', { class: 'variant-icon', 'aria-hidden': 'true' }, boardThumbnail(v.board)),
         h('span', { class: 'variant-name' }, variantTitle(v.name)),
         h('span', { class: 'variant-kind' }, v.board.caption)));
-    const seg = (name, options, value) =>
-      h('div', { class: 'segmented', role: 'radiogroup' },
-        options.map(([v, label]) => h('label', { class: 'seg', 'data-value': v },
-          h('input', { type: 'radio', name, value: v, checked: v === value }), h('span', {}, label))));
+    const seg = segmented;
 
     const form = h('form', { id: 'new-game', class: 'new-game-form', autocomplete: 'off' },
       h('div', { class: 'field' }, h('div', { class: 'label' }, 'Variant'), h('div', { class: 'variant-grid' }, tiles)),
@@ -89,9 +89,10 @@ export class HomeView {
           h('button', { type: 'button', class: 'ghost', id: 'refresh-recent', onclick: () => this.loadRecent() }, '\u21BB Refresh'))),
       h('div', { id: 'recent-list', class: 'recent-list' }, h('p', { class: 'muted' }, 'Loading\u2026')));
 
+    this.playing = this.account ? new PlayingList() : null;
     this.root.replaceChildren(h('div', { class: 'home' },
       h('section', { class: 'card new-game' }, h('h2', {}, 'New game'), form),
-      recent));
+      h('div', { class: 'home-side' }, this.playing && this.playing.element, recent)));
 
     const update = () => {
       const v = this.variants.find((x) => x.name === form.variant.value);
@@ -164,7 +165,7 @@ export class HomeView {
     }
     button.disabled = true;
     try {
-      const res = importing ? await api.import(body) : await api.create(body);
+      const res = await makingGame(() => (importing ? api.import(body) : api.create(body)));
       saveGame(res.game.id, { token: res.token, side: res.side, invite: res.invite || null, opponent: body.opponent });
       location.hash = `#/game/${encodeURIComponent(res.game.id)}`;
     } catch (e) {

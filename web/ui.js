@@ -21,15 +21,27 @@ export function h(tag, attrs = {}, ...children) {
 export const $ = (sel, root = document) => root.querySelector(sel);
 export const $$ = (sel, root = document) => [...root.querySelectorAll(sel)];
 
-// Messages to the user; errors stay until dismissed or replaced after a while.
-export function notify(message, kind = 'error') {
+// Radio buttons drawn as one segmented control (the checked one marked for the stylesheet).
+export function segmented(name, options, value, label = null) {
+  const group = h('div', { class: 'segmented', role: 'radiogroup', 'aria-label': label },
+    options.map(([v, text]) => h('label', { class: 'seg', 'data-value': v },
+      h('input', { type: 'radio', name, value: v, checked: v === value }), h('span', {}, text))));
+  const mark = () => $$('.seg', group).forEach((s) => s.classList.toggle('checked', s.querySelector('input').checked));
+  group.addEventListener('change', mark);
+  mark();
+  return group;
+}
+
+// Messages to the user (text, or elements: a link to follow); errors stay until dismissed or
+// replaced after a while, others go after `ms`; `name` marks the notice (data-name).
+export function notify(message, kind = 'error', { ms = kind === 'error' ? 12000 : 3500, name = null } = {}) {
   const box = $('#notices');
-  const item = h('div', { class: `notice ${kind}`, role: kind === 'error' ? 'alert' : 'status' },
+  const item = h('div', { class: `notice ${kind}`, role: kind === 'error' ? 'alert' : 'status', 'data-name': name },
     h('span', { class: 'notice-text' }, message),
     h('button', { class: 'notice-close', type: 'button', 'aria-label': 'Dismiss', onclick: () => item.remove() }, '\u00D7'));
   box.appendChild(item);
   while (box.children.length > 4) box.firstChild.remove();
-  setTimeout(() => item.remove(), kind === 'error' ? 12000 : 3500);
+  setTimeout(() => item.remove(), ms);
   return item;
 }
 
@@ -113,6 +125,18 @@ export function formatClock(ms) {
   return `${hours ? hours + ':' : ''}${mm}:${String(s).padStart(2, '0')}`;
 }
 
+// A long time left (correspondence: days a move) in days and hours: "2d 5h", "5h 07m"; under
+// an hour as a clock; `words`: "2 days 5 hours" for screen readers.
+export function formatLong(ms, words = false) {
+  ms = Math.max(0, ms);
+  if (ms < 3600000) return words ? `${Math.ceil(ms / 60000)} minutes` : formatClock(ms);
+  const hours = Math.floor(ms / 3600000);
+  const [d, hh, m] = [Math.floor(hours / 24), hours % 24, Math.floor((ms % 3600000) / 60000)];
+  const n = (k, word) => `${k} ${word}${k === 1 ? '' : 's'}`;
+  if (words) return d ? `${n(d, 'day')} ${n(hh, 'hour')}` : `${n(hh, 'hour')} ${n(m, 'minute')}`;
+  return d ? `${d}d ${hh}h` : `${hh}h ${String(m).padStart(2, '0')}m`;
+}
+
 export function timeAgo(iso) {
   const t = Date.parse(iso);
   if (!Number.isFinite(t)) return iso || '';
@@ -140,6 +164,7 @@ const REASONS = {
   agreement: 'by agreement',
   resignation: 'by resignation',
   timeout: 'on time',
+  abandoned: 'as the opponent left',
   'starvation-stalemate': 'by starvation stalemate',
   'captured-more': 'having captured more',
   'captured-fewer': 'having captured fewer',
@@ -171,6 +196,9 @@ export const profileHref = (name) => `#/@/${encodeURIComponent(name)}`;
 // An account's name, linking to its profile (a closed account's name is kept, struck through).
 export const profileLink = (name, closed = false) =>
   h('a', { href: profileHref(name), class: `profile-link${closed ? ' closed' : ''}`, title: closed ? `${name} (account closed)` : null }, name);
+
+// A bot account's title before its name (lichess's "title": "BOT").
+export const botBadge = () => h('span', { class: 'badge bot', title: 'a bot: an engine plays this account' }, 'BOT');
 
 export const formatDate = (ms, options = {}) => new Date(ms).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric', ...options });
 

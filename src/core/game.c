@@ -114,6 +114,12 @@ void game_agree_draw(Game *g)
     g->ended = drawn(g, "agreement");
 }
 
+void game_abandoned(Game *g, int side, bool draw)
+{
+    g->ended = draw ? drawn(g, "abandoned")
+                     : result(side == WHITE ? RESULT_BLACK_WINS : RESULT_WHITE_WINS, "abandoned");
+}
+
 void game_abort(Game *g)
 {
     g->ended = result(RESULT_ABORTED, "aborted");

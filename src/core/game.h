@@ -33,6 +33,9 @@ GameResult game_status(Game *g);
 void game_resign(Game *g, int side);
 void game_timeout(Game *g, int side);
 void game_agree_draw(Game *g);
+/* Ends the game because `side` left it: its opponent wins, or (draw) it is drawn as an agreed
+ * draw is. */
+void game_abandoned(Game *g, int side, bool draw);
 /* Ends the game with no result: aborted before it really began. */
 void game_abort(Game *g);
 /* Has the 50-move rule (100 plies without capture or pawn move, unless the variant exempts

@@ -58,6 +58,7 @@ unsigned api_status(GameStatus status)
     case GAME_NOT_A_PLAYER:
         return MHD_HTTP_FORBIDDEN;
     case GAME_OWN_GAME:
+    case GAME_NO_CLAIM: /* lichess's answer to a failed claim */
         return MHD_HTTP_BAD_REQUEST;
     case GAME_SEAT_TAKEN:
     case GAME_NOT_ABORTABLE:

@@ -65,6 +65,8 @@ BOARD_ENDPOINT(post_abort, act(rq, g, ACT_ABORT))
 BOARD_ENDPOINT(post_draw, act(rq, g, ACT_DRAW))
 BOARD_ENDPOINT(post_takeback, act(rq, g, ACT_TAKEBACK))
 BOARD_ENDPOINT(post_berserk, act(rq, g, ACT_BERSERK))
+BOARD_ENDPOINT(post_claim_victory, act(rq, g, ACT_CLAIM_VICTORY))
+BOARD_ENDPOINT(post_claim_draw, act(rq, g, ACT_CLAIM_DRAW))
 
 /* The routes of one API (board or bot). */
 #define GAME_ROUTES(api)                                                                                               \
@@ -74,7 +76,9 @@ BOARD_ENDPOINT(post_berserk, act(rq, g, ACT_BERSERK))
     {"POST", "/" #api "/game/{id}/abort", api##_post_abort, false},                                                   \
     {"POST", "/" #api "/game/{id}/draw/{answer}", api##_post_draw, false},                                            \
     {"POST", "/" #api "/game/{id}/takeback/{answer}", api##_post_takeback, false},                                    \
-    {"POST", "/" #api "/game/{id}/berserk", api##_post_berserk, false}
+    {"POST", "/" #api "/game/{id}/berserk", api##_post_berserk, false},                                               \
+    {"POST", "/" #api "/game/{id}/claim-victory", api##_post_claim_victory, false},                                   \
+    {"POST", "/" #api "/game/{id}/claim-draw", api##_post_claim_draw, false}
 
 const ApiRoute api_board_routes[] = {
     GAME_ROUTES(board),

@@ -304,6 +304,8 @@ enum MHD_Result api_game_act(ApiRequest *rq, LiveGame *g, GameAction act, const 
                         : act == ACT_REMATCH  ? service_rematch(g, &call, arg)
                         : act == ACT_ABORT    ? service_abort(g, &call)
                         : act == ACT_BERSERK  ? tournament_berserk(g, &call)
+                        : act == ACT_CLAIM_VICTORY || act == ACT_CLAIM_DRAW
+                            ? service_claim(g, &call, act == ACT_CLAIM_DRAW)
                                               : service_resign(g, &call);
     return status == GAME_ENGINE_DECIDES ? wait_for_draw(rq, g, &call, &q)
                                          : api_answer(rq->c, status, &call, MHD_HTTP_OK);
@@ -402,6 +404,8 @@ GAME_ENDPOINT(post_takeback, act(rq, g, ACT_TAKEBACK))
 GAME_ENDPOINT(post_rematch, act(rq, g, ACT_REMATCH))
 GAME_ENDPOINT(post_abort, act(rq, g, ACT_ABORT))
 GAME_ENDPOINT(post_berserk, act(rq, g, ACT_BERSERK))
+GAME_ENDPOINT(post_claim_victory, act(rq, g, ACT_CLAIM_VICTORY))
+GAME_ENDPOINT(post_claim_draw, act(rq, g, ACT_CLAIM_DRAW))
 GAME_ENDPOINT(post_join, join(rq, g))
 GAME_ENDPOINT(get_events, open_events(rq, g))
 GAME_ENDPOINT(get_pgn, send_pgn(rq, g))
@@ -418,6 +422,8 @@ const ApiRoute api_game_routes[] = {
     {"POST", "/games/{id}/rematch", post_rematch, false},
     {"POST", "/games/{id}/abort", post_abort, false},
     {"POST", "/games/{id}/berserk", post_berserk, false},
+    {"POST", "/games/{id}/claim-victory", post_claim_victory, false},
+    {"POST", "/games/{id}/claim-draw", post_claim_draw, false},
     {"POST", "/games/{id}/join", post_join, false},
     {"GET", "/games/{id}/events", get_events, true},
     {"GET", "/games/{id}/pgn", get_pgn, false},

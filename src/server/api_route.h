@@ -92,7 +92,8 @@ LiveGame *api_find_game(ApiRequest *rq, enum MHD_Result *ret);
  * offer's action ("offer", "accept", "decline"); `read` makes the answer to a success
  * (api_read_state: the game; api_read_ok: {"ok": true}).  A draw offer to the engine waits for
  * its answer. */
-typedef enum { ACT_MOVE, ACT_RESIGN, ACT_DRAW, ACT_TAKEBACK, ACT_REMATCH, ACT_ABORT, ACT_BERSERK } GameAction;
+typedef enum { ACT_MOVE, ACT_RESIGN, ACT_DRAW, ACT_TAKEBACK, ACT_REMATCH, ACT_ABORT, ACT_BERSERK, ACT_CLAIM_VICTORY,
+               ACT_CLAIM_DRAW } GameAction;
 enum MHD_Result api_game_act(ApiRequest *rq, LiveGame *g, GameAction act, const char *arg, const char *token,
                              bool (*read)(void *ctx, LiveGame *g, int you));
 /* A GameCall's read that answers {"ok": true} (lichess's answer to an action). */

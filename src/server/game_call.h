@@ -23,6 +23,7 @@ typedef enum GameStatus {
     GAME_OWN_GAME,       /* joining one's own game's other side */
     GAME_NOT_ABORTABLE,  /* an abort after both sides have moved */
     GAME_NO_BERSERK,     /* a berserk after one's first move, a second one, or in a game without a clock */
+    GAME_NO_CLAIM,       /* a claim against an opponent who has not left (long enough), or in a game without a clock */
     GAME_NOT_YOUR_TURN,  /* a move by the side not to move */
     GAME_ILLEGAL_MOVE,   /* an illegal move, or text naming no move */
     GAME_OVER,           /* an action on a finished game */

@@ -1,10 +1,12 @@
 /*
- * The game service's accounts at a game (game_service.h): an account joining the side its
- * invite is for, a game aborted before it has begun, and a berserk before one's first move.
+ * The game service's players at a game (game_service.h): an account joining the side its
+ * invite is for, a game aborted before it has begun, a berserk before one's first move, and
+ * the claims against an opponent who has left.
  */
 #include <string.h>
 
 #include "game_change.h"
+#include "game_presence.h"
 #include "game_service.h"
 #include "util.h"
 
@@ -99,6 +101,47 @@ GameStatus service_berserk(LiveGame *g, GameCall *call)
     int side = svc_player(g, call, false, &status);
     if (status == GAME_OK && (status = svc_still_going(g, now, call)) == GAME_OK)
         status = berserk_locked(g, call, side);
+    pthread_mutex_unlock(&g->lock);
+    return status;
+}
+
+static void abandoned_win(Game *game, int side)
+{
+    game_abandoned(game, side, false);
+}
+
+static void abandoned_draw(Game *game, int side)
+{
+    game_abandoned(game, side, true);
+}
+
+/* The claim of `side` against its opponent, gone long enough from a game with a clock. */
+static GameStatus claim_locked(LiveGame *g, GameCall *call, int side, bool draw, int64_t now)
+{
+    if (!g->has_clock || g->days)
+        return svc_fail(call, GAME_NO_CLAIM, "game %s has no clock: a claim is for a game played now", g->id);
+    if (not_begun(g))
+        return svc_fail(call, GAME_NO_CLAIM, "both sides have not moved yet: abort instead");
+    int64_t claim_at;
+    int gone = presence_gone(g->id, side ^ 1, now, &claim_at);
+    if (gone < 0)
+        return svc_fail(call, GAME_STORE_FAILED, "the store failed: try again");
+    if (!gone)
+        return svc_fail(call, GAME_NO_CLAIM, "your opponent has not left the game");
+    if (now < claim_at)
+        return svc_fail(call, GAME_NO_CLAIM, "your opponent has left: claim in %d s",
+                        (int)((claim_at - now + 999) / 1000));
+    return svc_finish(g, draw ? abandoned_draw : abandoned_win, side ^ 1, now, call);
+}
+
+GameStatus service_claim(LiveGame *g, GameCall *call, bool draw)
+{
+    svc_lock(g);
+    int64_t now = util_now_ms();
+    GameStatus status;
+    int side = svc_player(g, call, false, &status);
+    if (status == GAME_OK && (status = svc_still_going(g, now, call)) == GAME_OK)
+        status = claim_locked(g, call, side, draw, now);
     pthread_mutex_unlock(&g->lock);
     return status;
 }

@@ -118,6 +118,10 @@ GameStatus service_abort(LiveGame *g, GameCall *call);
 /* The caller's side berserks (a tournament's game: the tournament service says whether it may):
  * half its clock, no increment, before its first move. */
 GameStatus service_berserk(LiveGame *g, GameCall *call);
+/* The caller claims the win (or, draw: a draw) against an opponent who has left a game with a
+ * clock, both sides having moved, and has been gone for the claim delay (game_presence.h):
+ * GAME_NO_CLAIM otherwise, its message saying why (and how long is left to wait). */
+GameStatus service_claim(LiveGame *g, GameCall *call, bool draw);
 /* The game as PGN (malloc'ed), NULL when memory runs out. */
 char *service_pgn(LiveGame *g);
 

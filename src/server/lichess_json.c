@@ -50,7 +50,7 @@ static void status_of(const LiveGame *g, const char **name, int *id)
         {"aborted", "aborted", 25},      {"checkmate", "mate", 30},       {"resignation", "resign", 31},
         {"stalemate", "stalemate", 32},   {"timeout", "outoftime", 35},    {"agreement", "draw", 34},
         {"repetition", "draw", 34},       {"fifty-move", "draw", 34},      {"insufficient-material", "draw", 34},
-        {"dead-position", "draw", 34},
+        {"dead-position", "draw", 34},    {"abandoned", "timeout", 33},
     };
     *name = "started", *id = 20;
     if (g->result == RESULT_NONE)

@@ -198,6 +198,8 @@ static void redeclare_result(LiveGame *g, const GameRow *row, ResultKind stored)
         game_timeout(&g->game, loser);
     else if (strcmp(row->reason, "agreement") == 0)
         game_agree_draw(&g->game);
+    else if (strcmp(row->reason, "abandoned") == 0)
+        game_abandoned(&g->game, loser, stored == RESULT_DRAW);
     else if (stored == RESULT_ABORTED)
         game_abort(&g->game);
     g->result = stored;

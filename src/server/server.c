@@ -33,6 +33,7 @@
 #include "engine_worker.h"
 #include "events.h"
 #include "game_log.h"
+#include "game_presence.h"
 #include "game_service.h"
 #include "http.h"
 #include "limits.h"
@@ -71,6 +72,7 @@ static void *clock_thread(void *arg)
             break;
         pthread_mutex_unlock(&clock_lock);
         service_check_flags();
+        presence_sweep(util_now_ms());
         if (clock_ms() >= next_eviction) {
             service_evict(idle_ms);
             limits_sweep();
@@ -102,11 +104,11 @@ static bool read_log_level(void *target, char **values, char *err, size_t errlen
 }
 
 static struct {
-    int port, evict_after, timeout, connections_per_ip, new_games_per_minute, db_pool;
+    int port, evict_after, timeout, connections_per_ip, new_games_per_minute, db_pool, claim_after;
     const char *db, *web, *host, *puzzles, *log, *metrics_token_file, *tournaments;
     LogLevel log_level;
-} serve = {8080, EVICT_AFTER_DEFAULT_S, TIMEOUT_DEFAULT_S, 0, 0, DB_POOL_DEFAULT, "starfish.db", NULL, "127.0.0.1", NULL,
-           NULL, NULL, NULL, LOG_LEVEL_INFO};
+} serve = {8080, EVICT_AFTER_DEFAULT_S, TIMEOUT_DEFAULT_S, 0, 0, DB_POOL_DEFAULT, PRESENCE_CLAIM_AFTER_MS / 1000,
+           "starfish.db", NULL, "127.0.0.1", NULL, NULL, NULL, NULL, LOG_LEVEL_INFO};
 
 static const Option serve_options[] = {
     OPTION_INT("port", "N", "the port (default 8080; 0 picks a free one)", &serve.port, 0, 65535),
@@ -147,6 +149,10 @@ static const Option serve_options[] = {
                   "GET /metrics from any address with `Authorization: Bearer TOKEN`, TOKEN the file's first line "
                   "(default: no token, from this machine only)",
                   &serve.metrics_token_file),
+    OPTION_INT("claim-after", "SECONDS",
+               "a player gone from a game with a clock this long lets the opponent claim the win or a draw "
+               "(default 20)",
+               &serve.claim_after, 0, 3600),
     OPTION_STRING("tournaments", "FILE",
                   "scheduled tournaments: a JSON list of {name, variant, clockTime, clockIncrement, minutes, every "
                   "(hour, day), at (minutes into it), rated, berserkable, bots} (docs/api.md)",
@@ -198,6 +204,7 @@ static Store *start_services(const char *db)
     challenge_start(store);
     seek_start(store);
     tournament_start(store);
+    presence_start(store, (int64_t)serve.claim_after * 1000);
     metrics_start(store);
     const char *failed = !account_start(store)            ? "cannot start libsodium"
                          : !bot_start(store)              ? "cannot make the house bots' accounts"

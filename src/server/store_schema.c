@@ -200,11 +200,23 @@ static const char *const version_6[] = {
     "ALTER TABLE games ADD COLUMN tournament_id TEXT REFERENCES tournaments (id)",
     "ALTER TABLE games ADD COLUMN white_berserk INTEGER NOT NULL DEFAULT 0",
     "ALTER TABLE games ADD COLUMN black_berserk INTEGER NOT NULL DEFAULT 0",
-    "CREATE INDEX IF NOT EXISTS games_by_tournament ON games (tournament_id, ended_ms)",
+    "CREATE INDEX IF NOT EXISTS games_by_tournament ON games (tournament_id)",
     "CREATE TABLE IF NOT EXISTS leases ("
     "  name     TEXT PRIMARY KEY," /* the job */
     "  holder   TEXT NOT NULL,"    /* the instance doing it */
     "  until_ms BIGINT NOT NULL"   /* unless renewed by then, another may take it */
+    ")",
+    NULL,
+};
+
+/* When each player of a game was last seen with a stream of the game open (renewed by the
+ * instance that holds the stream): who has left a game, on whichever instance. */
+static const char *const version_7[] = {
+    "CREATE TABLE IF NOT EXISTS game_presence ("
+    "  game_id TEXT NOT NULL REFERENCES games (id),"
+    "  side    INTEGER NOT NULL CHECK (side IN (0, 1))," /* 0 white, 1 black */
+    "  seen_ms BIGINT NOT NULL,"
+    "  PRIMARY KEY (game_id, side)"
     ")",
     NULL,
 };
@@ -216,6 +228,7 @@ const Migration schema_migrations[SCHEMA_VERSION] = {
     {4, "challenges, correspondence, bot accounts", version_4},
     {5, "seeks, accounts online", version_5},
     {6, "tournaments, berserks, leases", version_6},
+    {7, "players' presence in their games", version_7},
 };
 
 static const char *const games_columns[] = {"id",        "variant", "start_fen",  "white_token", "black_token",
@@ -248,6 +261,7 @@ static const char *const tournaments_columns[] = {
 static const char *const tournament_players_columns[] = {"tournament_id", "user_id", "seat", "joined_ms", "withdrawn",
                                                          NULL};
 static const char *const leases_columns[] = {"name", "holder", "until_ms", NULL};
+static const char *const presence_columns[] = {"game_id", "side", "seen_ms", NULL};
 
 const TableColumns schema_tables[] = {
     {"games", games_columns},       {"moves", moves_columns},   {"schema_version", version_columns},
@@ -255,6 +269,7 @@ const TableColumns schema_tables[] = {
     {"perfs", perfs_columns},       {"login_failures", failures_columns}, {"challenges", challenges_columns},
     {"seeks", seeks_columns},       {"tournaments", tournaments_columns},
     {"tournament_players", tournament_players_columns}, {"leases", leases_columns},
+    {"game_presence", presence_columns},
 };
 const size_t schema_table_count = sizeof schema_tables / sizeof schema_tables[0];
 

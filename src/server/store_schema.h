@@ -16,7 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define SCHEMA_VERSION 6
+#define SCHEMA_VERSION 7
 
 typedef struct Migration {
     int version;             /* the version it leads to: 1, 2, ... */

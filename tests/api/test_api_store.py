@@ -90,7 +90,7 @@ def test_unversioned_database_is_migrated_and_served():
         finally:
             s.cleanup()
         db = sqlite3.connect(path)
-        assert db.execute("SELECT version FROM schema_version").fetchall() == [(6,)]
+        assert db.execute("SELECT version FROM schema_version").fetchall() == [(7,)]
         assert db.execute("SELECT count(*) FROM moves").fetchone() == (2,)
         db.close()
 
@@ -100,7 +100,7 @@ def test_new_database_has_the_current_schema():
     s = h.shared()
     db = sqlite3.connect("file:%s?mode=ro" % s.db, uri=True)
     try:
-        assert db.execute("SELECT version FROM schema_version").fetchall() == [(6,)]
+        assert db.execute("SELECT version FROM schema_version").fetchall() == [(7,)]
         columns = {r[1] for r in db.execute("PRAGMA table_info(games)")}
         assert {"draw_offer", "ended_ms", "white_token", "takeback_offer", "rematch_id", "black_joined", "white_user",
                 "black_user", "rated", "white_diff"} <= columns, columns

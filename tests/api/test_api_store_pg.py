@@ -19,10 +19,11 @@ def tables(pg, db):
 def test_new_database_gets_the_schema():
     s = h.Server()
     pg = h.postgres()
-    assert pg.sql("SELECT version FROM schema_version", s.db).split() == ["5"]
+    assert pg.sql("SELECT version FROM schema_version", s.db).split() == ["7"]
     tables = pg.sql("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'", s.db).split()
-    assert sorted(tables) == ["api_tokens", "challenges", "games", "login_failures", "moves", "perfs", "schema_version",
-                              "seeks", "sessions", "users"], tables
+    assert sorted(tables) == ["api_tokens", "challenges", "game_presence", "games", "leases", "login_failures", "moves",
+                              "perfs", "schema_version", "seeks", "sessions", "tournament_players", "tournaments",
+                              "users"], tables
     created = s.create("chess", opponent="friend")
     s.move(created["game"]["id"], created["token"], "e2e4")
     assert pg.sql("SELECT ply, move FROM moves", s.db).split() == ["0|e2e4"]

@@ -274,12 +274,24 @@ export async function accountClient(username) {
   const r = await send('POST', '/api/auth/signup', { username, password: passwordOf(username) });
   check(r.status === 201, `signing ${username} up: ${r.status} ${await r.text()}`);
   const cookie = r.headers.get('set-cookie').split(';')[0];
-  return async (method, p, body) => {
+  const client = async (method, p, body) => {
     const res = await send(method, p, body, cookie);
     const text = await res.text();
     if (!res.ok) throw new Error(`${username}: ${method} ${p}: ${res.status} ${text}`);
     return text ? JSON.parse(text) : null;
   };
+  client.cookie = cookie;
+  return client;
+}
+
+// A player whose browser is logged in as a new account (signed up through the API, its session
+// cookie given to the browser context): { page, client } (client: accountClient's).
+export async function playerAs(t, username, options = {}) {
+  const client = await accountClient(username);
+  const page = await newPlayer(t, options);
+  const [name, value] = client.cookie.split('=');
+  await page.context().addCookies([{ name, value, url: env.server.base }]);
+  return { page, client };
 }
 
 // A statement on the test server's SQLite store (the sqlite3 program, Debian's package), to

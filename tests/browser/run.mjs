@@ -18,7 +18,10 @@ import './suites/learn.mjs';
 import './suites/analysis.mjs';
 import './suites/accounts.mjs';
 import './suites/rated.mjs';
+import './suites/meet.mjs';
+import './suites/meetshots.mjs';
 import './suites/look.mjs';
+import './suites/tournaments.mjs';
 
 const FILTER = process.argv[2] || '';
 

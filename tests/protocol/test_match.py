@@ -361,9 +361,10 @@ def test_bad_openings_files_are_named():
 
 
 def test_timemargin_lets_an_engine_overrun_its_clock():
-    # The slow fake takes 0.4 s a move on a 0.3 s clock: it forfeits at once, unless 300 ms of
-    # margin let it play on (then its second a2a3 is illegal).
-    for margin, ending in ((0, "time forfeit 1"), (300, "illegal move 1")):
+    # The slow fake takes 0.4 s a move on a 0.3 s clock: it forfeits at once, unless 1500 ms of
+    # margin let it play on (then its second a2a3 is illegal).  The margin is wide: on a loaded
+    # machine the fake's `sleep 0.4` has been seen to take 826 ms.
+    for margin, ending in ((0, "time forfeit 1"), (1500, "illegal move 1")):
         path = pgn_path("margin")
         out = match_ok(["--engine1", fake("slow"), "--engine2", engine(), "--option2", "Greedy=true", "--games", 1,
                         "--tc", "0.3+0.5", "--openings", 0, "--timemargin", margin, "--pgn", path])

@@ -23,11 +23,14 @@ export function mountAccountLinks(host) {
   const signIn = h('a', { href: signInHref(), class: 'sign-in', id: 'sign-in', hidden: true }, 'Sign in');
   const name = h('a', { class: 'account-name', id: 'account-name', title: 'Your profile', hidden: true });
   const profile = h('a', { role: 'menuitem', id: 'menu-profile' }, 'Profile');
+  const who = h('div', { class: 'account-who muted small' });
   const panel = h('div', { class: 'account-panel', id: 'account-menu', hidden: true, role: 'menu', 'aria-label': 'Account' },
-    profile,
+    who, profile,
     h('a', { href: '#/account', role: 'menuitem', id: 'menu-account' }, 'Account settings'),
     h('button', { type: 'button', class: 'ghost', role: 'menuitem', id: 'log-out', onclick: logOut }, 'Log out'));
-  const open = h('button', { type: 'button', class: 'icon ghost', id: 'account-button', 'aria-label': 'Account menu', title: 'Account menu', 'aria-expanded': 'false', 'aria-controls': 'account-menu', hidden: true }, '\u25BE');
+  // On a phone the name gives way to its initial, in the menu's button (the menu names it).
+  const initial = h('span', { class: 'account-initial', 'aria-hidden': 'true' });
+  const open = h('button', { type: 'button', class: 'icon ghost', id: 'account-button', 'aria-label': 'Account menu', title: 'Account menu', 'aria-expanded': 'false', 'aria-controls': 'account-menu', hidden: true }, initial, '\u25BE');
   const show = dropdown(open, panel);
   panel.addEventListener('click', (e) => e.target.closest('a, button') && show(false));
   const render = (account) => {
@@ -36,6 +39,8 @@ export function mountAccountLinks(host) {
     name.hidden = open.hidden = !account;
     if (!account) return;
     name.textContent = account.username;
+    initial.textContent = account.username.charAt(0).toUpperCase();
+    who.textContent = `Signed in as ${account.username}`;
     name.href = profile.href = profileHref(account.username);
   };
   // The sign-in link returns to the page it was followed from.

@@ -1,6 +1,7 @@
-// The clocks in the player bars, counting down between the server's updates.
+// The clocks in the player bars, counting down between the server's updates; a
+// correspondence game's (days a move) in days and hours.
 
-import { $, formatClock } from '../ui.js';
+import { $, formatClock, formatLong } from '../ui.js';
 
 const LOW_MS = 20000; // the clock turns red
 
@@ -40,12 +41,14 @@ export class Clocks {
       const running = g.status === 'ongoing' && g.clock.running === side;
       const lost = g.status === 'over' && g.reason === 'timeout' && ((g.result === '1-0' && side === 'black') || (g.result === '0-1' && side === 'white'));
       const flagged = ms <= 0 || lost;
-      $('.clock-time', clock).textContent = formatClock(ms);
+      const days = !!g.clock.days;
+      $('.clock-time', clock).textContent = days ? formatLong(ms) : formatClock(ms);
+      clock.classList.toggle('days', days);
       clock.classList.toggle('running', running && !flagged);
       clock.classList.toggle('low', ms < LOW_MS && !flagged);
       clock.classList.toggle('flagged', flagged);
       clock.dataset.ms = Math.max(0, Math.round(ms));
-      clock.setAttribute('aria-label', `${side} clock ${formatClock(ms)}`);
+      clock.setAttribute('aria-label', `${side} clock ${days ? `${formatLong(ms, true)} left for the move` : formatClock(ms)}`);
     }
   }
 }

@@ -6,8 +6,9 @@ import { h, $, capitalize as cap, variantTitle, resultLine } from '../ui.js';
 import { other } from './state.js';
 import { learnLinks } from '../rules/page.js';
 
-// "5 min + 3 s", "30 s + 0 s", "1 h 30 min + 10 s": never "0.4 min".
+// "5 min + 3 s", "30 s + 0 s", "1 h 30 min + 10 s": never "0.4 min"; "3 days a move".
 export function clockTerms(clock) {
+  if (clock.days) return `${clock.days} ${clock.days === 1 ? 'day' : 'days'} a move`;
   const secs = Math.round(clock.base_ms / 1000);
   const parts = [];
   if (secs >= 3600) parts.push(`${Math.floor(secs / 3600)} h`);

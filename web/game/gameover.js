@@ -1,8 +1,10 @@
 // The end of a game: a dialog over the board with the result and its reason, a rated game's
-// rating changes, and what to do next (a rematch, a new game, analysing the game).  It opens
+// rating changes, and what to do next (a rematch, a new game, analysing the game; in a
+// tournament's game, back to the tournament in place of the rematch).  It opens
 // once, when the game ends while the page is open, and leaves the rest of the page usable.
 
 import { h, resultLine, ratingText, ratingDiff } from '../ui.js';
+import { tournamentHref } from '../tournaments/format.js';
 
 export class GameOverDialog {
   constructor(state) {
@@ -11,10 +13,11 @@ export class GameOverDialog {
     this.reason = h('p', { class: 'muted', id: 'game-over-reason' });
     this.ratings = h('ul', { class: 'rating-changes', id: 'rating-changes', hidden: true });
     this.rematch = h('button', { type: 'button', id: 'rematch', class: 'primary', onclick: () => state.emit('rematch', 'offer') }, 'Rematch');
+    this.back = h('a', { class: 'button primary', id: 'dialog-back-to-tournament', hidden: true }, 'Back to the tournament');
     this.element = h('dialog', { class: 'game-over', id: 'game-over', 'aria-labelledby': 'game-over-title' },
       h('button', { type: 'button', class: 'ghost icon dialog-close', 'aria-label': 'Close', onclick: () => this.element.close() }, '\u00D7'),
       this.title, this.reason, this.ratings,
-      h('div', { class: 'dialog-actions' }, this.rematch,
+      h('div', { class: 'dialog-actions' }, this.back, this.rematch,
         h('button', { type: 'button', id: 'new-game', onclick: () => { location.hash = '#/'; } }, 'New game'),
         h('button', { type: 'button', id: 'analyse-game', onclick: () => { this.element.close(); state.emit('analyse'); } }, 'Analyse')));
     this.element.addEventListener('keydown', (e) => {
@@ -64,8 +67,10 @@ export class GameOverDialog {
     const theirs = s.mySide && ((g.result === '0-1' && s.mySide === 'white') || (g.result === '1-0' && s.mySide === 'black'));
     this.title.textContent = mine ? 'You won' : theirs ? 'You lost' : g.result === '1/2-1/2' ? 'Draw' : g.reason === 'aborted' ? 'Game aborted' : 'Game over';
     this.reason.textContent = g.reason === 'aborted' ? 'Before both sides had moved: no result, no rating change.' : resultLine(g.result, g.reason);
-    this.rematch.hidden = !s.isPlayer;
+    this.rematch.hidden = !s.isPlayer || !!g.tournament;
+    this.back.hidden = !g.tournament;
+    if (g.tournament) this.back.href = tournamentHref(g.tournament);
     if (!this.element.open) this.element.show();
-    this.rematch.focus();
+    (g.tournament ? this.back : this.rematch).focus();
   }
 }

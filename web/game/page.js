@@ -19,9 +19,11 @@ import { VariationView } from './variation.js';
 import { EvalGraph } from './evalgraph.js';
 import { InviteCard, ExportCard } from './share.js';
 import { JoinCard } from './join.js';
+import { TournamentGameCard } from '../tournaments/ingame.js';
 import { BoardLegend } from './legend.js';
 import { GameOverDialog } from './gameover.js';
 import { Live } from './live.js';
+import { showingGame } from '../meet/arrivals.js';
 
 const LOW_TIME_MS = 10000; // the low-time warning sounds once when a clock passes it
 
@@ -43,14 +45,16 @@ export class GameView {
 
   destroy() {
     this.destroyed = true;
+    if (this.shown) this.shown();
     if (this.live) this.live.close();
-    for (const m of [this.clocks, this.board, this.legend, this.analysis, this.graph, this.moves]) if (m) m.destroy();
+    for (const m of [this.clocks, this.board, this.legend, this.analysis, this.graph, this.moves, this.tourCard]) if (m) m.destroy();
     document.removeEventListener('keydown', this.onKey);
     window.removeEventListener('resize', this.onResize);
   }
 
   async start() {
     const s = this.state;
+    if (this.id) this.shown = showingGame(this.id, () => !!s.game && s.playing);
     const [game, account] = await Promise.all([this.readGame(), currentAccount().catch(() => null)]);
     if (this.destroyed) return;
     const variant = this.variants.find((v) => v.name === game.variant);
@@ -137,12 +141,13 @@ export class GameView {
     this.analysis = analysis;
     const share = s.local ? null : new ExportCard(s);
     const dialog = new GameOverDialog(s);
+    this.tourCard = new TournamentGameCard(s, this.id);
     boardHost.appendChild(dialog.element);
     this.playArea = h('section', { class: 'play-area', style: `--aspect:${this.board.wrap.style.getPropertyValue('--aspect')}` },
       this.bars.top, h('div', { class: 'board-row' }, analysis.bar, boardHost), this.legend.caption, this.bars.bottom);
     this.root.replaceChildren(h('div', { class: `game-view levels-${s.variant.board.levels}`, 'data-game': this.id },
       this.playArea,
-      h('aside', { class: 'side-panel' }, new JoinCard(s).element, this.controls.element, this.controls.bar, invite.element, moves.element, analysis.element, share && share.element),
+      h('aside', { class: 'side-panel' }, this.tourCard.element, new JoinCard(s).element, this.controls.element, this.controls.bar, invite.element, moves.element, analysis.element, share && share.element),
       this.legend.element));
     this.board.relayout();
   }

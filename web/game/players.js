@@ -3,7 +3,7 @@
 // captured, the pieces they still hold in hand (Starchess's setup: pick one to place it), and
 // their clock's place.
 
-import { h, $, capitalize as cap, profileLink, ratingText, ratingDiff } from '../ui.js';
+import { h, $, capitalize as cap, profileLink, botBadge, ratingText, ratingDiff } from '../ui.js';
 import { pieceIcon, pieceNames } from '../pieces.js';
 import { other } from './state.js';
 
@@ -55,7 +55,9 @@ export class PlayerBars {
       box.textContent = s.anonymousName(side);
       return;
     }
-    box.replaceChildren(profileLink(p.name, p.closed),
+    // An account played by the engine is a house bot (Starfish-Level-N).
+    const bot = g.player_kinds[side] === 'engine' ? [botBadge(), ' '] : [];
+    box.replaceChildren(...bot, profileLink(p.name, p.closed),
       h('span', { class: 'player-rating', title: p.prov ? 'provisional rating' : 'rating' }, ratingText(p.rating, p.prov)));
     if (diff != null) box.appendChild(ratingDiff(diff));
   }

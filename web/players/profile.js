@@ -1,11 +1,13 @@
 // A player's profile (#/@/NAME): name, member since, a closed account marked, a rating per
 // variant and its history as a graph, games won, drawn and lost, the game being played now,
-// and the player's games, newest first, a page at a time.
+// a button to challenge them, and the player's games, newest first, a page at a time.
 
 import { api } from '../api.js';
 import { h, variantTitle, ratingText, ratingDiff, profileLink, formatDate } from '../ui.js';
 import { ratingGraph } from './graph.js';
 import { other } from '../game/state.js';
+import { currentAccount, signInHref } from '../session.js';
+import { openChallengeForm } from '../meet/challengeform.js';
 
 const PAGE = 20; // games asked for at a time
 const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -42,7 +44,7 @@ export class ProfileView {
     let user;
     let history;
     try {
-      [user, history] = await Promise.all([api.user(this.name), api.ratingHistory(this.name)]);
+      [user, history, this.account] = await Promise.all([api.user(this.name), api.ratingHistory(this.name), currentAccount().catch(() => null)]);
     } catch (e) {
       if (e.status !== 404) throw e;
       this.root.replaceChildren(h('div', { class: 'profile-page' }, h('section', { class: 'card' },
@@ -72,7 +74,16 @@ export class ProfileView {
         h('span', { class: 'won' }, plural(c.win, 'win')), ' \u00B7 ',
         h('span', { class: 'draw' }, plural(c.draw, 'draw')), ' \u00B7 ',
         h('span', { class: 'lost' }, plural(c.loss, 'loss', 'losses'))),
-      user.playing ? h('p', {}, h('a', { href: `#/game/${encodeURIComponent(user.playing)}`, id: 'playing-now', class: 'playing-now' }, '\u25CF Playing now')) : null);
+      user.playing ? h('p', {}, h('a', { href: `#/game/${encodeURIComponent(user.playing)}`, id: 'playing-now', class: 'playing-now' }, '\u25CF Playing now')) : null,
+      this.challengeButton(user));
+  }
+
+  // Anyone logged in may challenge an open account but their own; logged out: sign in first.
+  challengeButton(user) {
+    if (user.closed || (this.account && this.account.id === user.id)) return null;
+    if (!this.account) return h('p', {}, h('a', { href: signInHref(), id: 'sign-in-to-challenge' }, 'Sign in to challenge this player'));
+    return h('div', { class: 'action-row' }, h('button', { type: 'button', class: 'primary', id: 'challenge-player',
+      onclick: () => openChallengeForm({ variants: this.variants, username: user.username, variant: this.variants[0].name }) }, `Challenge ${user.username}`));
   }
 
   ratings(user) {
