@@ -115,8 +115,9 @@ def test_round_robin_and_its_cross_table():
     players[0].error("POST", "/api/tournament/%s/join" % tid, {}, expect=409, contains="fixed")
     played, results = set(), {}
     for rnd in range(6):
-        duels = wait_for(lambda: [d for d in tournament(s, tid)["duels"] if d["id"] not in played] or None,
-                         what="round %d" % (rnd + 1))
+        # a round's games are made one after the other: both, before the round is looked at
+        duels = wait_for(lambda: (lambda d: d if len(d) >= 2 else None)(
+            [d for d in tournament(s, tid)["duels"] if d["id"] not in played]), what="round %d" % (rnd + 1))
         assert len(duels) == 2, (rnd, duels)
         for duel in duels:
             gid = duel["id"]
