@@ -24,16 +24,19 @@ CFLAGS  ?= $(OPT)
 CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -MMD -MP $(if $(filter 1,$(PGO)),-Wno-error)
 LINK    := $(CFLAGS)
 CFLAGS  += $(PQ_CFLAGS)
-LDLIBS  += -lmicrohttpd -ljansson -lsqlite3 -lpq -lsodium -lz -lpthread -lm
+LDLIBS  += -lmicrohttpd -ljansson -lsqlite3 -lpq -lsodium -lz $(CURL_LIBS) -lpthread -lm
 # libpq's header lives in PostgreSQL's own include directory.
 PQ_CFLAGS := $(shell pkg-config --cflags libpq 2>/dev/null || echo -I/usr/include/postgresql)
+# libcurl (libcurl4-openssl-dev): `starfish bot`'s HTTP client.
+CURL_LIBS := $(shell pkg-config --libs libcurl 2>/dev/null || echo -lcurl)
 
 # The rules library (librules.a): the small utilities, the geometries, the rules core and the
 # variants.  It links with libc, libm and pthreads alone; everything else builds on it.
 RULES_SRC := $(wildcard src/util/*.c src/geometry/*.c src/core/*.c src/variants/*.c)
 RULES_LIBS := -lpthread -lm
 # src/cluster/ranks_mpi.c is starfish-mpi's alone: starfish has one rank (ranks_local.c).
-LIB_SRC := $(RULES_SRC) $(filter-out src/cluster/ranks_mpi.c,$(wildcard src/engine/*.c src/server/*.c src/frontend/*.c src/tablebase/*.c src/cluster/*.c))
+LIB_SRC := $(RULES_SRC) $(filter-out src/cluster/ranks_mpi.c,$(wildcard src/engine/*.c src/server/*.c src/frontend/*.c \
+	src/bot/*.c src/client/*.c src/tablebase/*.c src/cluster/*.c))
 UNIT_SRC := $(wildcard tests/unit/*.c)
 # The derived tablebase rules, a binary image assembled into the program (.incbin).
 LIB_ASM := src/tablebase/derived_blob.S
@@ -57,7 +60,7 @@ ASAN := build/asan
 FUZZ := build/fuzz
 SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-.PHONY: all run test test-scale asan librules native pgo install uninstall deb release bench bench-ab perft-deep fuzz-long load-test load-test-streams clean FORCE
+.PHONY: all run test test-scale test-tournaments asan librules native pgo install uninstall deb release bench bench-ab perft-deep fuzz-long load-test load-test-streams clean FORCE
 
 all: starfish
 
@@ -227,6 +230,13 @@ test: starfish starfish-mpi $(REL)/unit-tests librules asan $(FUZZ_BINS) build/f
 # instances behind nginx on one PostgreSQL database (a few minutes).
 test-scale: starfish starfish-mpi
 	python3 tests/run.py --only scale
+
+# Tournaments played by `starfish bot` processes (issue 33, minutes; not part of `make test`):
+# an arena of 8 bots over 6 minutes on SQLite, the same on two instances on PostgreSQL behind
+# nginx with the director's instance killed half-way, and a round robin of 4 bots; standings
+# and cross tables checked against the stored games.
+test-tournaments: starfish
+	python3 tests/run.py --only tournament
 
 # playwright-core for the browser tests (it drives Debian's chromium; no browser download).
 tests/browser/node_modules: tests/browser/package.json tests/browser/package-lock.json

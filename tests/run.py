@@ -16,6 +16,9 @@ Sections:
   mpi       tests/scale/test_mpi.py: matches and tablebases on two MPI ranks (starfish-mpi)
   scale     every test of tests/scale (`make test-scale`): mpi, the 4-man tables on two ranks,
             and the web app on two instances behind nginx, on PostgreSQL
+  tournament  tests/tournament (`make test-tournaments`, minutes; not in the default run):
+            `starfish bot` processes playing arenas and a round robin, on SQLite and on two
+            instances on PostgreSQL with the pairing one killed
 
 `--deep` runs every perft count in the suites (minutes) with the release build only.
 `--only SECTION` runs one section.  `make fuzz-long` runs the fuzz section alone, longer
@@ -247,7 +250,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--deep", action="store_true", help="every perft count, release build only")
     parser.add_argument("--only", choices=["unit", "perft", "protocol", "api", "api-pg", "browser", "bench", "fuzz",
-                                           "asan", "mpi", "scale"])
+                                           "asan", "mpi", "scale", "tournament"])
     parser.add_argument("--fuzz-seconds", type=int, default=6, help="per fuzz target")
     parser.add_argument("--fuzz-corpus", help="keep each target's corpus in FUZZ_CORPUS/NAME")
     parser.add_argument("--fuzz-targets", help="the fuzz targets to run, by name (default: all)")
@@ -281,6 +284,8 @@ def main():
         run_protocol(results, RELEASE_BIN, "mpi", "scale", "test_mpi.py")
     if "scale" in sections:
         run_protocol(results, RELEASE_BIN, "scale", "scale")
+    if "tournament" in sections:
+        run_protocol(results, RELEASE_BIN, "tournament", "tournament")
     if "asan" in sections:
         os.environ["ASAN_OPTIONS"] = "detect_leaks=1:abort_on_error=1"
         os.environ["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"

@@ -9,6 +9,7 @@ packages=(
   libopenmpi-dev openmpi-bin # starfish-mpi: matches and tablebases over mpirun's ranks
   libpq-dev postgresql nginx # the game store on PostgreSQL, several instances behind nginx (tests)
   zlib1g-dev               # CRC-32 of the tablebase files
+  libcurl4-openssl-dev     # starfish bot: HTTP to a server speaking lichess's Bot API
   clang libclang-rt-14-dev # libFuzzer and the sanitizer runtimes for the fuzz target
   python3                  # the test runner and protocol tests
   stockfish fairy-stockfish # peers for the perft benchmark

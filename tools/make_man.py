@@ -22,8 +22,8 @@ starfish plays, judges and analyses Starchess (Polgar Superstar Chess, official 
 rules), Move as square says (and its reversed-royal form), Megastar of David, Starvation and
 orthodox chess.  Without a command it is a UCI engine on standard input and output; its
 commands count moves (perft), prove mates, benchmark, play matches between engines, build and
-probe Starchess endgame tablebases, tune the evaluation, and serve the web app and its JSON
-API (serve)."""
+probe Starchess endgame tablebases, tune the evaluation, serve the web app and its JSON
+API (serve), and play an engine on a server through lichess's Bot API (bot)."""
 
 UCI_COMMANDS = """\
 uci, isready, setoption name NAME [value VALUE], ucinewgame,
@@ -47,13 +47,15 @@ FILES = [
     ("PREFIX/share/starfish/data/puzzles, PREFIX/share/starfish/data/openings",
      "the puzzles served and the opening books for match --openings."),
     ("PREFIX/share/doc/starfish", "the documentation: README.md, docs/deploy.md (service, metrics, backups, "
-                                  "logs), docs/api.md, CHANGELOG.md."),
+                                  "logs), docs/api.md, docs/bots.md (bot: the account, the config), CHANGELOG.md."),
 ]
 
 SIGNALS = """\
 serve stops cleanly on SIGTERM or SIGINT: the event streams are ended, the searches stopped,
 the threads joined and the database closed.  SIGHUP makes serve open its --log file again
-(after logrotate has moved it)."""
+(after logrotate has moved it).  bot stops cleanly on SIGTERM or SIGINT: its streams are
+closed, the games under way left to the server's clocks (or resigned or aborted, as its
+config's on_stop says), its engines sent quit and its threads joined; exit status 0."""
 
 EXIT_STATUS = """\
 0 on success; 1 when a command fails (mate: no mate found; serve: cannot start); 2 on a bad

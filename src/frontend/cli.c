@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../bot/bot_main.h"
 #include "../core/fen.h"
 #include "../core/mate.h"
 #include "../core/movegen.h"
@@ -270,6 +271,7 @@ static const Subcommand subcommands[] = {
     {&serve_command, server_main}, {&user_command, user_main}, {&backup_command, backup_main},
     {&restore_command, restore_main},
     {&match_command, match_main}, {&tb_command, tb_main},     {&tune_command, tune_main},
+    {&bot_command, bot_main},
     {&version_command, cmd_version},
 };
 #define SUBCOMMANDS (int)(sizeof subcommands / sizeof subcommands[0])

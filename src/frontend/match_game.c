@@ -30,24 +30,6 @@ static const char *const colour_name[2] = {"White", "Black"};
 /* ------------------------------------------------------------------------------------ */
 /* Engines */
 
-/* Waits for a line equal to `want`; false with why set on end of file or time out. */
-static bool wait_for(UciProc *p, const char *want, double seconds, char *why, size_t whylen)
-{
-    char line[ENGINE_LINE_MAX];
-    double deadline = clock_seconds() + seconds;
-    for (;;) {
-        LineStatus st = uciproc_read_line(p, line, sizeof line, deadline);
-        if (st == LINE_EOF)
-            return error_set(why, whylen, "exited while the runner waited for '%s'", want);
-        if (st == LINE_TIMEOUT)
-            return error_set(why, whylen, "sent no '%s' within %.0f s", want, seconds);
-        char *t = line + strspn(line, " \t");
-        size_t n = strlen(want);
-        if (strncmp(t, want, n) == 0 && (t[n] == 0 || t[n] == ' ' || t[n] == '\t'))
-            return true;
-    }
-}
-
 static bool send_line(UciProc *p, const char *line, char *why, size_t whylen)
 {
     if (uciproc_send(p, line))
@@ -58,45 +40,16 @@ static bool send_line(UciProc *p, const char *line, char *why, size_t whylen)
 /* Starts the engine and does the uci handshake; options and the variant are set here. */
 static bool start_engine(UciProc *p, const EngineSpec *spec, const Variant *v, char *why, size_t whylen)
 {
-    char err[200], line[ENGINE_LINE_MAX];
-    if (!uciproc_start(p, spec->cmd, err, sizeof err))
-        return error_set(why, whylen, "could not be started: %.150s", err);
-    if (!send_line(p, "uci", why, whylen))
-        return false;
-    double deadline = clock_seconds() + HANDSHAKE_SECONDS;
-    for (;;) {
-        LineStatus st = uciproc_read_line(p, line, sizeof line, deadline);
-        if (st == LINE_EOF)
-            return error_set(why, whylen, "exited during the uci handshake");
-        if (st == LINE_TIMEOUT)
-            return error_set(why, whylen, "sent no 'uciok' within %.0f s", HANDSHAKE_SECONDS);
-        if (strncmp(line, "id name ", 8) == 0)
-            snprintf(p->id_name, sizeof p->id_name, "%.120s", line + 8);
-        else if (strncmp(line, "option name UCI_Variant ", 24) == 0)
-            p->has_variant_option = true;
-        else if (strcmp(line, "uciok") == 0 || strncmp(line, "uciok ", 6) == 0)
-            break;
-    }
-    /* Chess engines that know no variants are left alone in chess. */
-    char cmd[600];
-    if (p->has_variant_option || strcmp(v->def->name, "chess") != 0) {
-        snprintf(cmd, sizeof cmd, "setoption name UCI_Variant value %s", v->def->name);
-        if (!send_line(p, cmd, why, whylen))
-            return false;
-    }
-    for (int i = 0; i < spec->nopt; i++) {
-        snprintf(cmd, sizeof cmd, "setoption name %s value %s", spec->opt_name[i], spec->opt_value[i]);
-        if (!send_line(p, cmd, why, whylen))
-            return false;
-    }
-    return true;
+    return uciproc_handshake(p, spec->cmd, HANDSHAKE_SECONDS, why, whylen) &&
+           uciproc_configure(p, v->def->name, spec->opt_name, spec->opt_value, spec->nopt, why, whylen);
 }
 
 /* The engine running (started again after a crash), told of a new game and ready. */
 static bool engine_ready(UciProc *p, const EngineSpec *spec, const Variant *v, char *why, size_t whylen)
 {
     bool ok = (p->pid != 0 || start_engine(p, spec, v, why, whylen)) && send_line(p, "ucinewgame", why, whylen) &&
-              send_line(p, "isready", why, whylen) && wait_for(p, "readyok", HANDSHAKE_SECONDS, why, whylen);
+              send_line(p, "isready", why, whylen) &&
+              uciproc_wait_for(p, "readyok", HANDSHAKE_SECONDS, why, whylen);
     if (!ok)
         uciproc_stop(p, 0.1);
     return ok;
@@ -106,7 +59,7 @@ static bool engine_ready(UciProc *p, const EngineSpec *spec, const Variant *v, c
 static void recover_late_engine(UciProc *p)
 {
     char why[100];
-    if (!uciproc_send(p, "stop") || !wait_for(p, "bestmove", STOP_SECONDS, why, sizeof why))
+    if (!uciproc_send(p, "stop") || !uciproc_wait_for(p, "bestmove", STOP_SECONDS, why, sizeof why))
         uciproc_stop(p, 0.1);
 }
 
@@ -243,11 +196,7 @@ static LineStatus ask(Run *r, UciProc *p, const char *go, double wait, char *bes
     best[0] = 0;
     while (st == LINE_OK) {
         st = uciproc_read_line(p, line, sizeof line, start + wait);
-        char *t = line + strspn(line, " \t");
-        if (st == LINE_OK && strncmp(t, "bestmove", 8) == 0 && (t[8] == 0 || t[8] == ' ' || t[8] == '\t')) {
-            t += 8 + strspn(t + 8, " \t");
-            size_t n = strcspn(t, " \t");
-            snprintf(best, ENGINE_LINE_MAX, "%.*s", (int)n, t);
+        if (st == LINE_OK && uciproc_bestmove(line, best, ENGINE_LINE_MAX)) {
             *elapsed = clock_seconds() - start;
             return LINE_OK;
         }

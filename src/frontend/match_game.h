@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #include "../core/game.h"
-#include "match_engine.h"
+#include "../client/uci_process.h"
 #include "match_openings.h"
 #include "match_stats.h"
 

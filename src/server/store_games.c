@@ -121,7 +121,8 @@ static StoreResult update_one(Sql *sql, const char *text, int n, const char *con
 
 /* Takes the row of a game still going, or finished with the result that the state keeps
  * (waiting for another process's change to it to end), and sets its state, then checks that
- * it has `plies` moves. */
+ * it has `plies` moves.  A berserk is never undone: a state without one the row has was read
+ * before another process's berserk (which adds no move to count), and is refused. */
 static StoreResult take_game(Sql *sql, const char *id, int plies, const GameState *s)
 {
     char ended[SQL_NUMBER_MAX];
@@ -149,7 +150,8 @@ static StoreResult take_game(Sql *sql, const char *id, int plies, const GameStat
                    "black_diff = $17, white_berserk = $18, black_berserk = $19 "
                    "WHERE id = $1 AND (result = '*' OR (result = $2 AND ended_ms IS NOT DISTINCT FROM $4)) "
                    "AND (white_user IS NULL OR white_user IS NOT DISTINCT FROM $10) "
-                   "AND (black_user IS NULL OR black_user IS NOT DISTINCT FROM $14)",
+                   "AND (black_user IS NULL OR black_user IS NOT DISTINCT FROM $14) "
+                   "AND white_berserk <= $18 AND black_berserk <= $19",
                    19, params);
     if (result != STORE_OK)
         return result;

@@ -16,14 +16,21 @@ static bool is_directory(const char *path)
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+bool program_path(char *out, size_t len)
+{
+    ssize_t n = len > 1 ? readlink("/proc/self/exe", out, len - 1) : -1;
+    if (n <= 0 || (size_t)n >= len - 1)
+        return false;
+    out[n] = 0;
+    return true;
+}
+
 /* The folder of this program into dir; false when the kernel does not say. */
 static bool program_folder(char *dir, size_t len)
 {
     char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n <= 0)
+    if (!program_path(exe, sizeof exe))
         return false;
-    exe[n] = 0;
     char *slash = strrchr(exe, '/');
     if (!slash)
         return false;

@@ -7,6 +7,7 @@ import json
 
 import accounts as a
 import api_harness as h
+import bots
 import lichess as li
 from test_api_board import bot, stream
 from test_api_challenges import challenge
@@ -17,13 +18,6 @@ NOW_PLAYING_KEYS = {"gameId", "fullId", "color", "fen", "hasMoved", "isMyTurn", 
                     "rated", "secondsLeft", "source", "speed", "variant"}
 
 
-def upgraded(s):
-    """A new account, acting by a token, made a bot."""
-    b = bot(a.signup(s))
-    assert b.call("POST", "/api/bot/account/upgrade", {}) == {"ok": True}
-    return b
-
-
 def online(s, nb=None):
     r = s.request("GET", "/api/bot/online" + ("?nb=%d" % nb if nb else ""))
     assert r.status == 200 and r.headers["Content-Type"].startswith("application/x-ndjson"), r
@@ -32,7 +26,7 @@ def online(s, nb=None):
 
 def test_upgrade_and_the_bot_api_only():
     s = h.shared()
-    b, person = upgraded(s), bot(a.signup(s))
+    b, person = bots.bot_account(s), bot(a.signup(s))
     me = b.call("GET", "/api/account")
     assert me["title"] == "BOT" and me["username"] == b.name, me
     assert "title" not in person.call("GET", "/api/account")
@@ -60,7 +54,7 @@ def test_bots_online():
     house = listed[0]
     assert house["title"] == "BOT" and house["house"] is True and "skill 2" in house["profile"]["bio"], house
     assert {"id", "username", "createdAt", "perfs"} <= set(house) and "chess" in house["perfs"], house
-    b = upgraded(s)
+    b = bots.bot_account(s)
     assert b.name not in [u["username"] for u in online(s)]  # no stream open: not online
     st = events(b)
     mine = [u for u in online(s) if u["username"] == b.name]
@@ -130,7 +124,7 @@ def test_bots_across_instances():
     s = h.shared()
     other = h.Server(db=s.db)
     try:
-        b = upgraded(s)
+        b = bots.bot_account(s)
         st = events(b.on(other))  # its stream on the other instance: online on both
         assert b.name in [u["username"] for u in online(s)]
         alice = bot(a.signup(s))

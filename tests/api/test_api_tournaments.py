@@ -12,32 +12,10 @@ import api_harness as h
 import lichess as li
 from test_api_board import bot
 from test_api_events import events
+from tournaments import arena, check_arena_standings, check_robin, player_games, tournament, wait_for
 
 WHITE_MOVES = ["a2a3", "b2b3", "c2c3", "d2d3", "e2e3", "f2f3", "g2g3", "h2h3", "a3a4", "b3b4"]
 BLACK_MOVES = ["a7a6", "b7b6", "c7c6", "d7d6", "e7e6", "f7f6", "g7g6", "h7h6", "a6a5", "b6b5"]
-
-
-def arena(creator, **fields):
-    body = {"name": "Test Arena", "clockTime": "1", "clockIncrement": "0", "minutes": "10", "waitMinutes": "0",
-            "variant": "standard"}
-    body.update(fields)
-    r = li.form(creator.server, "POST", "/api/tournament", body, creator.headers())
-    assert r.status == 200, r
-    return r.json()
-
-
-def tournament(s, tid, page=1):
-    return s.call("GET", "/api/tournament/%s?page=%d" % (tid, page))
-
-
-def wait_for(predicate, seconds=20, what="a condition"):
-    deadline = time.time() + seconds
-    while time.time() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.2)
-    raise AssertionError("timed out waiting for " + what)
 
 
 def play(user, gid, moves):
@@ -49,42 +27,6 @@ def moves_each(white, black, gid, n):
     for i in range(n):
         play(white, gid, [WHITE_MOVES[i]])
         play(black, gid, [BLACK_MOVES[i]])
-
-
-# ---- The arena's points, computed again from the games -------------------------------------
-
-def points(outcome, berserk, own_moves, plies, fire):
-    p = 2 if outcome == "win" else 1 if outcome == "draw" and plies >= 20 else 0
-    p *= 2 if fire else 1
-    return p + (1 if outcome == "win" and berserk and own_moves >= 7 else 0)
-
-
-def sheet(games):
-    """games: the player's, oldest first, each (outcome, berserk, own_moves, plies)."""
-    score, streak, digits = 0, 0, []
-    for outcome, berserk, own, plies in games:
-        p = points(outcome, berserk, own, plies, streak >= 2)
-        score += p
-        digits.append(str(p))
-        streak = streak + 1 if outcome == "win" else 0
-    return score, "".join(reversed(digits)), streak >= 2
-
-
-def player_games(s, ended, name):
-    """The player's games as the store has them, in the order they ended."""
-    out = []
-    for gid in ended:
-        g = s.game(gid)
-        for side in ("white", "black"):
-            if g["players"][side]["name"] != name:
-                continue
-            plies = len(g["moves"])
-            outcome = {"1-0": "win" if side == "white" else "loss", "0-1": "loss" if side == "white" else "win",
-                       "1/2-1/2": "draw"}[g["result"]]
-            own = (plies + (side == "white")) // 2
-            opponent = g["players"]["black" if side == "white" else "white"]["name"]
-            out.append(((outcome, g["clock"]["berserk"][side], own, plies), opponent))
-    return out
 
 
 def test_arena_played_and_its_standings():
@@ -141,21 +83,10 @@ def test_arena_played_and_its_standings():
         p.call("POST", "/api/tournament/%s/withdraw" % tid, {})
     time.sleep(1.2)  # the director's next round: nobody waits
     full = tournament(s, tid)
-    standing = {p["name"]: p for p in full["standing"]["players"]}
-    assert sorted(standing) == sorted(by_name), standing
-    for name in by_name:
-        games = player_games(s, ended, name)
-        score, digits, fire = sheet([g for g, _ in games])
-        line = standing[name]
-        assert (line["score"], line["sheet"]["scores"], line["sheet"].get("fire", False)) == (score, digits, fire), \
-            (name, line, games)
-        opponents = [opp for _, opp in games]
-        assert all(x != y for x, y in zip(opponents, opponents[1:])), ("an immediate rematch", name, opponents)
-        assert line.get("withdraw") is True
+    standing = check_arena_standings(s, full, ended, by_name)
+    assert all(line.get("withdraw") is True for line in standing.values()), standing
     assert standing[alice.name]["score"] == 2 + 2 + 5 and standing[alice.name]["sheet"]["fire"] is True
     assert standing[alice.name]["rank"] == 1 and standing[alice.name]["nb"] == {"game": 3, "berserk": 1, "win": 3}
-    ranks = sorted(full["standing"]["players"], key=lambda p: p["rank"])
-    assert [p["score"] for p in ranks] == sorted((p["score"] for p in ranks), reverse=True), ranks
     listed_games = [json.loads(x) for x in s.request("GET", "/api/tournament/%s/games" % tid).text.splitlines() if x]
     assert sorted(g["id"] for g in listed_games) == sorted(ended), (listed_games, ended)
     berserked = [g for g in listed_games if g["players"]["white"]["berserk"] or g["players"]["black"]["berserk"]]
@@ -184,8 +115,9 @@ def test_round_robin_and_its_cross_table():
     players[0].error("POST", "/api/tournament/%s/join" % tid, {}, expect=409, contains="fixed")
     played, results = set(), {}
     for rnd in range(6):
-        duels = wait_for(lambda: [d for d in tournament(s, tid)["duels"] if d["id"] not in played] or None,
-                         what="round %d" % (rnd + 1))
+        # a round's games are made one after the other: both, before the round is looked at
+        duels = wait_for(lambda: (lambda d: d if len(d) >= 2 else None)(
+            [d for d in tournament(s, tid)["duels"] if d["id"] not in played]), what="round %d" % (rnd + 1))
         assert len(duels) == 2, (rnd, duels)
         for duel in duels:
             gid = duel["id"]
@@ -203,29 +135,7 @@ def test_round_robin_and_its_cross_table():
                 results[(white, black)] = "1-0" if loser == black else "0-1"
     full = wait_for(lambda: (lambda t: t if t["isFinished"] else None)(tournament(s, tid)), what="the end")
     assert len(results) == 12, results
-    for x in by_name:
-        for y in by_name:
-            if x != y:
-                assert (x, y) in results and (y, x) in results, "each pair twice, colours swapped"
-    points = {n: 0.0 for n in by_name}
-    for (w, b), res in results.items():
-        points[w] += {"1-0": 1, "0-1": 0, "1/2-1/2": 0.5}[res]
-        points[b] += {"1-0": 0, "0-1": 1, "1/2-1/2": 0.5}[res]
-    standing = {p["name"]: p for p in full["standing"]["players"]}
-    for n in by_name:
-        assert standing[n]["points"] == points[n], (n, standing[n], points)
-    table = full["crossTable"]
-    for i, x in enumerate(table["players"]):
-        for j, y in enumerate(table["players"]):
-            if i == j:
-                assert table["results"][i][j] is None
-                continue
-            expect = ""
-            for (w, b), res in results.items():
-                if {w, b} == {x, y}:
-                    won = (res == "1-0") == (w == x)
-                    expect += "\u00bd" if res == "1/2-1/2" else "1" if won else "0"
-            assert sorted(table["results"][i][j]) == sorted(expect), (x, y, table["results"][i][j], expect)
+    points = check_robin(full, results, by_name)
     assert full["podium"][0]["name"] == max(points, key=lambda n: (points[n], n == min(by_name)))
     assert tid in [t["id"] for t in s.call("GET", "/api/tournament")["finished"]]
 

@@ -1,5 +1,6 @@
-/* Engine processes for the match runner: fork/exec, pipes, lines with deadlines. */
-#include "match_engine.h"
+/* Engine processes for the match runner and the bot: fork/exec, pipes, lines with deadlines,
+ * the uci handshake. */
+#include "uci_process.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -181,4 +182,92 @@ void uciproc_stop(UciProc *p, double grace)
     p->from_fd = -1;
     p->pid = 0;
     p->len = 0;
+}
+
+/* ---- The UCI conversation ------------------------------------------------------------------ */
+
+/* Is word the first word of line (after blanks), followed by its end or a blank? */
+static const char *first_word(const char *line, const char *word)
+{
+    const char *t = line + strspn(line, " \t");
+    size_t n = strlen(word);
+    return strncmp(t, word, n) == 0 && (t[n] == 0 || t[n] == ' ' || t[n] == '\t') ? t + n : NULL;
+}
+
+bool uciproc_wait_for(UciProc *p, const char *want, double seconds, char *why, size_t whylen)
+{
+    char line[ENGINE_LINE_MAX];
+    double deadline = clock_seconds() + seconds;
+    for (;;) {
+        LineStatus st = uciproc_read_line(p, line, sizeof line, deadline);
+        if (st == LINE_EOF)
+            return error_set(why, whylen, "exited while the runner waited for '%s'", want);
+        if (st == LINE_TIMEOUT)
+            return error_set(why, whylen, "sent no '%s' within %.0f s", want, seconds);
+        if (first_word(line, want))
+            return true;
+    }
+}
+
+/* Keeps the values of `option name UCI_Variant type combo default D var A var B ...`. */
+static void learn_variants(UciProc *p, const char *line)
+{
+    p->has_variant_option = true;
+    size_t len = 0;
+    for (const char *v = strstr(line, " var "); v; v = strstr(v, " var ")) {
+        v += 5;
+        size_t n = strcspn(v, " \t");
+        if (n > 0 && len + n + 2 < sizeof p->variants)
+            len += (size_t)snprintf(p->variants + len, sizeof p->variants - len, "%s%.*s", len ? " " : "", (int)n, v);
+    }
+}
+
+bool uciproc_handshake(UciProc *p, const char *cmd, double seconds, char *why, size_t whylen)
+{
+    char err[200], line[ENGINE_LINE_MAX];
+    if (!uciproc_start(p, cmd, err, sizeof err))
+        return error_set(why, whylen, "could not be started: %.150s", err);
+    if (!uciproc_send(p, "uci"))
+        return error_set(why, whylen, "exited (or stopped reading its input)");
+    double deadline = clock_seconds() + seconds;
+    for (;;) {
+        LineStatus st = uciproc_read_line(p, line, sizeof line, deadline);
+        if (st == LINE_EOF)
+            return error_set(why, whylen, "exited during the uci handshake");
+        if (st == LINE_TIMEOUT)
+            return error_set(why, whylen, "sent no 'uciok' within %.0f s", seconds);
+        if (strncmp(line, "id name ", 8) == 0)
+            snprintf(p->id_name, sizeof p->id_name, "%.120s", line + 8);
+        else if (strncmp(line, "option name UCI_Variant ", 24) == 0)
+            learn_variants(p, line);
+        else if (first_word(line, "uciok"))
+            return true;
+    }
+}
+
+bool uciproc_configure(UciProc *p, const char *variant, char *const *names, char *const *values, int n, char *why,
+                       size_t whylen)
+{
+    char cmd[600];
+    if (p->has_variant_option || strcmp(variant, "chess") != 0) {
+        snprintf(cmd, sizeof cmd, "setoption name UCI_Variant value %s", variant);
+        if (!uciproc_send(p, cmd))
+            return error_set(why, whylen, "exited (or stopped reading its input)");
+    }
+    for (int i = 0; i < n; i++) {
+        snprintf(cmd, sizeof cmd, "setoption name %s value %s", names[i], values[i]);
+        if (!uciproc_send(p, cmd))
+            return error_set(why, whylen, "exited (or stopped reading its input)");
+    }
+    return true;
+}
+
+bool uciproc_bestmove(const char *line, char *best, size_t len)
+{
+    const char *t = first_word(line, "bestmove");
+    if (!t)
+        return false;
+    t += strspn(t, " \t");
+    snprintf(best, len, "%.*s", (int)strcspn(t, " \t"), t);
+    return true;
 }
