@@ -206,9 +206,9 @@ $(FUZZ)/%.o: %.S src/tablebase/derived_data.bin
 $(FUZZ)/fuzz-%: $(call LIB_OBJ,$(FUZZ)) $(FUZZ)/tests/fuzz/fuzz_%.o $(FUZZ_HELPERS)
 	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer $^ -o $@ $(filter-out -lmicrohttpd,$(LDLIBS)) $(FUZZ_LDFLAGS)
 
-# The UCI sessions share one engine with a one-bucket table and one search thread, and each
-# search stops at a few thousand nodes (fuzz_uci.c says why).
-$(FUZZ)/fuzz-uci: FUZZ_LDFLAGS := -Wl,--wrap=engine_init,--wrap=engine_free,--wrap=search_run,--wrap=pthread_create,--wrap=pthread_join
+# The UCI sessions share one engine with a one-bucket table and one search thread, each
+# search stops at a few thousand nodes and each perft at a few plies (fuzz_uci.c says why).
+$(FUZZ)/fuzz-uci: FUZZ_LDFLAGS := -Wl,--wrap=engine_init,--wrap=engine_free,--wrap=search_run,--wrap=pthread_create,--wrap=pthread_join,--wrap=perft_divide_moves
 
 asan: $(ASAN)/starfish $(ASAN)/unit-tests
 
