@@ -140,7 +140,7 @@ GameStatus service_find(const char *id, LiveGame **out, GameCall *call)
     *out = table_find(id);
     if (*out)
         return GAME_OK;
-    LiveGame *g; /* a finished game from an earlier run, or one evicted */
+    LiveGame *g = NULL; /* a finished game from an earlier run, or one evicted */
     GameStatus status = load(id, &g, call);
     if (status == GAME_OK)
         *out = adopt(g);
