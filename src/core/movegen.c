@@ -14,11 +14,6 @@ int gen_captures(const Position *pos, Move *out)
     return pos->v->ops->pseudo(pos, out, true);
 }
 
-bool pos_is_pseudo_legal(const Position *pos, Move m)
-{
-    return pos->v->ops->pseudo_legal(pos, m);
-}
-
 int gen_legal(Position *pos, Move *out)
 {
     return pos->v->ops->legal(pos, out);

@@ -13,10 +13,6 @@ int gen_pseudo(const Position *pos, Move *out);
 /* The pseudo-legal captures (en passant included) and promotions alone, in the order
  * gen_pseudo lists them (for quiescence and staged move picking); none during a setup phase. */
 int gen_captures(const Position *pos, Move *out);
-/* Is m, whatever its bits, one of gen_pseudo's moves?  For moves remembered from elsewhere
- * (a transposition table's, a killer), tried before the moves are generated; it generates
- * only the moves of m's piece. */
-bool pos_is_pseudo_legal(const Position *pos, Move m);
 /* Legal moves (the rules core's one answer to "what may be played here?"). */
 int gen_legal(Position *pos, Move *out);
 /* The number of legal moves, counted without listing them (perft's last ply). */

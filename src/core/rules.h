@@ -21,8 +21,6 @@ typedef struct RulesOps {
     bool (*make_if_legal)(Position *pos, Move m, Undo *u, bool in_check);
     /* Pseudo-legal moves; with captures_only, captures and promotions alone. */
     int (*pseudo)(const Position *pos, Move *out, bool captures_only);
-    /* Is any 32-bit value one of the pseudo-legal moves (pos_is_pseudo_legal)? */
-    bool (*pseudo_legal)(const Position *pos, Move m);
     /* Legal moves; with out NULL, only counted (perft's last ply). */
     int (*legal)(Position *pos, Move *out);
     /* pos_piece_moves: the moves of a set of one side's pieces, counted. */

@@ -1125,9 +1125,7 @@ static int tested_moves(Position *pos, Move *out)
     return kept;
 }
 
-/* The moves of kind `mode` of the pieces in `movers` (pseudo-legal modes: every legal move
- * mode generates comes from every piece), and the placements in a setup phase. */
-static int generate_of(Position *pos, Move *out, int mode, Set movers)
+static int generate(Position *pos, Move *out, int mode)
 {
     const Variant *v = pos->v;
     Gen g;
@@ -1157,7 +1155,7 @@ static int generate_of(Position *pos, Move *out, int mode, Set movers)
     g.allowed = set_load(&v->all);
     g.risky = g.slow = set_none();
     g.removal = g.danger_known = false;
-    Set pieces = set_and(g.ours, movers);
+    Set pieces = g.ours;
     if (g.legal) {
         prepare_legal(&g);
         pieces = set_minus(pieces, set_bit(pos->royal[g.us]));
@@ -1183,37 +1181,11 @@ static int generate_of(Position *pos, Move *out, int mode, Set movers)
         Cell from = set_pop(&one_by_one);
         gen_piece(&g, from, set_has(g.slow, from));
     }
-    /* Castling rights last while the royal piece stays on its cell: it is on the board. */
-    if ((pos->castling & v->castle_rights[g.us]) && mode != GEN_CAPTURES && set_has(movers, pos->royal[g.us]))
+    if ((pos->castling & v->castle_rights[g.us]) && mode != GEN_CAPTURES)
         gen_castling(&g);
     if (mode == GEN_LEGAL)
         rules_stats.legal += (uint64_t)g.n;
     return g.n;
-}
-
-static int generate(Position *pos, Move *out, int mode)
-{
-    return generate_of(pos, out, mode, set_load(&pos->v->all));
-}
-
-/* Is m one of the pseudo-legal moves?  Any 32 bits may be asked about (a move from the
- * transposition table, a killer of another position); only the moves of m's piece (or the
- * placements) are generated to answer. */
-static bool pseudo_legal(const Position *pos, Move m)
-{
-    const Variant *v = pos->v;
-    Cell from = MOVE_FROM(m);
-    bool place = MOVE_KIND(m) == MK_PLACE, setup = pos->hand_total[pos->side] > 0;
-    if (m == MOVE_NONE || MOVE_TO(m) >= v->geo->ncells || place != setup)
-        return false;
-    if (!place && (from >= v->geo->ncells || !pos->board[from] || PIECE_COLOUR(pos->board[from]) != pos->side))
-        return false;
-    Move list[MAX_MOVES];
-    int n = generate_of((Position *)pos, list, GEN_PSEUDO, place ? set_load(&v->all) : set_bit(from));
-    for (int i = 0; i < n; i++)
-        if (list[i] == m)
-            return true;
-    return false;
 }
 
 /* Pseudo-legal generation never changes the position. */
@@ -1314,5 +1286,5 @@ static PieceMoves piece_moves(const Position *pos, const CellSet *pieces, const 
     return w.n;
 }
 
-const RulesOps RULES_OPS = {attacked,    attackers, mover_safe,  legal_by_making, make_if_legal, pseudo,
-                            pseudo_legal, legal,     piece_moves, next_to_pawns,   SLIDE_BY_PEXT};
+const RulesOps RULES_OPS = {attacked, attackers, mover_safe, legal_by_making, make_if_legal, pseudo, legal, piece_moves,
+                            next_to_pawns, SLIDE_BY_PEXT};

@@ -104,6 +104,24 @@ static bool repeated(const Worker *w)
     return false;
 }
 
+/* Neither a capture nor a promotion (a placement from the hand counts as quiet). */
+static bool is_quiet(const Position *pos, Move m)
+{
+    return !pos_is_capture(pos, m) && !(MOVE_PIECE(m) && MOVE_KIND(m) != MK_PLACE);
+}
+
+/* Quiescence skips a capture that cannot lift the score near alpha even if the victim is won
+ * for free (delta pruning), and one that loses material in the exchange it starts.  Promotions
+ * are always searched. */
+static bool qsearch_skips(const Worker *w, Move m, int stand_pat, int alpha)
+{
+    if (MOVE_PIECE(m) && MOVE_KIND(m) != MK_PLACE)
+        return false;
+    if (stand_pat + victim_value(w, m) + QS_DELTA_MARGIN <= alpha)
+        return true;
+    return capture_loses(w, m);
+}
+
 /* Late-move reductions by depth and move number: log(depth) * log(moves), as Ethereal's. */
 static int lmr_table[64][64];
 
@@ -132,6 +150,20 @@ static void push_key(Worker *w)
     uint64_t key = search_key(&w->pos);
     w->keys[w->nkeys++] = key;
     tt_prefetch(&w->shared->engine->tt, key);
+}
+
+/* The key of the position after a move, as far as the move alone tells it (not castling
+ * rights, en passant, promotion, limping pawns or the variants' events): good enough to fetch
+ * the child's table bucket before the move is made and tested (push_key fetches the exact
+ * one after). */
+static uint64_t key_after(const Position *pos, Move m)
+{
+    Cell from = MOVE_FROM(m), to = MOVE_TO(m);
+    if (MOVE_KIND(m) == MK_PLACE)
+        return pos->key ^ zobrist_side;
+    uint8_t code = pos->board[from], victim = pos->board[to];
+    uint64_t k = pos->key ^ zobrist_side ^ zobrist_piece[code][from] ^ zobrist_piece[code][to];
+    return victim ? k ^ zobrist_piece[victim][to] : k;
 }
 
 void make(Worker *w, Move m, Undo *u)
@@ -232,6 +264,11 @@ static int refined_eval(Worker *w, const TTEntry *e, int ply)
  * not settled it, which most captures' replies are spared).
  */
 #define CHECK_UNKNOWN (-1)
+/* Quiescence asks for the table buckets of its first QS_PREFETCHES captures' children as soon
+ * as it has them, before ordering them: a probe's cache miss is a large part of what a node
+ * costs, and by the time a capture is made its bucket has arrived.  (All of them: Megastar's
+ * long capture lists then fetched more than the search used, and it slowed.) */
+#define QS_PREFETCHES 4
 
 static int quiescence(Worker *w, int alpha, int beta, int ply, int qdepth, int check_known)
 {
@@ -252,10 +289,12 @@ static int quiescence(Worker *w, int alpha, int beta, int ply, int qdepth, int c
     if (found && beta - alpha == 1 && tt_entry_decides(&e, -qdepth, alpha, beta, ply))
         return score_from_tt(e.score, ply);
     bool check = check_known == CHECK_UNKNOWN ? pos_in_check(pos) : check_known;
-    Move best_move = MOVE_NONE;
-    int legal = 0, quiet_evasions = 0, orig_alpha = alpha;
+    Move moves[MAX_MOVES], best_move = MOVE_NONE;
+    int n, legal = 0, quiet_evasions = 0, orig_alpha = alpha;
     int best = -SCORE_INF;
-    if (!check) {
+    if (check) {
+        n = gen_pseudo(pos, moves);
+    } else {
         best = refined_eval(w, found ? &e : NULL, ply);
         if (best >= beta) {
             tt_store(tt, key, MOVE_NONE, score_to_tt(best, ply), -qdepth, BOUND_LOWER);
@@ -263,19 +302,23 @@ static int quiescence(Worker *w, int alpha, int beta, int ply, int qdepth, int c
         }
         if (best > alpha)
             alpha = best;
+        n = gen_captures(pos, moves);
+        int k = 0;
+        for (int i = 0; i < n; i++)
+            if (!qsearch_skips(w, moves[i], best, alpha)) {
+                if (k < QS_PREFETCHES)
+                    tt_prefetch(tt, key_after(pos, moves[i]));
+                moves[k++] = moves[i];
+            }
+        n = k;
     }
-    /* In check every evasion, else promotions and the captures that do not lose material, less
-     * those that cannot lift the score near alpha even if the victim is won for free (delta
-     * pruning). */
     Followups followups = followups_at(w, ply);
-    MovePicker mp;
-    if (check)
-        picker_init(&mp, w, found ? e.move : MOVE_NONE, ply, &followups);
-    else
-        picker_init_captures(&mp, w, found ? e.move : MOVE_NONE, ply, alpha - best - QS_DELTA_MARGIN);
+    MoveOrder order;
+    order_moves(w, &order, moves, n, found ? e.move : MOVE_NONE, ply, &followups);
     Cell recapture = ply > 0 && w->path_move[ply - 1] ? MOVE_TO(w->path_move[ply - 1]) : NO_CELL;
-    for (Move m; (m = picker_next(&mp)) != MOVE_NONE;) {
-        bool quiet = !move_is_noisy(pos, m);
+    for (int i = 0; i < n; i++) {
+        Move m = order_next(&order, i);
+        bool quiet = is_quiet(pos, m);
         /* Quiet moves come last: enough of them once an escape is known. */
         if (quiet && best > -SCORE_MATE_BOUND && quiet_evasions >= QS_QUIET_EVASIONS)
             break;
@@ -440,18 +483,20 @@ int negamax(Worker *w, int alpha, int beta, int depth, int ply, bool check, bool
             return score;
     }
 
-    /* Step 7. The moves, best first, in stages (movepick.c: each generated only when reached,
-     * since the first move or two often end the node). */
+    /* Step 7. The moves, best first (generated only now: the steps above often end the node). */
+    Move moves[MAX_MOVES];
+    int n = gen_pseudo(pos, moves), legal = 0;
     Followups followups = followups_at(w, ply);
-    MovePicker mp;
-    picker_init(&mp, w, tt_move, ply, &followups);
-    Move counter = picker_counter(&mp);
-    int best = -SCORE_INF, orig_alpha = alpha, nquiets = 0, legal = 0;
+    MoveOrder order;
+    order_moves(w, &order, moves, n, tt_move, ply, &followups);
+    Move counter = counter_move(w, ply);
+    int best = -SCORE_INF, orig_alpha = alpha, nquiets = 0;
     Move best_move = MOVE_NONE, quiets[MAX_MOVES];
-    for (Move m; (m = picker_next(&mp)) != MOVE_NONE;) {
+    for (int i = 0; i < n; i++) {
+        Move m = order_next(&order, i);
         if (root && excluded_at_root(w, m))
             continue;
-        bool quiet = !move_is_noisy(pos, m);
+        bool quiet = is_quiet(pos, m);
         /* Read before the move is made, for late-move reductions and history pruning. */
         int history = quiet && MOVE_KIND(m) != MK_PLACE && (depth >= 3 || prunable) ? quiet_history(w, &followups, m) : 0;
         /* Step 8a. A capture near the leaves that loses too much in its exchange. */

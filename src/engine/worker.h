@@ -115,20 +115,6 @@ static inline uint64_t total_tbhits(const Shared *sh)
     return sum;
 }
 
-/* The key of the position after a move, as far as the move alone tells it (not castling
- * rights, en passant, promotion, limping pawns or the variants' events): good enough to fetch
- * the child's table bucket before the move is made and tested (push_key fetches the exact
- * one after). */
-static inline uint64_t key_after(const Position *pos, Move m)
-{
-    Cell from = MOVE_FROM(m), to = MOVE_TO(m);
-    if (MOVE_KIND(m) == MK_PLACE)
-        return pos->key ^ zobrist_side;
-    uint8_t code = pos->board[from], victim = pos->board[to];
-    uint64_t k = pos->key ^ zobrist_side ^ zobrist_piece[code][from] ^ zobrist_piece[code][to];
-    return victim ? k ^ zobrist_piece[victim][to] : k;
-}
-
 static inline int piece_value(const Worker *w, uint8_t code)
 {
     return code ? w->shared->eval->value[code] : 0;

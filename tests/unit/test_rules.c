@@ -6,8 +6,6 @@
  *     does pos_make_if_legal move by move (the search's legality test);
  *   - counting the legal moves (perft's last ply) equals listing them;
  *   - gen_captures lists exactly the captures and promotions of gen_pseudo, in its order;
- *   - pos_is_pseudo_legal says yes exactly to gen_pseudo's moves, asked about those, the
- *     moves of the position before and random bits;
  *   - make and unmake keep every set, count, key and score sum equal to a recount from the
  *     mailbox (pos_is_ok), with the engine's score table attached;
  *   - the evaluation's mobility counts the same moves as pseudo-legal generation.
@@ -87,28 +85,6 @@ static void check_captures(const Position *pos)
     CHECK_EQ_INT(nc, k);
 }
 
-/* pos_is_pseudo_legal against gen_pseudo, on its own moves, `others` (another position's
- * moves) and random values of every kind. */
-static void check_pseudo_legal(const Position *pos, const Move *others, int nothers, uint64_t *seed)
-{
-    Move pseudo[MAX_MOVES], asked[2 * MAX_MOVES + 64];
-    int np = gen_pseudo(pos, pseudo), n = np + nothers;
-    memcpy(asked, pseudo, sizeof(Move) * (size_t)np);
-    memcpy(asked + np, others, sizeof(Move) * (size_t)nothers);
-    for (int i = 0; i < 64; i++) /* from, to, piece and kind at random */
-        asked[n++] = (Move)rng_below(seed, 1u << 23);
-    for (int i = 0; i < n; i++) {
-        bool listed = false;
-        for (int k = 0; k < np && !listed; k++)
-            listed = pseudo[k] == asked[i];
-        if (pos_is_pseudo_legal(pos, asked[i]) != listed) {
-            test_fail(__FILE__, __LINE__, "%s: pos_is_pseudo_legal(%#x) says %s", fen_of(pos), (unsigned)asked[i],
-                      listed ? "no" : "yes");
-            return;
-        }
-    }
-}
-
 /* Each piece's mobility and threats: the cells its ordinary pseudo-legal moves go to (a
  * promotion counted once) and the enemy pieces on them, counted for its own type only, for
  * pieces whose patterns never reach one cell twice (after the setup phase, when pieces move). */
@@ -150,17 +126,14 @@ static void random_games(const char *variant, const char *fen, int games, int pl
     if (!setup(&start, variant, fen))
         return;
     pos_attach_scores(&start, &eval_tables(start.v)->scores);
-    Move moves[MAX_MOVES];
-    int n = 0;
-    uint64_t bits_seed = seed ^ 0x9e3779b97f4a7c15u; /* apart from the games' own */
     for (int game = 0; game < games; game++) {
         Position pos = start;
         for (int ply = 0; ply < plies; ply++) {
             check_legal(&pos);
             check_captures(&pos);
-            check_pseudo_legal(&pos, moves, n, &bits_seed); /* the moves of the position before */
             check_mobility(&pos);
-            n = gen_legal(&pos, moves);
+            Move moves[MAX_MOVES];
+            int n = gen_legal(&pos, moves);
             if (n == 0)
                 break;
             Move m = moves[rng_below(&seed, (uint64_t)n)];
