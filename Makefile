@@ -188,7 +188,7 @@ FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -MMD -MP -g -O2 -fsanitize=address,undefin
 # bytes, so libFuzzer's comparison tracing there gave its mutations nothing to use while it
 # took 35-50 % of the targets' CPU: these files keep edge coverage without it.
 FUZZ_NO_CMP := $(addprefix src/core/,attack.c mate.c movegen.c perft.c position.c rules_w1.c rules_w3.c) \
-	$(addprefix src/engine/,eval.c search.c see.c tt.c)
+	$(addprefix src/engine/,eval.c history.c movepick.c root.c search.c see.c threads.c tt.c)
 $(patsubst %.c,$(FUZZ)/%.o,$(FUZZ_NO_CMP)): FUZZ_CFLAGS += -fno-sanitize-coverage=trace-cmp
 # make and unmake check the whole position after one move in 8 (position.c says why).
 $(FUZZ)/src/core/position.o: FUZZ_CFLAGS += -DPOS_CHECK_ONE_IN=8
@@ -209,9 +209,9 @@ $(FUZZ)/%.o: %.S src/tablebase/derived_data.bin
 $(FUZZ)/fuzz-%: $(call LIB_OBJ,$(FUZZ)) $(FUZZ)/tests/fuzz/fuzz_%.o $(FUZZ_HELPERS)
 	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer $^ -o $@ $(filter-out -lmicrohttpd,$(LDLIBS)) $(FUZZ_LDFLAGS)
 
-# The UCI sessions share one engine with a one-bucket table and one search thread, and each
-# search stops at a few thousand nodes (fuzz_uci.c says why).
-$(FUZZ)/fuzz-uci: FUZZ_LDFLAGS := -Wl,--wrap=engine_init,--wrap=engine_free,--wrap=search_run,--wrap=pthread_create,--wrap=pthread_join
+# The UCI sessions share one engine with a one-bucket table and one search thread, each
+# search stops at a few thousand nodes and each perft at a few plies (fuzz_uci.c says why).
+$(FUZZ)/fuzz-uci: FUZZ_LDFLAGS := -Wl,--wrap=engine_init,--wrap=engine_free,--wrap=search_run,--wrap=pthread_create,--wrap=pthread_join,--wrap=perft_divide_moves
 
 asan: $(ASAN)/starfish $(ASAN)/unit-tests
 

@@ -30,7 +30,7 @@ uint64_t perft(Position *pos, int depth)
     return count_leaves(pos, depth, NULL);
 }
 
-bool perft_divide(Position *pos, int depth, FILE *out, const atomic_bool *stop, uint64_t *total)
+bool perft_divide_moves(Position *pos, int depth, FILE *out, const atomic_bool *stop, uint64_t *total)
 {
     Move moves[MAX_MOVES];
     int n = gen_legal(pos, moves);
@@ -47,6 +47,18 @@ bool perft_divide(Position *pos, int depth, FILE *out, const atomic_bool *stop, 
         fprintf(out, "%s: %llu\n", text, (unsigned long long)count);
         *total += count;
     }
-    fprintf(out, "\nNodes searched: %llu\n", (unsigned long long)*total);
+    return true;
+}
+
+void perft_print_total(FILE *out, uint64_t total)
+{
+    fprintf(out, "\nNodes searched: %llu\n", (unsigned long long)total);
+}
+
+bool perft_divide(Position *pos, int depth, FILE *out, const atomic_bool *stop, uint64_t *total)
+{
+    if (!perft_divide_moves(pos, depth, out, stop, total))
+        return false;
+    perft_print_total(out, *total);
     return true;
 }

@@ -18,5 +18,10 @@ uint64_t perft(Position *pos, int depth);
  * looked at before each subtree): the lines of the moves counted so far are printed, no total,
  * and false is returned. */
 bool perft_divide(Position *pos, int depth, FILE *out, const atomic_bool *stop, uint64_t *total);
+/* The divide in two parts, for a caller with work to do before the total appears (UCI notes
+ * that its `go perft` has ended, so that a `go` sent on reading the total is not refused):
+ * the move lines (perft_divide without its total), then the blank line and the total. */
+bool perft_divide_moves(Position *pos, int depth, FILE *out, const atomic_bool *stop, uint64_t *total);
+void perft_print_total(FILE *out, uint64_t total);
 
 #endif

@@ -1,19 +1,19 @@
-#include "search.h"
-
+/*
+ * The node search: principal-variation alpha-beta in numbered steps (negamax) down to
+ * quiescence, which searches captures until the position is quiet.  Each step says what it
+ * does and why; docs/engine.md prices them.  The moves come in the order movepick.c gives,
+ * and what the search learns of quiet moves goes to history.c.
+ */
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "../core/movegen.h"
 #include "../util/clock.h"
-#include "../util/rng.h"
-#include "eval.h"
-#include "see.h"
-#include "timeman.h"
+#include "history.h"
+#include "movepick.h"
+#include "worker.h"
 
-#define MAX_HISTORY_KEYS 8192
 
 /* Pruning margins, centipawns. */
 #define QS_DELTA_MARGIN 200
@@ -49,184 +49,13 @@
 #define LMR_BASE 0.75
 #define LMR_DIVISOR 2.25
 #define LMR_HISTORY_UNIT 16384
-#define ASPIRATION_DELTA 25
-/* History scores stay within +-HISTORY_MAX; one cutoff moves them by at most the bonus cap. */
-#define HISTORY_MAX 16384
-#define HISTORY_BONUS_MAX 1200
-/* The continuation history's keys: a (side, piece type, cell) triple each. */
-#define FOLLOWUP_KEYS_MAX (2 * MAX_TYPES * MAX_CELLS)
-/* A mate in p plies ends a search under a clock only once an iteration this many plies
- * deeper than p has run: any shorter mate would have been found by then, reductions of late
- * moves included (a mate found at a shallow depth, through extensions, proves nothing about
- * shorter ones). */
-#define MATE_PROOF_MARGIN 2
 /* How often (in nodes, a power of two) a thread looks at the clock and the stop flags: often,
  * since a Megastar node can take microseconds. */
 #define CHECK_EVERY 32
 /* The main thread names each root move it starts once the search has run this long. */
 #define CURRMOVE_AFTER 1.0
 
-/* What every thread of one search shares. */
-typedef struct Shared {
-    Engine *engine;
-    const EvalTables *eval;
-    SearchLimits limits;
-    const SearchObserver *observer;
-    double start;  /* seconds */
-    TimePlan time; /* from the start */
-    int max_depth;
-    int nthreads;
-    atomic_bool abort; /* the main thread has finished: helpers stop */
-} Shared;
-
-/* One search thread. */
-typedef struct Worker {
-    int id; /* 0: the main thread */
-    Shared *shared;
-    pthread_t thread;
-    Position pos;
-    /* Keys of the game's earlier positions, then of the search path; keys[nkeys-1] is now. */
-    uint64_t keys[MAX_HISTORY_KEYS + MAX_PLY + 2];
-    int nkeys;
-    atomic_uint_fast64_t nodes, tbhits; /* written by this thread, read by the main thread */
-    int seldepth;
-    bool stopped;
-    /* The root: MultiPV searches line k with the moves of lines 0..k-1 excluded. */
-    Move excluded[MAX_MULTIPV];
-    int nexcluded;
-    int completed_depth;
-    SearchInfo info; /* the last completed iteration's lines */
-    RootTrend trend; /* how settled the root is (the main thread's time) */
-    Move killers[MAX_PLY + 1][2];
-    /* The move made at each ply of the path and the piece code it moved (for counter moves). */
-    Move path_move[MAX_PLY + 1];
-    uint8_t path_piece[MAX_PLY + 1];
-    Move pv[MAX_PLY + 1][MAX_PLY + 1];
-    int pv_len[MAX_PLY + 1];
-    /* Kept from search to search, cleared by engine_new_game: how often each quiet move (by
-     * side, from, to) cut off, and the quiet move that last refuted each move (by the piece
-     * it moved and its target). */
-    int history[2][MAX_CELLS][MAX_CELLS];
-    Move counter[MAX_CODES][MAX_CELLS];
-    /* Continuation history, kept like the history: how a quiet move fared after the move one
-     * and two plies before it, a square table over this variant's (piece code, target) pairs
-     * (see followup_key), made for `followup_variant` when a search starts; NULL if memory ran
-     * out, then the search goes without it.  followup_at[ply]: the key of the move made at ply,
-     * or -1 (a null move, or a move whose piece did not survive it).  The table is zero but
-     * for the rows marked in followup_written; its memory, followup_capacity entries, is kept
-     * when the variant changes and the new table fits in it. */
-    int16_t *followup;
-    size_t followup_capacity;
-    int followup_keys;
-    int followup_base[MAX_CODES]; /* a piece code's first key (its key on cell 0), or -1 */
-    const Variant *followup_variant;
-    uint64_t followup_written[(FOLLOWUP_KEYS_MAX + 63) / 64];
-    int followup_at[MAX_PLY + 1];
-} Worker;
-
-static void init_lmr(void);
-
-/* Forgets the continuation history by zeroing the rows searches wrote to: a search of a few
- * thousand nodes writes a few dozen of the table's rows (768 in chess, 3640 in Megastar), and
- * zeroing all of it (1.2 MB in chess, 26 MB in Megastar) cost more than such a search. */
-static void clear_followups(Worker *w)
-{
-    size_t row = (size_t)w->followup_keys * sizeof *w->followup;
-    for (int i = 0; i < (FOLLOWUP_KEYS_MAX + 63) / 64; i++)
-        for (uint64_t bits = w->followup_written[i]; bits; bits &= bits - 1)
-            memset(w->followup + (size_t)(i * 64 + __builtin_ctzll(bits)) * (size_t)w->followup_keys, 0, row);
-    memset(w->followup_written, 0, sizeof w->followup_written);
-}
-
-static void worker_free(Worker *w)
-{
-    if (w)
-        free(w->followup);
-    free(w);
-}
-
-/* ---- The engine --------------------------------------------------------------------------- */
-
-bool engine_init(Engine *e, size_t hash_mb)
-{
-    static pthread_once_t once = PTHREAD_ONCE_INIT;
-    pthread_once(&once, init_lmr);
-    memset(e, 0, sizeof *e);
-    e->skill = 20;
-    e->multipv = 1;
-    e->seed = rng_fresh_seed();
-    atomic_init(&e->stop, false);
-    atomic_init(&e->pondering, false);
-    return tt_resize(&e->tt, hash_mb) && engine_set_threads(e, 1);
-}
-
-bool engine_set_threads(Engine *e, int threads)
-{
-    if (threads < 1 || threads > MAX_THREADS)
-        return false;
-    Worker **workers = calloc((size_t)threads, sizeof *workers);
-    if (!workers)
-        return false;
-    bool ok = true;
-    for (int i = 0; i < threads; i++) {
-        workers[i] = i < e->threads ? e->workers[i] : calloc(1, sizeof **workers);
-        ok = ok && workers[i];
-    }
-    if (!ok) { /* give back the new ones (the array was zeroed, so free(NULL) is fine) */
-        for (int i = e->threads; i < threads; i++)
-            free(workers[i]);
-        free(workers);
-        return false;
-    }
-    for (int i = threads; i < e->threads; i++)
-        worker_free(e->workers[i]);
-    for (int i = 0; i < threads; i++)
-        workers[i]->id = i;
-    free(e->workers);
-    e->workers = workers;
-    e->threads = threads;
-    return true;
-}
-
-void engine_free(Engine *e)
-{
-    for (int i = 0; i < e->threads; i++)
-        worker_free(e->workers[i]);
-    free(e->workers);
-    tt_free(&e->tt);
-}
-
-void engine_new_game(Engine *e)
-{
-    tt_clear(&e->tt);
-    for (int i = 0; i < e->threads; i++) {
-        memset(e->workers[i]->history, 0, sizeof e->workers[i]->history);
-        memset(e->workers[i]->counter, 0, sizeof e->workers[i]->counter);
-        clear_followups(e->workers[i]);
-    }
-}
-
-void engine_ponderhit(Engine *e)
-{
-    atomic_store(&e->pondering, false);
-}
-
-int score_mate_moves(int score)
-{
-    if (score >= SCORE_MATE_BOUND)
-        return (SCORE_MATE - score + 1) / 2;
-    if (score <= -SCORE_MATE_BOUND)
-        return -(SCORE_MATE + score) / 2;
-    return 0;
-}
-
 /* ---- Small helpers ----------------------------------------------------------------------- */
-
-/* The key the search uses: the position key plus any en-passant cell. */
-static uint64_t search_key(const Position *pos)
-{
-    return pos->key ^ (pos->ep != NO_CELL ? zobrist_ep[pos->ep] : 0);
-}
 
 /* A finished game's score for the side to move, preferring quick wins and slow losses. */
 static int result_score(GameResult r, int side, int ply)
@@ -243,33 +72,6 @@ static int drawn_score(const Position *pos, const char *reason, int ply)
     if (!d->decide_draw)
         return 0;
     return result_score(d->decide_draw(pos, reason), pos->side, ply);
-}
-
-static uint64_t counter_read(atomic_uint_fast64_t *c)
-{
-    return atomic_load_explicit(c, memory_order_relaxed);
-}
-
-/* Only the owning thread writes a counter, so a relaxed load and store suffice. */
-static void counter_add(atomic_uint_fast64_t *c, uint64_t n)
-{
-    atomic_store_explicit(c, counter_read(c) + n, memory_order_relaxed);
-}
-
-static uint64_t total_nodes(const Shared *sh)
-{
-    uint64_t sum = 0;
-    for (int i = 0; i < sh->nthreads; i++)
-        sum += counter_read(&sh->engine->workers[i]->nodes);
-    return sum;
-}
-
-static uint64_t total_tbhits(const Shared *sh)
-{
-    uint64_t sum = 0;
-    for (int i = 0; i < sh->nthreads; i++)
-        sum += counter_read(&sh->engine->workers[i]->tbhits);
-    return sum;
 }
 
 /* Should this thread stop?  Every thread obeys `stop` and the main thread's end; the main
@@ -302,36 +104,10 @@ static bool repeated(const Worker *w)
     return false;
 }
 
-static int piece_value(const Worker *w, uint8_t code)
-{
-    return code ? w->shared->eval->value[code] : 0;
-}
-
 /* Neither a capture nor a promotion (a placement from the hand counts as quiet). */
 static bool is_quiet(const Position *pos, Move m)
 {
     return !pos_is_capture(pos, m) && !(MOVE_PIECE(m) && MOVE_KIND(m) != MK_PLACE);
-}
-
-static int victim_value(const Worker *w, Move m)
-{
-    const Position *pos = &w->pos;
-    return piece_value(w, MOVE_KIND(m) == MK_EP ? pos->board[pos->ep_victim] : pos->board[MOVE_TO(m)]);
-}
-
-/* Does the exchange a capture starts end below `threshold` (<= 0)?  A capture by a piece
- * worth no more than its victim cannot, so its exchange is not worked out. */
-static bool exchange_below(const Worker *w, Move m, int threshold)
-{
-    const Position *pos = &w->pos;
-    return piece_value(w, pos->board[MOVE_FROM(m)]) > victim_value(w, m) &&
-           see(pos, m, w->shared->eval->value) < threshold;
-}
-
-/* Does a capture lose material in the exchange it starts? */
-static bool capture_loses(const Worker *w, Move m)
-{
-    return exchange_below(w, m, 0);
 }
 
 /* Quiescence skips a capture that cannot lift the score near alpha even if the victim is won
@@ -346,51 +122,10 @@ static bool qsearch_skips(const Worker *w, Move m, int stand_pat, int alpha)
     return capture_loses(w, m);
 }
 
-/* The quiet move that last refuted the move that led here, or MOVE_NONE. */
-static Move counter_move(const Worker *w, int ply)
-{
-    Move prev = ply > 0 ? w->path_move[ply - 1] : MOVE_NONE;
-    return prev ? w->counter[w->path_piece[ply - 1]][MOVE_TO(prev)] : MOVE_NONE;
-}
-
-/* The index of a (piece code, cell) pair in the continuation-history table, or -1 without a
- * table or a piece. */
-static int followup_key(const Worker *w, uint8_t code, Cell cell)
-{
-    int base = w->followup_base[code];
-    return base < 0 ? -1 : base + cell;
-}
-
-/* The continuation-history rows of the moves one and two plies before `ply` (NULL: none). */
-typedef struct Followups {
-    int16_t *row[2];
-} Followups;
-
-static Followups followups_at(const Worker *w, int ply)
-{
-    Followups f = {{NULL, NULL}};
-    for (int back = 1; back <= 2; back++)
-        if (ply >= back && w->followup_at[ply - back] >= 0)
-            f.row[back - 1] = w->followup + (size_t)w->followup_at[ply - back] * (size_t)w->followup_keys;
-    return f;
-}
-
-/* A quiet board move's history: its own, plus how it fared after the two moves before it. */
-static int quiet_history(const Worker *w, const Followups *f, Move m)
-{
-    const Position *pos = &w->pos;
-    int h = w->history[pos->side][MOVE_FROM(m)][MOVE_TO(m)];
-    int key = followup_key(w, pos->board[MOVE_FROM(m)], MOVE_TO(m));
-    for (int i = 0; i < 2 && key >= 0; i++)
-        if (f->row[i])
-            h += f->row[i][key];
-    return h;
-}
-
 /* Late-move reductions by depth and move number: log(depth) * log(moves), as Ethereal's. */
 static int lmr_table[64][64];
 
-static void init_lmr(void)
+void init_reductions(void)
 {
     for (int d = 1; d < 64; d++)
         for (int m = 1; m < 64; m++)
@@ -406,90 +141,6 @@ static int reduction(const Worker *w, Move m, int depth, int legal, int ply, boo
     r -= m == w->killers[ply][0] || m == w->killers[ply][1] || m == counter;
     r -= history / LMR_HISTORY_UNIT;
     return r < 0 ? 0 : r > depth - 2 ? depth - 2 : r;
-}
-
-/* A move list in the order the search tries it.  order_moves scores every move once; a move
- * is put in its place only when the search reaches it, because most nodes end after their first
- * move or two: the first ORDER_PICKS places by picking the best left, the rest by one sort.
- * Both keep moves of equal score in generation order, so the order is that of a stable sort. */
-#define ORDER_PICKS 3
-
-typedef struct MoveOrder {
-    Move *moves;
-    int score[MAX_MOVES];
-    int n, placed;
-} MoveOrder;
-
-/* The score of a move for ordering: table move, captures that do not lose material (most
- * valuable victim, least valuable attacker), promotions, killers, the counter move, history,
- * then the captures that lose material. */
-static int order_score(Worker *w, Move m, Move tt_move, int ply, Move counter, const Followups *f)
-{
-    const Position *pos = &w->pos;
-    if (m == tt_move)
-        return 1 << 30;
-    if (pos_is_capture(pos, m)) {
-        int sc = victim_value(w, m) * 16 - piece_value(w, pos->board[MOVE_FROM(m)]) / 16;
-        return sc + (capture_loses(w, m) ? -(1 << 24) : 1 << 24);
-    }
-    if (MOVE_PIECE(m) && MOVE_KIND(m) != MK_PLACE)
-        return (1 << 23) + MOVE_PIECE(m);
-    if (m == w->killers[ply][0])
-        return 1 << 22;
-    if (m == w->killers[ply][1])
-        return (1 << 22) - 1;
-    if (m == counter)
-        return (1 << 22) - 2;
-    if (MOVE_KIND(m) == MK_PLACE)
-        return w->shared->eval->mg[MAKE_PIECE(pos->side, MOVE_PIECE(m))][MOVE_TO(m)];
-    return quiet_history(w, f, m);
-}
-
-static void order_moves(Worker *w, MoveOrder *o, Move *moves, int n, Move tt_move, int ply, const Followups *f)
-{
-    Move counter = counter_move(w, ply);
-    o->moves = moves;
-    o->n = n;
-    o->placed = 0;
-    for (int i = 0; i < n; i++)
-        o->score[i] = order_score(w, moves[i], tt_move, ply, counter, f);
-}
-
-/* Puts the entry at `from` in place `to` (to <= from), the ones between one place later. */
-static void order_place(MoveOrder *o, int to, int from)
-{
-    Move m = o->moves[from];
-    int sc = o->score[from];
-    for (int k = from; k > to; k--) {
-        o->moves[k] = o->moves[k - 1];
-        o->score[k] = o->score[k - 1];
-    }
-    o->moves[to] = m;
-    o->score[to] = sc;
-}
-
-/* The i-th move to try (i counts up from 0, one by one). */
-static Move order_next(MoveOrder *o, int i)
-{
-    if (i < o->placed)
-        return o->moves[i];
-    if (i < ORDER_PICKS) {
-        int best = i;
-        for (int j = i + 1; j < o->n; j++)
-            if (o->score[j] > o->score[best])
-                best = j;
-        order_place(o, i, best);
-        o->placed = i + 1;
-    } else {
-        for (int j = i + 1; j < o->n; j++) { /* insertion sort of the rest: lists are short */
-            int k = j;
-            while (k > i && o->score[k - 1] < o->score[j])
-                k--;
-            order_place(o, k, j);
-        }
-        o->placed = o->n;
-    }
-    return o->moves[i];
 }
 
 /* After a move: the new position's key goes on the path (for repetitions), and its table
@@ -515,7 +166,7 @@ static uint64_t key_after(const Position *pos, Move m)
     return victim ? k ^ zobrist_piece[victim][to] : k;
 }
 
-static void make(Worker *w, Move m, Undo *u)
+void make(Worker *w, Move m, Undo *u)
 {
     pos_make(&w->pos, m, u);
     push_key(w);
@@ -534,7 +185,7 @@ static bool make_if_legal(Worker *w, Move m, Undo *u, bool check)
     return true;
 }
 
-static void unmake(Worker *w, Move m, const Undo *u)
+void unmake(Worker *w, Move m, const Undo *u)
 {
     w->nkeys--;
     pos_unmake(&w->pos, m, u);
@@ -712,53 +363,6 @@ static bool has_pieces(const Position *pos)
     return pos->pcount[side] > pos->count[MAKE_PIECE(side, pos->v->pawn_type)] + (pos->royal[side] != NO_CELL);
 }
 
-/* History scores move toward +-HISTORY_MAX by each update, more slowly the closer they are. */
-static int history_moved(int h, int bonus)
-{
-    return h + bonus - h * abs(bonus) / HISTORY_MAX;
-}
-
-/* Moves a quiet board move's history, its own and its continuation entries, by the bonus. */
-static void quiet_history_update(Worker *w, const Followups *f, Move m, int bonus)
-{
-    int *h = &w->history[w->pos.side][MOVE_FROM(m)][MOVE_TO(m)];
-    *h = history_moved(*h, bonus);
-    int key = followup_key(w, w->pos.board[MOVE_FROM(m)], MOVE_TO(m));
-    for (int i = 0; i < 2 && key >= 0; i++)
-        if (f->row[i])
-            f->row[i][key] = (int16_t)history_moved(f->row[i][key], bonus);
-}
-
-/* Notes that a continuation-history row is about to be written (clear_followups zeroes it). */
-static void mark_followup_written(Worker *w, int key)
-{
-    w->followup_written[key / 64] |= (uint64_t)1 << (key % 64);
-}
-
-/* A quiet move cut off: it becomes a killer and the counter move of the move before it, its
- * history rises, and the quiet moves tried before it fall. */
-static void update_quiet_stats(Worker *w, const Followups *f, Move m, int depth, int ply, const Move *tried,
-                               int ntried)
-{
-    if (w->killers[ply][0] != m) {
-        w->killers[ply][1] = w->killers[ply][0];
-        w->killers[ply][0] = m;
-    }
-    if (ply > 0 && w->path_move[ply - 1])
-        w->counter[w->path_piece[ply - 1]][MOVE_TO(w->path_move[ply - 1])] = m;
-    int bonus = 16 * depth * depth + 32 * depth + 16;
-    if (bonus > HISTORY_BONUS_MAX)
-        bonus = HISTORY_BONUS_MAX;
-    for (int back = 1; back <= 2; back++)
-        if (f->row[back - 1])
-            mark_followup_written(w, w->followup_at[ply - back]);
-    if (MOVE_KIND(m) != MK_PLACE)
-        quiet_history_update(w, f, m, bonus);
-    for (int i = 0; i < ntried; i++)
-        if (tried[i] != m && MOVE_KIND(tried[i]) != MK_PLACE)
-            quiet_history_update(w, f, tried[i], -bonus);
-}
-
 /* A late or hopeless quiet move at shallow depth is not searched: late move pruning skips
  * those after the first 3 + depth^2, history pruning those whose history is below
  * -HISTORY_PRUNE_UNIT per ply of depth, futility pruning those that would need a large swing
@@ -779,8 +383,6 @@ static void update_pv(Worker *w, Move m, int ply)
     memcpy(&w->pv[ply][ply + 1], &w->pv[ply + 1][ply + 1], sizeof(Move) * (size_t)(w->pv_len[ply + 1] - ply - 1));
     w->pv_len[ply] = w->pv_len[ply + 1];
 }
-
-static int negamax(Worker *w, int alpha, int beta, int depth, int ply, bool check, bool allow_null);
 
 /* The null move's search: the side to move passes, and the reply is searched NMP_BASE +
  * depth / NMP_DEPTH_DIVISOR plies shallower, more the further the evaluation stands above beta. */
@@ -812,7 +414,7 @@ static void report_current_move(Worker *w, Move m, int number, int depth)
 
 /* The main search of the node at `ply`; `check`: the side to move is in check (the caller
  * knows it already, from the move it made). */
-static int negamax(Worker *w, int alpha, int beta, int depth, int ply, bool check, bool allow_null)
+int negamax(Worker *w, int alpha, int beta, int depth, int ply, bool check, bool allow_null)
 {
     Position *pos = &w->pos;
     const Shared *sh = w->shared;
@@ -960,370 +562,4 @@ static int negamax(Worker *w, int alpha, int beta, int depth, int ply, bool chec
     if (!(root && w->nexcluded))
         tt_store(&sh->engine->tt, key, best_move, score_to_tt(best, ply), depth, bound);
     return best;
-}
-
-/* ---- Time and the root ------------------------------------------------------------------- */
-
-/* Weaker play: every root move scored at a shallow depth, then a noisy choice. */
-static Move weakened_choice(Worker *w, Move *moves, int n, int depth)
-{
-    Engine *e = w->shared->engine;
-    int spread = (20 - e->skill) * 25, best_noisy = -SCORE_INF * 2;
-    Move choice = moves[0];
-    for (int i = 0; i < n; i++) {
-        Undo u;
-        make(w, moves[i], &u);
-        int score = -negamax(w, -SCORE_INF, SCORE_INF, depth - 1, 1, pos_in_check(&w->pos), true);
-        unmake(w, moves[i], &u);
-        if (w->stopped && i > 0)
-            break;
-        int noisy = score + (int)rng_below(&e->seed, (uint64_t)spread + 1);
-        if (noisy > best_noisy) {
-            best_noisy = noisy;
-            choice = moves[i];
-        }
-    }
-    return choice;
-}
-
-/* Material for the side to move (pieces in hand included), nothing else. */
-static int material(const Position *pos, const EvalTables *t)
-{
-    int sum = 0;
-    for (int side = 0; side < 2; side++) {
-        int m = 0;
-        for (int type = 1; type <= pos->v->ntypes; type++)
-            m += (pos->count[MAKE_PIECE(side, type)] + pos->hand[side][type]) * t->value[MAKE_PIECE(side, type)];
-        sum += side == pos->side ? m : -m;
-    }
-    return sum;
-}
-
-/* The greedy baseline: mate if it can, else the move leaving the most material, ties at
- * random. */
-static Move greedy_choice(Engine *e, Position *pos, const Move *moves, int n)
-{
-    const EvalTables *t = eval_tables(pos->v);
-    int best = -SCORE_INF;
-    Move choice = moves[0];
-    for (int i = 0; i < n; i++) {
-        Undo u;
-        Move replies[MAX_MOVES];
-        pos_make(pos, moves[i], &u);
-        int score = -material(pos, t) * 64 + (int)rng_below(&e->seed, 64);
-        if (gen_legal(pos, replies) == 0 && pos_in_check(pos))
-            score = SCORE_INF - 1;
-        pos_unmake(pos, moves[i], &u);
-        if (score > best) {
-            best = score;
-            choice = moves[i];
-        }
-    }
-    return choice;
-}
-
-/* Was this position (its key) seen before in the game or the search line? */
-static bool seen_before(const Worker *w, uint64_t key)
-{
-    for (int i = 0; i < w->nkeys; i++)
-        if (w->keys[i] == key)
-            return true;
-    return false;
-}
-
-/*
- * Perfect play in a won position the endgame tables cover: the fastest mate the 50-move rule
- * cannot interrupt.  A move is safe when, from the current halfmove clock, the next capture,
- * pawn move or mate comes within the 100 plies: the mover's plies to it are 1 after a zeroing
- * move or mate, else 1 + the loser's DTZ.  Whatever the loser replies, a safe move exists
- * again (its DTZ shrinks as the clock grows), so the win is never lost to the clock; among safe
- * moves the shortest mate is taken, avoiding positions already seen.  Materials exempt from
- * the 50-move rule play the shortest mate.  With no safe move (a position set up with a high
- * clock) the soonest zeroing is tried, scored as the draw best defence gets.  Returns
- * MOVE_NONE (the search decides) elsewhere: draws and losses are scored exactly by the
- * search's own probes one ply down.
- */
-static Move endgame_root_move(Worker *w, const Move *moves, int n, int *score)
-{
-    Position *pos = &w->pos;
-    const VariantDef *d = pos->v->def;
-    EndgameVerdict root, child;
-    if (!d->probe_endgame || !d->probe_endgame(pos, true, &root) || root.wdl <= 0)
-        return MOVE_NONE;
-    bool clock_counts = !(d->fifty_move_exception && d->fifty_move_exception(pos));
-    Move best = MOVE_NONE;
-    long best_rank = 0;
-    for (int i = 0; i < n; i++) {
-        bool zeroing = pos_is_capture(pos, moves[i]) || pos->v->is_pawn[pos->board[MOVE_FROM(moves[i])]];
-        Undo u;
-        pos_make(pos, moves[i], &u);
-        bool covered = d->probe_endgame(pos, true, &child);
-        bool repeats = seen_before(w, search_key(pos));
-        pos_unmake(pos, moves[i], &u);
-        if (!covered)
-            return MOVE_NONE; /* a table is missing: leave it to the search */
-        if (child.wdl >= 0)
-            continue;
-        int to_zero = zeroing || child.dtm == 0 ? 1 : 1 + child.dtz;
-        bool unsafe = clock_counts && pos->halfmove + to_zero > 100;
-        /* Rank: safe first (else the soonest zeroing), then new positions, then the mate. */
-        long rank = ((long)unsafe * to_zero * 2 + repeats) * 100000 + child.dtm;
-        if (best == MOVE_NONE || rank < best_rank) {
-            best = moves[i];
-            best_rank = rank;
-            *score = unsafe ? 0 : SCORE_MATE - (1 + child.dtm); /* unsafe: the clock draws */
-        }
-    }
-    return best;
-}
-
-/* One root search at `depth`: a narrow window around the last score, widened on the side that
- * fails until the score falls inside (a full window for shallow depths and mate scores). */
-static int aspiration_search(Worker *w, int depth, int last)
-{
-    int delta = ASPIRATION_DELTA;
-    bool narrow = depth >= 4 && abs(last) < SCORE_MATE_BOUND;
-    int alpha = narrow ? last - delta : -SCORE_INF, beta = narrow ? last + delta : SCORE_INF;
-    for (;;) {
-        int score = negamax(w, alpha, beta, depth, 0, pos_in_check(&w->pos), false);
-        if (w->stopped || (score > alpha && score < beta))
-            return score;
-        delta *= 2;
-        if (score <= alpha)
-            alpha = score - delta > -SCORE_INF ? score - delta : -SCORE_INF;
-        else
-            beta = score + delta < SCORE_INF ? score + delta : SCORE_INF;
-    }
-}
-
-static void set_line(SearchLine *line, int score, const Move *moves, int length)
-{
-    line->score = score;
-    line->length = length;
-    memcpy(line->moves, moves, sizeof(Move) * (size_t)length);
-}
-
-/* Hands the last completed iteration to the observer. */
-static void report(Worker *w)
-{
-    const Shared *sh = w->shared;
-    if (!sh->observer || !sh->observer->iteration)
-        return;
-    w->info.depth = w->completed_depth;
-    w->info.nodes = total_nodes(sh);
-    w->info.tbhits = total_tbhits(sh);
-    w->info.seconds = clock_seconds() - sh->start;
-    w->info.hashfull = tt_hashfull(&sh->engine->tt);
-    sh->observer->iteration(sh->observer->ctx, &w->pos, &w->info);
-}
-
-/* Has the main thread's last iteration said enough to stop under a clock? */
-static bool iteration_ends_search(const Worker *w, int nlegal)
-{
-    const Shared *sh = w->shared;
-    int score = w->info.lines[0].score;
-    if (sh->limits.mate > 0 && score >= SCORE_MATE_BOUND && score_mate_moves(score) <= sh->limits.mate)
-        return true;
-    if (sh->limits.infinite || atomic_load(&sh->engine->pondering) || sh->time.optimum <= 0)
-        return false;
-    /* One legal move, or a mate proven to be the shortest: no need to look further. */
-    if (nlegal == 1 || (abs(score) >= SCORE_MATE_BOUND && w->completed_depth >= SCORE_MATE - abs(score) + MATE_PROOF_MARGIN))
-        return true;
-    return clock_seconds() - sh->start >= time_iteration_limit(&sh->time, &w->trend);
-}
-
-/* Orders MultiPV lines best first (a later line can score above an earlier one: each is a
- * search of its own, with its own window); stable, so equal scores keep their order. */
-static void sort_lines(SearchLine *lines, int n)
-{
-    for (int i = 1; i < n; i++) {
-        SearchLine line = lines[i];
-        int j = i - 1;
-        for (; j >= 0 && lines[j].score < line.score; j--)
-            lines[j + 1] = lines[j];
-        lines[j + 1] = line;
-    }
-}
-
-/* Iterative deepening on one thread: every MultiPV line at depth 1, 2, ... (helpers one ply
- * deeper on odd threads, so that the threads do not walk in step). */
-static void iterate(Worker *w, int nlegal)
-{
-    Shared *sh = w->shared;
-    int lines = w->id == 0 ? sh->engine->multipv : 1;
-    if (lines > nlegal)
-        lines = nlegal;
-    for (int depth = 1; depth <= sh->max_depth; depth++) {
-        int target = w->id % 2 && depth < sh->max_depth ? depth + 1 : depth;
-        w->seldepth = 0;
-        w->nexcluded = 0;
-        SearchLine found[MAX_MULTIPV];
-        for (int k = 0; k < lines; k++) {
-            int last = w->completed_depth ? w->info.lines[k].score : 0;
-            int score = aspiration_search(w, target, last);
-            if (w->stopped)
-                break;
-            set_line(&found[k], score, w->pv[0], w->pv_len[0]);
-            w->excluded[w->nexcluded++] = w->pv[0][0];
-        }
-        bool complete = w->nexcluded == lines;
-        if (complete) {
-            sort_lines(found, lines);
-            const SearchLine *last = &w->info.lines[0];
-            time_note_iteration(&w->trend, w->completed_depth == 0 || last->length == 0 || found[0].length == 0,
-                                found[0].moves[0] == last->moves[0], found[0].score, last->score);
-            memcpy(w->info.lines, found, sizeof found[0] * (size_t)lines);
-            w->info.nlines = lines;
-        } else if (w->completed_depth == 0 && w->pv_len[0] > 0) {
-            /* Stopped in the first iteration: the best line among the moves searched. */
-            set_line(&w->info.lines[0], 0, w->pv[0], w->pv_len[0]);
-            w->info.nlines = 1;
-        } else {
-            break;
-        }
-        w->info.seldepth = w->seldepth;
-        w->completed_depth = target;
-        if (w->id == 0)
-            report(w);
-        if (!complete || (w->id == 0 && iteration_ends_search(w, nlegal)))
-            break;
-    }
-    w->nexcluded = 0;
-}
-
-static void *helper_main(void *arg)
-{
-    Worker *w = arg;
-    Move moves[MAX_MOVES];
-    iterate(w, gen_legal(&w->pos, moves));
-    return NULL;
-}
-
-/* Makes the continuation-history table fit the variant searched, cleared when it changes (in
- * the memory it had if the new table fits there). */
-static void prepare_followups(Worker *w, const Variant *v)
-{
-    for (int i = 0; i <= MAX_PLY; i++)
-        w->followup_at[i] = -1;
-    if (w->followup && w->followup_variant == v)
-        return;
-    clear_followups(w);
-    w->followup_keys = 2 * v->ntypes * v->geo->ncells;
-    size_t entries = (size_t)w->followup_keys * (size_t)w->followup_keys;
-    if (!w->followup || entries > w->followup_capacity) {
-        free(w->followup);
-        w->followup = calloc(entries, sizeof *w->followup);
-        w->followup_capacity = w->followup ? entries : 0;
-    }
-    w->followup_variant = w->followup ? v : NULL;
-    for (int code = 0; code < MAX_CODES; code++) {
-        int type = PIECE_TYPE(code);
-        bool keyed = w->followup && type >= 1 && type <= v->ntypes && code >> 4 <= 1;
-        w->followup_base[code] = keyed ? ((code >> 4) * v->ntypes + type - 1) * v->geo->ncells : -1;
-    }
-}
-
-void engine_prepare(Engine *e, const Variant *v)
-{
-    tt_touch(&e->tt);
-    eval_tables(v);
-    for (int i = 0; i < e->threads; i++)
-        prepare_followups(e->workers[i], v);
-}
-
-/* Readies a worker for a new search of the game's position. */
-static void worker_start(Worker *w, Shared *sh, const Game *game)
-{
-    w->shared = sh;
-    w->pos = game->pos;
-    pos_attach_scores(&w->pos, &sh->eval->scores);
-    w->nkeys = 0;
-    int first = game->n + 1 > MAX_HISTORY_KEYS ? game->n + 1 - MAX_HISTORY_KEYS : 0;
-    for (int i = first; i < game->n; i++)
-        w->keys[w->nkeys++] = game->undos[i].key ^ (game->undos[i].ep != NO_CELL ? zobrist_ep[game->undos[i].ep] : 0);
-    w->keys[w->nkeys++] = search_key(&w->pos);
-    atomic_store(&w->nodes, 0);
-    atomic_store(&w->tbhits, 0);
-    w->seldepth = 0;
-    w->stopped = false;
-    w->nexcluded = 0;
-    w->completed_depth = 0;
-    w->info.nlines = 0;
-    memset(w->killers, 0, sizeof w->killers);
-    memset(w->pv_len, 0, sizeof w->pv_len);
-    prepare_followups(w, game->pos.v);
-}
-
-/* The main thread's search, with the helpers running beside it; returns the line to play. */
-static void search_with_helpers(Engine *e, Shared *sh, int nlegal)
-{
-    Worker *main = e->workers[0];
-    int started = 1;
-    for (; started < sh->nthreads; started++)
-        if (pthread_create(&e->workers[started]->thread, NULL, helper_main, e->workers[started]) != 0)
-            break;
-    sh->nthreads = started; /* a helper that could not start is not waited for */
-    iterate(main, nlegal);
-    atomic_store(&sh->abort, true);
-    for (int i = 1; i < started; i++)
-        pthread_join(e->workers[i]->thread, NULL);
-}
-
-SearchResult search_run(Engine *e, Game *game, const SearchLimits *limits, const SearchObserver *observer)
-{
-    SearchResult r = {0};
-    Shared sh = {.engine = e, .eval = eval_tables(game->v), .limits = *limits, .observer = observer};
-    sh.start = clock_seconds();
-    sh.nthreads = e->threads;
-    atomic_init(&sh.abort, false);
-    tt_new_search(&e->tt);
-    int side = game->pos.side;
-    sh.time = time_plan(limits->movetime, limits->time[side], limits->inc[side], limits->movestogo, limits->infinite);
-    for (int i = 0; i < e->threads; i++)
-        worker_start(e->workers[i], &sh, game);
-    Worker *w = e->workers[0];
-
-    Move moves[MAX_MOVES];
-    int n = gen_legal(&w->pos, moves);
-    if (e->greedy && n > 0) {
-        r.best = greedy_choice(e, &w->pos, moves, n);
-        r.depth = 1;
-        return r;
-    }
-    sh.max_depth = limits->depth > 0 && limits->depth < MAX_PLY ? limits->depth : MAX_PLY - 1;
-    if (e->skill < 20 && sh.max_depth > 1 + e->skill / 3)
-        sh.max_depth = 1 + e->skill / 3;
-    int tb_score = 0;
-    Move tb_move = e->skill == 20 ? endgame_root_move(w, moves, n, &tb_score) : MOVE_NONE;
-    if (tb_move != MOVE_NONE) {
-        w->completed_depth = 1;
-        w->info.nlines = 1;
-        set_line(&w->info.lines[0], tb_score, &tb_move, 1);
-        report(w);
-    } else if (n > 0) {
-        if (e->skill < 20)
-            sh.nthreads = 1;
-        search_with_helpers(e, &sh, n);
-    }
-    const SearchLine *best = &w->info.lines[0];
-    if (w->info.nlines > 0 && best->length > 0) {
-        r.best = best->moves[0];
-        r.ponder = best->length > 1 ? best->moves[1] : MOVE_NONE;
-        r.score = best->score;
-    } else {
-        r.best = n ? moves[0] : MOVE_NONE;
-    }
-    r.depth = w->completed_depth;
-    if (e->skill < 20 && n > 1 && !w->stopped) {
-        r.best = weakened_choice(w, moves, n, r.depth > 0 ? r.depth : 1);
-        r.ponder = MOVE_NONE;
-    }
-    /* `go infinite` and `go ponder` answer only after `stop` (or, pondering, a ponderhit). */
-    while ((limits->infinite || atomic_load(&e->pondering)) && !atomic_load(&e->stop)) {
-        struct timespec pause = {0, 2000000};
-        nanosleep(&pause, NULL);
-    }
-    r.nodes = total_nodes(&sh);
-    r.seconds = clock_seconds() - sh.start;
-    return r;
 }

@@ -2,8 +2,8 @@
  * The weight tuner (Texel's method): quiet positions from finished games, each labelled with
  * its game's result; the sigmoid scale K fitted so that sigmoid(K * eval) best predicts the
  * results; then coordinate descent over the evaluation weights (EvalParams) minimising the
- * mean squared error.  `starfish tune` (tune_main) also has a small self-play generator for
- * the games, and writes the fitted weights into src/engine/weights.c.
+ * mean squared error (tune.c).  `starfish tune` (tune_main, tune_cli.c) also has a small
+ * self-play generator for the games, and writes the fitted weights into src/engine/weights.c.
  */
 #ifndef STARFISH_TUNE_H
 #define STARFISH_TUNE_H

@@ -10,9 +10,11 @@
  * and the extensions d (the board) and pgn (the game so far).  The search runs on its own
  * thread, so `stop`, `ponderhit` and `isready` are answered at once; the search thread prints
  * `info` lines and `bestmove`, each line written whole so that lines never interleave.  `go
- * perft` runs on that thread too and ends as a search does (on `stop`, `quit`, any other
- * command but `isready` and `ponderhit`, or the end of the input): a perft given up prints
- * the moves counted so far and `info string perft stopped`, without a total.
+ * perft` runs on that thread too.  While either runs, `go` is refused (one error line, the
+ * running one goes on) and any other command but `isready` and `ponderhit` ends it first
+ * (`stop`, `quit`, `position`, ...); a perft given up prints the moves counted so far and
+ * `info string perft N stopped`, without a total.  At the end of the input a search is ended
+ * as by `quit`, but a perft finishes its count and prints its total, as Stockfish's does.
  */
 #include "uci.h"
 
@@ -52,7 +54,9 @@ typedef struct {
     bool limit_strength;
     /* The search runs on its own thread so that `stop` and `isready` are answered at once. */
     pthread_t thread;
-    bool searching;
+    bool searching;       /* a search or perft thread was started and is not joined yet */
+    bool counting_perft;  /* that thread counts a perft */
+    atomic_bool job_done; /* set by that thread before its last line: only the join is left */
     SearchLimits limits;
     int perft_depth; /* of the running `go perft` */
 } Session;
@@ -81,25 +85,48 @@ __attribute__((format(printf, 2, 3))) static void say(Session *s, const char *fm
 
 #define error(s, ...) say(s, "info string error: " __VA_ARGS__)
 
-/* Ends a running search (its bestmove is printed) and waits for its thread. */
-static void stop_search(Session *s)
+/* Waits for the search thread to end on its own. */
+static void join_search(Session *s)
 {
     if (!s->searching)
         return;
-    atomic_store(&s->engine.stop, true);
     pthread_join(s->thread, NULL);
     s->searching = false;
+    s->counting_perft = false;
+}
+
+/* Ends a running search (its bestmove is printed) and waits for its thread. */
+static void stop_search(Session *s)
+{
+    if (s->searching)
+        atomic_store(&s->engine.stop, true);
+    join_search(s);
+}
+
+/* Is a search or perft still at work (not only waiting to be joined)? */
+static bool search_running(Session *s)
+{
+    return s->searching && !atomic_load(&s->job_done);
+}
+
+/* The search thread's job is over: said before its last line, so that a `go` sent on reading
+ * that line finds it over. */
+static void mark_job_done(Session *s)
+{
+    atomic_store(&s->job_done, true);
 }
 
 /* Runs `run` (the search or perft) on the search thread; stop_search ends it. */
-static void start_thread(Session *s, void *(*run)(void *))
+static void start_thread(Session *s, void *(*run)(void *), bool perft)
 {
     atomic_store(&s->engine.stop, false);
+    atomic_store(&s->job_done, false);
     if (pthread_create(&s->thread, NULL, run, s) != 0) {
         error(s, "cannot start the search thread");
         return;
     }
     s->searching = true;
+    s->counting_perft = perft;
 }
 
 static void reset_game(Session *s)
@@ -401,10 +428,12 @@ static void *search_thread(void *arg)
         pos_make(&s->game.pos, r.best, &u);
         move_to_text(&s->game.pos, r.ponder, ponder);
         pos_unmake(&s->game.pos, r.best, &u);
-        say(s, "bestmove %s ponder %s", best, ponder);
-    } else {
-        say(s, "bestmove %s", best);
     }
+    mark_job_done(s);
+    if (r.ponder != MOVE_NONE)
+        say(s, "bestmove %s ponder %s", best, ponder);
+    else
+        say(s, "bestmove %s", best);
     return NULL;
 }
 
@@ -452,14 +481,18 @@ static void start_search(Session *s, char **tok, int n)
     }
     s->limits = l;
     atomic_store(&s->engine.pondering, ponder);
-    start_thread(s, search_thread);
+    start_thread(s, search_thread, false);
 }
 
 static void *perft_thread(void *arg)
 {
     Session *s = arg;
     uint64_t total;
-    if (!perft_divide(&s->game.pos, s->perft_depth, s->out, &s->engine.stop, &total))
+    bool counted = perft_divide_moves(&s->game.pos, s->perft_depth, s->out, &s->engine.stop, &total);
+    mark_job_done(s);
+    if (counted)
+        perft_print_total(s->out, total);
+    else
         say(s, "info string perft %d stopped: only the moves above were counted", s->perft_depth);
     fflush(s->out);
     return NULL;
@@ -471,7 +504,7 @@ static void cmd_go(Session *s, char **tok, int n)
         if (!parse_int(tok[2], 1, 64, &s->perft_depth))
             error(s, "bad perft depth '%s'", tok[2]);
         else
-            start_thread(s, perft_thread);
+            start_thread(s, perft_thread, true);
         return;
     }
     start_search(s, tok, n);
@@ -516,8 +549,12 @@ static bool handle(Session *s, char *line)
         engine_ponderhit(&s->engine);
         return true;
     }
-    /* While a search runs only `isready` and `ponderhit` leave it alone; anything else ends
-     * it first. */
+    /* While a search runs a `go` is refused, `isready` and `ponderhit` leave it alone, and
+     * anything else ends it first. */
+    if (strcmp(c, "go") == 0 && search_running(s)) {
+        error(s, "go: a search is running (stop ends it)");
+        return true;
+    }
     stop_search(s);
     if (strcmp(c, "quit") == 0)
         return false;
@@ -573,7 +610,8 @@ int uci_loop(FILE *in, FILE *out)
     size_t len;
     bool too_long;
     reset_game(&s);
-    while (read_line(in, line, sizeof line, &len, &too_long)) {
+    bool quit = false;
+    while (!quit && read_line(in, line, sizeof line, &len, &too_long)) {
         if (too_long) {
             error(&s, "line longer than %d bytes ignored", LINE_MAX_BYTES - 1);
             continue;
@@ -582,10 +620,12 @@ int uci_loop(FILE *in, FILE *out)
             error(&s, "line with a NUL byte ignored");
             continue;
         }
-        if (!handle(&s, line))
-            break;
+        quit = !handle(&s, line);
         fflush(out);
     }
+    /* The end of the input lets a perft finish its count; `quit` and a search end now. */
+    if (!quit && s.counting_perft)
+        join_search(&s);
     stop_search(&s);
     game_free(&s.game);
     engine_free(&s.engine);

@@ -27,7 +27,9 @@
  * Each search stops at SEARCH_NODES nodes (--wrap=search_run), whatever its limits: the next
  * line stops it anyway, but only once the input's thread gets the CPU to read that line, so a
  * search ran for as long as the scheduler left it alone (on a loaded machine, milliseconds).
- * `go infinite` and `go ponder` still wait for their `stop`, without using the CPU.
+ * `go infinite` and `go ponder` still wait for their `stop`, without using the CPU.  A `go
+ * perft` counts at most PERFT_DEPTH plies (--wrap=perft_divide_moves): at the end of the input
+ * a perft finishes its count, and a deep one would never end.
  *
  * And one thread runs every search (--wrap=pthread_create,pthread_join): uci.c starts a thread
  * per `go` and joins it when the search stops, which under ASan maps and unmaps a stack and
@@ -44,15 +46,18 @@
 #include <string.h>
 #include <strings.h>
 
+#include "../../src/core/perft.h"
 #include "../../src/engine/search.h"
 #include "../../src/frontend/uci.h"
 
 #define INPUT_MAX 65536
 #define HASH_MB 0
 #define SEARCH_NODES 4096
+#define PERFT_DEPTH 2
 
 bool __real_engine_init(Engine *e, size_t hash_mb);
 SearchResult __real_search_run(Engine *e, Game *game, const SearchLimits *limits, const SearchObserver *observer);
+bool __real_perft_divide_moves(Position *pos, int depth, FILE *out, const atomic_bool *stop, uint64_t *total);
 int __real_pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*run)(void *), void *arg);
 int __real_pthread_join(pthread_t thread, void **result);
 
@@ -87,6 +92,11 @@ SearchResult __wrap_search_run(Engine *e, Game *game, const SearchLimits *limits
     if (!capped.nodes || capped.nodes > SEARCH_NODES)
         capped.nodes = SEARCH_NODES;
     return __real_search_run(e, game, &capped, observer);
+}
+
+bool __wrap_perft_divide_moves(Position *pos, int depth, FILE *out, const atomic_bool *stop, uint64_t *total)
+{
+    return __real_perft_divide_moves(pos, depth < PERFT_DEPTH ? depth : PERFT_DEPTH, out, stop, total);
 }
 
 /* The search thread: work handed to it (run, arg), done when run is NULL again. */

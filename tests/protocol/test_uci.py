@@ -159,14 +159,65 @@ def test_go_perft_is_stopped_like_a_search():
 
 
 def test_go_perft_ends_on_quit_and_on_other_commands():
-    # `position` (any command but isready and ponderhit) ends a running perft first; `quit`
-    # ends it and the session, as the end of the input does.
-    for ending in (b"position startpos\nd\n", b"quit\n", b""):
+    # `position` (any command but isready, ponderhit and go) ends a running perft first;
+    # `quit` ends it and the session.
+    for ending in (b"position startpos\nd\n", b"quit\n", b"quit\nd\n"):
         start = time.monotonic()
         code, out, _ = uci_raw(b"go perft 9\n" + ending, timeout=30)
         assert code == 0 and time.monotonic() - start < 10, "%r after go perft 9: status %d, %.1f s" % (
             ending, code, time.monotonic() - start)
         assert out[0] == "info string perft 9 stopped: only the moves above were counted", (ending, out)
+
+
+def test_go_perft_finishes_when_the_input_ends():
+    # As Stockfish's: input that ends after `go perft N` still gets the whole count (a search,
+    # by contrast, ends at once, as on `quit`).
+    code, out, _ = uci_raw(b"position startpos\ngo perft 5\n", timeout=120)
+    assert code == 0, "status %d: %r" % (code, out[-3:])
+    moves, total = divide(out)
+    assert total == 4865609 and len(moves) == 20, "perft 5 at the end of the input: %r" % out[-3:]
+    assert moves["e2e4"] == 405385, moves
+
+
+def test_go_while_a_search_runs_is_refused():
+    # One error line each; the running search (or perft) goes on unchanged, and answers once
+    # when stopped.
+    refusal = "info string error: go: a search is running (stop ends it)"
+    with Session() as s:
+        s.send("position fen " + KIWIPETE)
+        s.send("go infinite")
+        s.send("go depth 1")
+        s.send("go perft 1")
+        s.send("isready")
+        lines = s.lines_until("readyok", timeout=10)
+        assert errors(lines) == [refusal, refusal], lines
+        assert not any(l.startswith(("bestmove", "Nodes searched")) for l in lines), lines
+        s.send("stop")
+        lines = s.lines_until("bestmove", timeout=10)
+        s.send("isready")
+        lines += s.lines_until("readyok", timeout=10)
+        assert len([l for l in lines if l.startswith("bestmove")]) == 1 and errors(lines) == [], lines
+        # Nothing changed: the same position, and a new `go` is taken once the search is over.
+        s.send("go perft 1")
+        assert s.lines_until("Nodes searched", timeout=10)[-1] == "Nodes searched: 48"
+    with Session("megastar") as s:
+        s.send("go perft 9")
+        s.send("go depth 1")
+        s.send("isready")
+        lines = s.lines_until("readyok", timeout=10)
+        assert errors(lines) == [refusal] and not any(l.startswith("bestmove") for l in lines), lines
+        s.send("stop")
+        assert s.lines_until("info string perft", timeout=10)[-1].startswith("info string perft 9 stopped")
+
+
+def test_go_after_the_answer_needs_no_stop():
+    # Once bestmove (or a perft's total) is out, the next `go` starts at once, even sent the
+    # moment that line arrives.
+    with Session() as s:
+        for go in ("go depth 1", "go depth 2", "go perft 2", "go depth 1", "go perft 1", "go perft 1"):
+            s.send(go)
+            lines = s.lines_until("Nodes searched" if "perft" in go else "bestmove", timeout=10)
+            assert errors(lines) == [], (go, lines)
 
 
 def test_position_fen_without_counters_and_empty_move_list():
