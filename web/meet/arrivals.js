@@ -42,6 +42,8 @@ export async function makingGame(fn) {
 // The game page says which game it shows; undone when it goes.
 export function showingGame(id, playing) {
   known.add(id);
+  // A notice offering this game is done with (on a phone it would cover the board).
+  for (const n of document.querySelectorAll('#notices .notice[data-name="game-started"]')) if (n.dataset.game === id) n.remove();
   const mine = { id, playing };
   onScreen = mine;
   return () => { if (onScreen === mine) onScreen = null; };
@@ -59,8 +61,9 @@ function arrived(event, { initial }) {
   if (!news || (onScreen && onScreen.id === id)) return;
   const who = g.opponent && g.opponent.username ? ` against ${g.opponent.username}` : '';
   if (onScreen && onScreen.playing()) {
-    notify(h('span', {}, `A new game has begun${who}. `, h('a', { href: gameHref(id), id: 'go-to-new-game' }, 'Go to it')), 'info',
+    const notice = notify(h('span', {}, `A new game has begun${who}. `, h('a', { href: gameHref(id), id: 'go-to-new-game' }, 'Go to it')), 'info',
       { ms: 30000, name: 'game-started' });
+    notice.dataset.game = id;
     return;
   }
   location.hash = gameHref(id);
