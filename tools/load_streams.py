@@ -13,21 +13,24 @@ through PostgreSQL (relay.c).  The streams are read by event-driven client proce
 up to PER_PROCESS each and none for two instances, each from a loopback address of its own
 (127.0.0.2, 127.0.0.3, ...) so that no address runs out of ephemeral ports; they run at a lower
 priority (nice 10): they stand for clients on other machines.  Each move is timed from its
-sending to the patch that brings it at every stream of its game (a patch may bring several).
+sending to the patch that brings it at every stream of its game (a patch may bring several):
+when the reader read it, and when it reached the reader's socket (the kernel's timestamp,
+SO_TIMESTAMPNS: the server's delay without the readers' own lag, when they fall behind).
 A probe reads one played game (on the last instance) as a spectator and as each player, and
 reports the size of each event as sent.
 
 Reported, for each instance: its threads, its resident memory before and after the streams
-opened (per stream), its CPU time while they opened and while the players moved, the delay
-from a move to its patch (median, 99th percentile); and the move round trip, the delay over
+opened (per stream), its CPU time while they opened and while the players moved, the delays
+from a move to its patch, read and at the socket (median, 99th percentile); and the move round trip, the delay over
 every instance, the events read, the event sizes, the machine's load.  Goals, each a failure
 (exit status 1) when missed, in either part: every stream asked held and kept open, no failed
 move, at most MAX_KIB_PER_STREAM resident per stream and load_test.MAX_THREADS threads in an
-instance, a 99th percentile of the move round trip and of the delay to the streams under
-load_test.P99_LIMIT_MS.  With K = 1 and N above one server's limit, the shortfall is a
+instance, a 99th percentile of the move round trip and of the delay to the patch read at the streams
+under load_test.P99_LIMIT_MS (the delay at the socket is reported, not judged).  With K = 1 and N above one server's limit, the shortfall is a
 failure too.  The other figures are reported, not judged.
 """
 import array
+import struct
 import http.client
 import math
 import multiprocessing
@@ -48,6 +51,7 @@ SERVER_SPARE_FILES = 200  # a server's files besides its streams: listening sock
 CLIENT_SPARE_FILES = 100
 MAX_KIB_PER_STREAM = 8
 IP_BIND_ADDRESS_NO_PORT = getattr(socket, "IP_BIND_ADDRESS_NO_PORT", 24)
+SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35)  # the kernel's time of a segment's arrival, read with it
 COUNTS = 4  # per reading process: streams with their first event, events, streams ended, bytes
 PATCH_N = re.compile(rb'data: \{"n":(\d+)')  # a patch's first field, its move count
 
@@ -56,8 +60,9 @@ def read_streams(port, paths, source, slot, counts, quit, arrivals):
     """One reading process: opens a stream for each (path, game) from the address `source`,
     then reads every stream as data comes (epoll), counting events until `quit`.  A patch of a
     played game (`game` >= 0) is noted with when it was read (time.monotonic, one clock for
-    every process): (game << 20 | its move count "n", time), once for each move it carries (n,
-n - 1, ...), put on `arrivals` at the end."""
+    every process) and when it reached the socket (the kernel's timestamp of the last segment
+    of the read, SO_TIMESTAMPNS, in the same clock): (game << 20 | its move count "n", time,
+    time), once for each move it carries (n, n - 1, ...), put on `arrivals` at the end."""
     lt.raise_file_limit()
     os.nice(10)
     base = slot * COUNTS
@@ -66,24 +71,32 @@ n - 1, ...), put on `arrivals` at the end."""
     for path, game in paths:
         s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         s.setsockopt(socket.SOL_IP, IP_BIND_ADDRESS_NO_PORT, 1)  # the port is chosen by connect
+        s.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
         s.bind((source, 0))
         s.connect(("127.0.0.1", port))
         s.sendall(b"GET %s HTTP/1.1\r\nHost: load\r\n\r\n" % path.encode())
         s.setblocking(False)
         poll.register(s.fileno(), select.EPOLLIN)
         conns[s.fileno()] = [s, False, b"", game]  # socket, first event seen, a line begun, game
-    keys, times = array.array("q"), array.array("d")
+    keys, times, arrived = array.array("q"), array.array("d"), array.array("d")
     buf = bytearray(65536)
+    ancillary = socket.CMSG_SPACE(16)
+    realtime = time.time() - time.monotonic()  # the kernel's timestamps are CLOCK_REALTIME
     while not quit.is_set():
         for fd, _ in poll.poll(0.2):
             conn = conns[fd]
             try:
-                n = conn[0].recv_into(buf)
+                n, cmsgs, _, _ = conn[0].recvmsg_into([buf], ancillary)
             except (BlockingIOError, InterruptedError):
                 continue
             except OSError:
-                n = 0
+                n, cmsgs = 0, []
             now = time.monotonic()
+            came = now
+            for level, kind, data in cmsgs:
+                if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS and len(data) >= 16:
+                    sec, nsec = struct.unpack_from("qq", data)
+                    came = min(now, sec + nsec / 1e9 - realtime)
             if not n:
                 poll.unregister(fd)
                 conn[0].close()
@@ -107,9 +120,10 @@ n - 1, ...), put on `arrivals` at the end."""
                     for j in range(max(1, carried)):
                         keys.append(conn[3] << 20 | (n - j))
                         times.append(now)
+                        arrived.append(came)
     for conn in conns.values():
         conn[0].close()
-    arrivals.put((slot, keys.tobytes(), times.tobytes()))
+    arrivals.put((slot, keys.tobytes(), times.tobytes(), arrived.tobytes()))
 
 
 class Streams:
@@ -157,25 +171,27 @@ class Streams:
 
     def close(self, sent):
         """Stops the readers; for each instance, the delays from each move's sending (`sent`:
-        (game id, n) -> time) to its patch at every stream of that instance that read it,
-        sorted; and how many patches no move sent."""
+        (game id, n) -> time) to its patch read at every stream of that instance, sorted, the
+        same to its patch's arrival at the stream's socket; and how many patches no move sent."""
         self.quit.set()
-        delays, unmatched = [[] for _ in self.asked], 0
+        delays, at_socket, unmatched = [[] for _ in self.asked], [[] for _ in self.asked], 0
         for _ in self.children:
-            keys, times = array.array("q"), array.array("d")
-            slot, raw_keys, raw_times = self.arrivals.get(timeout=120)
+            keys, times, arrived = array.array("q"), array.array("d"), array.array("d")
+            slot, raw_keys, raw_times, raw_arrived = self.arrivals.get(timeout=120)
             keys.frombytes(raw_keys)
             times.frombytes(raw_times)
-            into = delays[self.jobs[slot][0]]
-            for key, at in zip(keys, times):
+            arrived.frombytes(raw_arrived)
+            into, into_socket = delays[self.jobs[slot][0]], at_socket[self.jobs[slot][0]]
+            for key, at, came in zip(keys, times, arrived):
                 start = sent.get((self.game_ids[key >> 20], key & 0xFFFFF))
                 if start is None:
                     unmatched += 1
                 else:
                     into.append(at - start)
+                    into_socket.append(came - start)
         for child in self.children:
             child.join(30)
-        return [sorted(d) for d in delays], unmatched
+        return [sorted(d) for d in delays], [sorted(d) for d in at_socket], unmatched
 
 
 class Probe(threading.Thread):
@@ -319,13 +335,18 @@ def play_watched(args, servers, games, streams):
                         for k, c in enumerate(cpu))))
     probe.deadline = 0
     closed = streams.closed
-    delays, unmatched = streams.close(stats.sent)
+    delays, at_socket, unmatched = streams.close(stats.sent)
     if len(servers) > 1:
-        for k, d in enumerate(delays):
-            percentiles("instance %d (%s): from a move's sending to the patch that brings it, at each of its streams" % (
-                k, "the moves' instance" if k == 0 else "relayed through PostgreSQL"), d)
-    stream_p99 = percentiles("from a move's sending to the patch that brings it, at each stream of its game%s" % (
-        ", every instance" if len(servers) > 1 else ""), sorted(d for each in delays for d in each))
+        for k in range(len(servers)):
+            what = "instance %d (%s): from a move's sending to the patch that brings it" % (
+                k, "the moves' instance" if k == 0 else "relayed through PostgreSQL")
+            percentiles(what + ", read at each of its streams", delays[k])
+            percentiles(what + ", at each of its streams' sockets", at_socket[k])
+    every = ", every instance" if len(servers) > 1 else ""
+    stream_p99 = percentiles("from a move's sending to the patch that brings it, read at each stream of its game" + every,
+                             sorted(d for each in delays for d in each))
+    percentiles("the same, at the stream's socket (the kernel's time of arrival: without the readers' lag)" + every,
+                sorted(d for each in at_socket for d in each))
     print("patches read that no move brought (the probe's players arriving): %d" % unmatched)
     probe.join(10)
     print("(probed on instance %d) " % (len(servers) - 1) if len(servers) > 1 else "", end="")
