@@ -260,10 +260,11 @@ bench-ab: starfish
 load-test: starfish
 	python3 tools/load_test.py
 
-# 50,000 event streams on one server, moves meanwhile: threads, memory per stream, CPU, p99,
-# event sizes (tools/load_streams.py; it needs an open-file hard limit above 50,000).
+# Event streams, moves meanwhile: one server as far as its open-file limit allows, then 50,000
+# on 3 instances sharing a throw-away PostgreSQL database: threads, memory per stream, CPU, p99,
+# event sizes (tools/load_streams.py).
 load-test-streams: starfish
-	python3 tools/load_test.py --streams 50000 --seconds 60 --moves 150
+	python3 tools/load_test.py --streams 50000 --instances 3 --seconds 60 --moves 150
 
 # Each fuzz target for FUZZ_SECONDS, one after the other at the lowest priority, its corpus
 # kept in FUZZ_CORPUS/NAME between runs; FUZZ_TARGETS="api pgn" picks some.

@@ -11,7 +11,9 @@ package) against a game's state URL for a throughput figure.  Reports move round
 
 --streams N (`make load-test-streams`: 50,000): holds N event streams open at once, spread
 over --stream-games games, while players move in --players of them (tools/load_streams.py:
-what it reports and when it fails).  Traffic stays on loopback (127.0.0.x).
+what it reports and when it fails); with --instances K (the make target: 3) first on one
+server as far as its open-file limit allows, then on K instances sharing a throw-away
+PostgreSQL database.  Traffic stays on loopback (127.0.0.x).
 
 --port N: the default test against a server already running on 127.0.0.1:N, or a load balancer
 in front of several (docs/deploy.md), instead of a server of its own (no thread count then).
@@ -45,9 +47,11 @@ def raise_file_limit():
 
 
 class Server:
-    def __init__(self, binary, extra=()):
+    def __init__(self, binary, extra=(), db=None):
+        """`starfish serve` on a free port: on a SQLite file of its own, or on `db` (a
+        PostgreSQL URL that other instances may share)."""
         self.dir = tempfile.mkdtemp(prefix="starfish-load-")
-        self.proc = subprocess.Popen([binary, "serve", "--port", "0", "--db", os.path.join(self.dir, "load.db"),
+        self.proc = subprocess.Popen([binary, "serve", "--port", "0", "--db", db or os.path.join(self.dir, "load.db"),
                                       "--web", os.path.join(ROOT, "web")] + list(extra), stdout=subprocess.PIPE,
                                      stderr=subprocess.DEVNULL, text=True, preexec_fn=raise_file_limit)
         line = self.proc.stdout.readline()
@@ -234,17 +238,22 @@ def main():
     parser.add_argument("--streams", type=int, default=0, help="hold this many event streams instead (load_streams.py)")
     parser.add_argument("--stream-games", type=int, default=100, help="games the streams watch")
     parser.add_argument("--players", type=int, default=10, help="of those games, how many are played meanwhile")
+    parser.add_argument("--instances", type=int, default=1,
+                        help="with --streams: hold them on this many instances sharing a PostgreSQL database, after "
+                        "one server at the open-file limit (load_streams.py)")
     parser.add_argument("--binary", default=os.path.join(ROOT, "starfish"))
     parser.add_argument("--port", type=int, help="test the server or balancer on 127.0.0.1:PORT (no --streams)")
     args = parser.parse_args()
     raise_file_limit()
     if args.port and args.streams:
         parser.error("--streams starts a server of its own: not with --port")
+    if args.instances < 1 or (args.instances > 1 and not args.streams):
+        parser.error("--instances N (N >= 1) goes with --streams")
+    if args.streams:
+        import load_streams  # which imports this module's helpers
+        return load_streams.main(args)
     server = Running(args.port) if args.port else Server(args.binary)
     try:
-        if args.streams:
-            import load_streams  # which imports this module's helpers
-            return load_streams.many_streams(args, server)
         return games_and_spectators(args, server)
     finally:
         server.stop()
