@@ -6,8 +6,8 @@
  * PRESENCE_EVERY_MS after; when its last one closes it leaves a time that runs out one round
  * later, unless a stream elsewhere renews it. A side unseen for PRESENCE_GONE_MS has gone.
  * Once it has been gone for the claim delay (serve --claim-after), its opponent may claim the
- * win, or a draw, in a game with a clock (service_claim, game_seats.c). Each round, the streams here of a
- * game whose opponent went or came back hear it (presence_observe).
+ * win, or a draw, in a game with a clock (service_claim, game_seats.c). Each round, the
+ * streams here of a game whose opponent went or came back hear it (presence_observe).
  */
 #ifndef STARFISH_SERVER_GAME_PRESENCE_H
 #define STARFISH_SERVER_GAME_PRESENCE_H
