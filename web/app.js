@@ -68,8 +68,11 @@ async function route() {
   const mine = ++routing;
   if (current) current.destroy();
   current = null;
-  const main = document.getElementById('main');
-  main.replaceChildren();
+  // Each view draws in a box of its own: a view left before its data came (a slow answer)
+  // then draws in a box no longer on the page, never over the view that followed it.
+  const main = document.createElement('div');
+  main.className = 'view-root';
+  document.getElementById('main').replaceChildren(main);
   const hash = location.hash || '#/';
   const [pattern, view, make] = ROUTES.find(([re]) => re.test(hash));
   document.body.dataset.view = view;

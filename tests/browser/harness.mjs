@@ -109,10 +109,17 @@ export async function newPlayer(t, { viewport = VIEWPORT, colorScheme = 'light' 
   t.contexts.push(context);
   const page = await context.newPage();
   page.setDefaultTimeout(30000); // generous: the engine may think while the machine is busy
-  page.on('pageerror', (e) => t.errors.push(`page error: ${e.message}`));
+  // What the page said and asked, for the failure's log (run.mjs writes it).
+  const index = t.contexts.length - 1;
+  const note = (text) => t.log.push(`${new Date().toISOString().slice(11, 23)} page ${index}: ${text}`);
+  page.on('pageerror', (e) => { t.errors.push(`page error: ${e.message}`); note(`page error: ${e.message}`); });
   page.on('console', (m) => {
     if (m.type() === 'error' && !/Failed to load resource/.test(m.text())) t.errors.push(`console error: ${m.text()}`);
+    note(`console ${m.type()}: ${m.text()}`);
   });
+  page.on('framenavigated', (f) => { if (f === page.mainFrame()) note(`at ${f.url()}`); });
+  page.on('response', (r) => { if (r.request().resourceType() === 'fetch') note(`${r.request().method()} ${r.url()} ${r.status()}`); });
+  page.on('requestfailed', (r) => note(`failed ${r.method()} ${r.url()}: ${r.failure()?.errorText}`));
   return page;
 }
 

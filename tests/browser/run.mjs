@@ -27,7 +27,7 @@ const FILTER = process.argv[2] || '';
 
 // One test: its players' browser contexts are closed after it, whatever happened.
 async function runTest({ name, fn, timeout }) {
-  const t = { contexts: [], errors: [] };
+  const t = { contexts: [], errors: [], log: [] };
   let error = null;
   let timer;
   try {
@@ -38,9 +38,18 @@ async function runTest({ name, fn, timeout }) {
     if (t.errors.length) error = t.errors[0];
   } catch (e) {
     error = (e && e.message ? e.message : String(e)).split('\n')[0];
+    // Where in the suites it failed: the first of their lines in the stack.
+    const at = /suites\/([\w.-]+:\d+)/.exec((e && e.stack) || '');
+    if (at) error += ` (${at[1]})`;
     if (process.env.BROWSER_DEBUG) console.error(e);
+    // Every page as it was, and what each said and asked (hash changes, fetches, console).
     const pages = t.contexts.flatMap((c) => c.pages());
-    if (pages[0]) await pages[0].screenshot({ path: path.join(ARTIFACTS, `${name}-failed.png`) }).catch(() => {});
+    for (const [i, page] of pages.entries()) {
+      const file = i ? `${name}-failed-${i}.png` : `${name}-failed.png`;
+      await page.screenshot({ path: path.join(ARTIFACTS, file) }).catch(() => {});
+      t.log.push(`page ${i} ends at ${page.url()}`);
+    }
+    fs.writeFileSync(path.join(ARTIFACTS, `${name}-failed.log`), `${e && e.stack}\n\n${t.log.join('\n')}\n`);
   }
   clearTimeout(timer);
   for (const c of t.contexts) await c.close().catch(() => {});
@@ -49,7 +58,7 @@ async function runTest({ name, fn, timeout }) {
 
 async function main() {
   fs.mkdirSync(ARTIFACTS, { recursive: true });
-  if (!FILTER) for (const f of fs.readdirSync(ARTIFACTS)) if (f.endsWith('.png')) fs.rmSync(path.join(ARTIFACTS, f));
+  if (!FILTER) for (const f of fs.readdirSync(ARTIFACTS)) if (/\.(png|log)$/.test(f)) fs.rmSync(path.join(ARTIFACTS, f));
   env.server = await startServer();
   env.browser = await launchBrowser();
   let passed = 0;

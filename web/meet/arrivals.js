@@ -1,7 +1,9 @@
 // Games that begin for the account elsewhere (a challenge accepted by the other side, a seek
-// paired, a bot accepting): on their gameStart the page goes to the game, or offers to when
-// the player is in another game that goes on.  Not for games the page knows already: those
-// announced again when the stream opens, the one on screen, those this page makes itself.
+// paired, a bot accepting, an arena's pairing): on their gameStart the page goes to the game,
+// a moment later when the page shows a game just finished (its result stays in sight), or
+// offers to when the player is in another game that goes on.  Not for games the page knows
+// already: those announced again when the stream opens, the one on screen, those this page
+// makes itself.
 
 import { h, notify } from '../ui.js';
 import { onAccountEvent } from '../accounts/events.js';
@@ -11,6 +13,9 @@ const expected = new Set(); // ids of games awaited (this account's open challen
 let seeking = 0; // real-time seeks of this page that wait for their game
 let making = 0; // requests of this page that make a game (its own gameStart comes meanwhile)
 let onScreen = null; // { id, playing(): bool }: the game page shown
+
+// How long a finished game's result stays in sight before the player's next game replaces it.
+export const RESULT_SHOWN_MS = 3000;
 
 export const knowGame = (id) => known.add(id);
 
@@ -60,10 +65,19 @@ function arrived(event, { initial }) {
   known.add(id);
   if (!news || (onScreen && onScreen.id === id)) return;
   const who = g.opponent && g.opponent.username ? ` against ${g.opponent.username}` : '';
-  if (onScreen && onScreen.playing()) {
-    const notice = notify(h('span', {}, `A new game has begun${who}. `, h('a', { href: gameHref(id), id: 'go-to-new-game' }, 'Go to it')), 'info',
+  const offer = (text) => {
+    const notice = notify(h('span', {}, `A new game has begun${who}${text} `, h('a', { href: gameHref(id), id: 'go-to-new-game' }, 'Go to it')), 'info',
       { ms: 30000, name: 'game-started' });
     notice.dataset.game = id;
+  };
+  if (onScreen && onScreen.playing()) {
+    offer('.');
+    return;
+  }
+  if (onScreen) { // a finished game: its result a moment more (a tournament's card says what comes)
+    const from = location.hash;
+    if (!g.tournamentId) offer(': it opens in a moment.');
+    setTimeout(() => { if (location.hash === from) location.hash = gameHref(id); }, RESULT_SHOWN_MS);
     return;
   }
   location.hash = gameHref(id);

@@ -9,9 +9,9 @@ import { api } from '../api.js';
 import { EventFeed } from '../sse.js';
 import { h, notify } from '../ui.js';
 import { tournamentHref, fill, icon } from './format.js';
+import { RESULT_SHOWN_MS } from '../meet/arrivals.js';
 
 const BERSERK = '\u26A1';
-const NEXT_GAME_MS = 3000; // the next game opens this long after it is known, the result still shown
 
 // The tournament games this page has shown to their player: the tournament page opens a
 // player's game by itself only once.
@@ -42,7 +42,7 @@ export class TournamentGameCard {
       if (!next || shownGames.has(next.id) || this.next) return;
       this.next = next.id;
       this.render();
-      this.nextTimer = setTimeout(() => { location.hash = `#/game/${encodeURIComponent(next.id)}`; }, NEXT_GAME_MS);
+      this.nextTimer = setTimeout(() => { location.hash = `#/game/${encodeURIComponent(next.id)}`; }, RESULT_SHOWN_MS);
     } });
   }
 
