@@ -93,13 +93,20 @@ void presence_leave(Presence *p)
         note(game_id, side, util_now_ms() - PRESENCE_GONE_MS + PRESENCE_EVERY_MS);
 }
 
+/* Whether `side`, last seen as `seen` says (-1: never), is gone at `now`; *claim_at: when its
+ * opponent may claim. */
+static bool gone_from(const int64_t seen[2], int side, int64_t now, int64_t *claim_at)
+{
+    *claim_at = seen[side] + PRESENCE_GONE_MS + claim_after_ms;
+    return seen[side] >= 0 && now - seen[side] > PRESENCE_GONE_MS;
+}
+
 int presence_gone(const char *game_id, int side, int64_t now, int64_t *claim_at)
 {
     int64_t seen[2];
     if (!store_presence_read(store, game_id, seen))
         return -1;
-    *claim_at = seen[side] + PRESENCE_GONE_MS + claim_after_ms;
-    return seen[side] >= 0 && now - seen[side] > PRESENCE_GONE_MS;
+    return gone_from(seen, side, now, claim_at);
 }
 
 /* What a round found of one side's opponent, and whether the side hears it. */
@@ -151,16 +158,26 @@ static bool heard_before(const Finding *f)
     return heard;
 }
 
-/* Reads the opponent of each side, and tells what changed. */
+static int by_game(const void *a, const void *b)
+{
+    return strcmp(((const Finding *)a)->game_id, ((const Finding *)b)->game_id);
+}
+
+/* Reads the opponent of each side, and tells what changed: a game's row is read once a round,
+ * however many of its sides stream here. */
 static void tell(Finding *f, int n, int64_t now)
 {
+    qsort(f, (size_t)n, sizeof *f, by_game);
+    int64_t seen[2];
+    bool read = false;
     for (int i = 0; i < n; i++) {
-        int64_t claim_at;
-        int gone = presence_gone(f[i].game_id, !f[i].side, now, &claim_at);
-        if (gone < 0)
+        if (i == 0 || strcmp(f[i].game_id, f[i - 1].game_id) != 0)
+            read = store_presence_read(store, f[i].game_id, seen);
+        if (!read)
             continue;
-        f[i].gone = gone;
-        f[i].claim_in_s = gone && claim_at > now ? (int)((claim_at - now + 999) / 1000) : 0;
+        int64_t claim_at;
+        f[i].gone = gone_from(seen, !f[i].side, now, &claim_at);
+        f[i].claim_in_s = f[i].gone && claim_at > now ? (int)((claim_at - now + 999) / 1000) : 0;
         if (heard_before(&f[i]))
             continue;
         for (int l = 0; l < nlisteners; l++)
