@@ -42,8 +42,8 @@
 #define NMP_DEPTH_DIVISOR 6
 #define NMP_EVAL_UNIT 200
 #define NMP_EVAL_MAX 3
-/* Where zugzwang is common (VariantDef.zugzwang_prone), the null move from this depth, and
- * verified. */
+/* Where zugzwang is common and a verified null move pays (VariantDef.null_move_verified),
+ * the null move from this depth, and verified. */
 #define NMP_VERIFY_DEPTH 6
 /* Late-move reductions: LMR_BASE + log(depth) log(move number) / LMR_DIVISOR plies, one less
  * in the principal variation, in or into check, and for killers and counter moves, and one
@@ -481,10 +481,12 @@ int negamax(Worker *w, int alpha, int beta, int depth, int ply, bool check, bool
         return static_eval;
 
     /* Step 6. Null move: if passing still beats beta, a real move will too (not in check, not
-     * during a setup phase, not without pieces).  Where zugzwang is common, only from
-     * NMP_VERIFY_DEPTH plies and verified: a search as shallow as the null move's reply, with
-     * the null move barred, must beat beta too. */
-    if (allow_null && prunable && depth >= (zugzwang ? NMP_VERIFY_DEPTH : 3) && has_pieces(pos) && static_eval >= beta) {
+     * during a setup phase, not without pieces).  Where zugzwang is common, none, or (where
+     * the variant says it pays) only from NMP_VERIFY_DEPTH plies and verified: a search as
+     * shallow as the null move's reply, with the null move barred, must beat beta too. */
+    bool null_allowed = !zugzwang || pos->v->def->null_move_verified;
+    if (allow_null && prunable && null_allowed && depth >= (zugzwang ? NMP_VERIFY_DEPTH : 3) && has_pieces(pos) &&
+        static_eval >= beta) {
         int score = null_move_search(w, beta, depth, ply, static_eval);
         if (w->stopped)
             return 0;
