@@ -146,8 +146,10 @@ typedef struct VariantDef {
     bool (*probe_endgame)(const struct Position *pos, bool wait, EndgameVerdict *out);
     /* The engine: an evaluation term of the variant's own, in centipawns for White. */
     int (*eval_bonus)(const struct Position *pos);
-    /* The engine: zugzwang is common here, so null-move pruning would be unsound. */
+    /* The engine: zugzwang is common here, so null-move pruning would be unsound: none, or
+     * with null_move_verified, only deep and verified by a search without it. */
     bool zugzwang_prone;
+    bool null_move_verified;
     /* The engine: capture chains run long here (Megastar's Slings hop over crowds of pieces en
      * prise), so quiescence searches only the best few captures below its first plies and
      * stops after a few plies; elsewhere it searches every capture that does not lose

@@ -42,6 +42,9 @@
 #define NMP_DEPTH_DIVISOR 6
 #define NMP_EVAL_UNIT 200
 #define NMP_EVAL_MAX 3
+/* Where zugzwang is common and a verified null move pays (VariantDef.null_move_verified),
+ * the null move from this depth, and verified. */
+#define NMP_VERIFY_DEPTH 6
 /* Late-move reductions: LMR_BASE + log(depth) log(move number) / LMR_DIVISOR plies, one less
  * in the principal variation, in or into check, and for killers and counter moves, and one
  * less (more) per LMR_HISTORY_UNIT of good (bad) history (the move's own plus its two
@@ -386,6 +389,12 @@ static void update_pv(Worker *w, Move m, int ply)
 
 /* The null move's search: the side to move passes, and the reply is searched NMP_BASE +
  * depth / NMP_DEPTH_DIVISOR plies shallower, more the further the evaluation stands above beta. */
+static int null_reduction(int depth, int static_eval, int beta)
+{
+    int margin = (static_eval - beta) / NMP_EVAL_UNIT;
+    return NMP_BASE + depth / NMP_DEPTH_DIVISOR + (margin < NMP_EVAL_MAX ? margin : NMP_EVAL_MAX);
+}
+
 static int null_move_search(Worker *w, int beta, int depth, int ply, int static_eval)
 {
     Position *pos = &w->pos;
@@ -394,9 +403,7 @@ static int null_move_search(Worker *w, int beta, int depth, int ply, int static_
     w->path_move[ply] = MOVE_NONE;
     w->followup_at[ply] = -1;
     push_key(w);
-    int margin = (static_eval - beta) / NMP_EVAL_UNIT;
-    int r = NMP_BASE + depth / NMP_DEPTH_DIVISOR + (margin < NMP_EVAL_MAX ? margin : NMP_EVAL_MAX);
-    int score = -negamax(w, -beta, -beta + 1, depth - r, ply + 1, false, false);
+    int score = -negamax(w, -beta, -beta + 1, depth - null_reduction(depth, static_eval, beta), ply + 1, false, false);
     w->nkeys--;
     pos_unmake_null(pos, &u);
     return score;
@@ -473,10 +480,18 @@ int negamax(Worker *w, int alpha, int beta, int depth, int ply, bool check, bool
     if (prunable && !zugzwang && depth <= RFP_MAX_DEPTH && static_eval - RFP_MARGIN * depth >= beta)
         return static_eval;
 
-    /* Step 6. Null move: if passing still beats beta, a real move will too (not where zugzwang
-     * is common, not in check, not during a setup phase, not without pieces). */
-    if (allow_null && prunable && depth >= 3 && !zugzwang && has_pieces(pos) && static_eval >= beta) {
+    /* Step 6. Null move: if passing still beats beta, a real move will too (not in check, not
+     * during a setup phase, not without pieces).  Where zugzwang is common, none, or (where
+     * the variant says it pays) only from NMP_VERIFY_DEPTH plies and verified: a search as
+     * shallow as the null move's reply, with the null move barred, must beat beta too. */
+    bool null_allowed = !zugzwang || pos->v->def->null_move_verified;
+    if (allow_null && prunable && null_allowed && depth >= (zugzwang ? NMP_VERIFY_DEPTH : 3) && has_pieces(pos) &&
+        static_eval >= beta) {
         int score = null_move_search(w, beta, depth, ply, static_eval);
+        if (w->stopped)
+            return 0;
+        if (score >= beta && score < SCORE_MATE_BOUND && zugzwang)
+            score = negamax(w, beta - 1, beta, depth - null_reduction(depth, static_eval, beta), ply, false, false);
         if (w->stopped)
             return 0;
         if (score >= beta && score < SCORE_MATE_BOUND)
