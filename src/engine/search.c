@@ -387,15 +387,17 @@ static void update_pv(Worker *w, Move m, int ply)
     w->pv_len[ply] = w->pv_len[ply + 1];
 }
 
-/* The null move's search: the side to move passes, and the reply is searched NMP_BASE +
- * depth / NMP_DEPTH_DIVISOR plies shallower, more the further the evaluation stands above beta. */
+/* How much shallower the null move's reply is searched: NMP_BASE + depth / NMP_DEPTH_DIVISOR
+ * plies, more the further the evaluation stands above beta. */
 static int null_reduction(int depth, int static_eval, int beta)
 {
     int margin = (static_eval - beta) / NMP_EVAL_UNIT;
     return NMP_BASE + depth / NMP_DEPTH_DIVISOR + (margin < NMP_EVAL_MAX ? margin : NMP_EVAL_MAX);
 }
 
-static int null_move_search(Worker *w, int beta, int depth, int ply, int static_eval)
+/* The null move's search: the side to move passes, and the reply is searched `depth` plies
+ * deep with a null window at beta. */
+static int null_move_search(Worker *w, int beta, int depth, int ply)
 {
     Position *pos = &w->pos;
     Undo u;
@@ -403,7 +405,7 @@ static int null_move_search(Worker *w, int beta, int depth, int ply, int static_
     w->path_move[ply] = MOVE_NONE;
     w->followup_at[ply] = -1;
     push_key(w);
-    int score = -negamax(w, -beta, -beta + 1, depth - null_reduction(depth, static_eval, beta), ply + 1, false, false);
+    int score = -negamax(w, -beta, -beta + 1, depth, ply + 1, false, false);
     w->nkeys--;
     pos_unmake_null(pos, &u);
     return score;
@@ -487,11 +489,12 @@ int negamax(Worker *w, int alpha, int beta, int depth, int ply, bool check, bool
     bool null_allowed = !zugzwang || pos->v->def->null_move_verified;
     if (allow_null && prunable && null_allowed && depth >= (zugzwang ? NMP_VERIFY_DEPTH : 3) && has_pieces(pos) &&
         static_eval >= beta) {
-        int score = null_move_search(w, beta, depth, ply, static_eval);
+        int reduced = depth - null_reduction(depth, static_eval, beta);
+        int score = null_move_search(w, beta, reduced, ply);
         if (w->stopped)
             return 0;
         if (score >= beta && score < SCORE_MATE_BOUND && zugzwang)
-            score = negamax(w, beta - 1, beta, depth - null_reduction(depth, static_eval, beta), ply, false, false);
+            score = negamax(w, beta - 1, beta, reduced, ply, false, false);
         if (w->stopped)
             return 0;
         if (score >= beta && score < SCORE_MATE_BOUND)
