@@ -107,12 +107,6 @@ test('tournament-arena-live', async (t) => {
   g = await api('GET', `/api/games/${again}`);
   check(g.players.white.id === winner, `the colours are not swapped: ${JSON.stringify(g.players)}`);
   const second = { white: sides.black, black: sides.white };
-  // Each page loaded afresh on the second game (what a player who opens it does): in whole-suite
-  // runs a page that had followed the pairing sometimes never took the first move's clicks.
-  for (const p of [alice, bob]) {
-    await p.reload();
-    await p.waitForSelector('.game-view .board-svg [data-cell]');
-  }
   await playMoves(second, WHITE_MATE.slice(0, -1));
   // The arena ended early through the store (no more pairing), its last game finished: the
   // podium, live; two wins in a row: on fire.
