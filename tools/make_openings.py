@@ -2,7 +2,8 @@
 """Makes the balanced opening files in data/openings/ for `starfish match --openings FILE`.
 
     python3 tools/make_openings.py [--variants V,V,...] [--count N] [--nodes N] [--bound CP]
-                                   [--seed S] [--out DIR] [--binary PATH]
+                                   [--seed S] [--out DIR] [--binary PATH] [--plies MIN-MAX]
+                                   [--judge PATH] [--name NAME]
 
 For each variant: random legal plies from the start (in Starchess a random setup of its ten
 placements first, and one candidate in five stops inside the setup), each candidate then
@@ -13,6 +14,14 @@ file holds one position text a line, after a comment saying how it was made: the
 
 No third-party modules; the engine is driven over UCI (`go perft 1` lists the legal moves,
 `d` prints the position text).
+
+`--judge` lets another UCI engine score the candidates, so that a book for matches against it
+is not chosen by starfish's own evaluation: for chess against Stockfish,
+
+    python3 tools/make_openings.py --variants chess --plies 8-8 --bound 50 --nodes 500000 \
+        --judge /usr/games/stockfish --name chess-stockfish --count 100
+
+(starfish still lists the legal moves and writes the position texts).
 """
 import argparse
 import os
@@ -30,11 +39,13 @@ SETUP_PLACEMENTS = 10
 
 
 class Engine:
-    """One starfish process spoken to over UCI."""
+    """One engine process spoken to over UCI (starfish, or the judge)."""
 
     def __init__(self, binary, variant):
-        self.proc = subprocess.Popen([binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-        self.send("setoption name UCI_Variant value %s" % variant)
+        self.proc = subprocess.Popen([binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.DEVNULL, text=True, bufsize=1)
+        if variant != "chess":  # an orthodox judge knows no such option
+            self.send("setoption name UCI_Variant value %s" % variant)
 
     def send(self, line):
         self.proc.stdin.write(line + "\n")
@@ -59,6 +70,8 @@ class Engine:
         self.send("position startpos moves %s" % " ".join(moves))
         self.send("d")
         line = self.until(lambda line: line.startswith("Fen: "))[-1]
+        self.send("isready")  # the lines `d` prints after the text, read and left behind
+        self.until(lambda line: line == "readyok")
         return line[len("Fen: "):]
 
     def score(self, moves, nodes):
@@ -79,12 +92,12 @@ class Engine:
         self.proc.wait(10)
 
 
-def candidate(engine, variant, rng):
+def candidate(engine, variant, rng, plies_range):
     """A random line from the start: (moves, whether it stops inside a setup), or None at a dead end."""
     moves = []
     in_setup = variant.startswith("starchess") and rng.random() < 0.2
     placements = rng.randint(4, SETUP_PLACEMENTS - 1) if in_setup else 0
-    plies = 0 if in_setup else rng.randint(*PLIES[variant])
+    plies = 0 if in_setup else rng.randint(*plies_range)
     while True:
         legal = engine.legal_moves(moves)
         placing = bool(legal) and "@" in legal[0]
@@ -100,22 +113,26 @@ def candidate(engine, variant, rng):
 
 def make(variant, args, rng):
     engine = Engine(args.binary, variant)
+    judge = Engine(args.judge, variant) if args.judge else engine
+    plies_range = tuple(int(p) for p in args.plies.split("-")) if args.plies else PLIES[variant]
     kept, seen, tried = [], set(), 0
     try:
         while len(kept) < args.count and tried < args.count * 50:
             tried += 1
-            moves = candidate(engine, variant, rng)
+            moves = candidate(engine, variant, rng, plies_range)
             if moves is None or not engine.legal_moves(moves):
                 continue
             fen = engine.fen(moves)
             if fen in seen:
                 continue
             seen.add(fen)
-            score = engine.score(moves, args.nodes)
+            score = judge.score(moves, args.nodes)
             if score is not None and abs(score) <= args.bound:
                 kept.append(fen)
     finally:
         engine.close()
+        if judge is not engine:
+            judge.close()
     return kept, tried
 
 
@@ -128,18 +145,24 @@ def main():
     parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
     parser.add_argument("--out", default=os.path.join(ROOT, "data", "openings"), help="folder (default data/openings)")
     parser.add_argument("--binary", default=os.path.join(ROOT, "starfish"), help="the engine (default ./starfish)")
+    parser.add_argument("--plies", help="random movement plies, MIN-MAX (default: the variant's own range)")
+    parser.add_argument("--judge", help="a UCI engine that scores the candidates (default: the engine itself)")
+    parser.add_argument("--name", help="the file's name without .epd (default: the variant's; one variant only)")
     args = parser.parse_args()
+    if args.name and "," in args.variants:
+        parser.error("--name names one variant's file")
     os.makedirs(args.out, exist_ok=True)
     for variant in args.variants.split(","):
         rng = random.Random("%s %d" % (variant, args.seed))
         kept, tried = make(variant, args, rng)
-        path = os.path.join(args.out, variant + ".epd")
+        path = os.path.join(args.out, (args.name or variant) + ".epd")
         with open(path, "w") as f:
             f.write("# %s: %d balanced openings for `starfish match --openings`, made by\n" % (variant, len(kept)))
-            f.write("# python3 tools/make_openings.py --variants %s --count %d --nodes %d --bound %d --seed %d\n"
-                    % (variant, args.count, args.nodes, args.bound, args.seed))
-            f.write("# (random plies from the start, kept when a %d-node search scores them within %d cp)\n"
-                    % (args.nodes, args.bound))
+            extra = "".join(" --%s %s" % (k, getattr(args, k)) for k in ("plies", "judge", "name") if getattr(args, k))
+            f.write("# python3 tools/make_openings.py --variants %s --count %d --nodes %d --bound %d --seed %d%s\n"
+                    % (variant, args.count, args.nodes, args.bound, args.seed, extra))
+            f.write("# (random plies from the start, kept when a %d-node search by %s scores them within %d cp)\n"
+                    % (args.nodes, os.path.basename(args.judge or args.binary), args.bound))
             for fen in kept:
                 f.write(fen + "\n")
         print("%-22s %3d kept of %4d tried -> %s" % (variant, len(kept), tried, os.path.relpath(path, ROOT)),
