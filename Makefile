@@ -35,7 +35,7 @@ CURL_LIBS := $(shell pkg-config --libs libcurl 2>/dev/null || echo -lcurl)
 RULES_SRC := $(wildcard src/util/*.c src/geometry/*.c src/core/*.c src/variants/*.c)
 RULES_LIBS := -lpthread -lm
 # src/cluster/ranks_mpi.c is starfish-mpi's alone: starfish has one rank (ranks_local.c).
-LIB_SRC := $(RULES_SRC) $(filter-out src/cluster/ranks_mpi.c,$(wildcard src/engine/*.c src/server/*.c src/frontend/*.c \
+LIB_SRC := $(RULES_SRC) $(filter-out src/cluster/ranks_mpi.c,$(wildcard src/engine/*.c src/nnue/*.c src/server/*.c src/frontend/*.c \
 	src/bot/*.c src/client/*.c src/tablebase/*.c src/cluster/*.c))
 UNIT_SRC := $(wildcard tests/unit/*.c)
 # The derived tablebase rules, a binary image assembled into the program (.incbin).

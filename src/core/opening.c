@@ -1,5 +1,7 @@
 #include "opening.h"
 
+#include <limits.h>
+
 #include "../util/rng.h"
 #include "movegen.h"
 
@@ -19,13 +21,14 @@ static bool can_end_at_once(Game *g)
     return ends;
 }
 
-/* One random line from where g stands; false where it runs out of moves that keep the game open. */
-static bool try_opening(Game *g, int plies, uint64_t state)
+/* One random line from where g stands, of at most `placements` placements and then `plies`
+ * movement plies; false where it runs out of moves that keep the game open. */
+static bool try_opening(Game *g, int placements, int plies, uint64_t state)
 {
-    int movement = 0;
+    int movement = 0, placed = 0;
     for (;;) {
         bool placing = g->pos.hand_total[WHITE] + g->pos.hand_total[BLACK] > 0;
-        if (!placing && movement >= plies)
+        if ((!placing && movement >= plies) || (placing && placed >= placements))
             return true;
         Move list[MAX_MOVES];
         int n = gen_legal(&g->pos, list);
@@ -41,20 +44,30 @@ static bool try_opening(Game *g, int plies, uint64_t state)
         }
         if (!played)
             return false;
-        if (!placing)
-            movement++;
+        movement += !placing;
+        placed += placing;
     }
 }
 
-bool opening_random(Game *g, int plies, uint64_t seed)
+static bool random_line(Game *g, int placements, int plies, uint64_t seed)
 {
     uint64_t state = seed;
     for (int attempt = 0; attempt < OPENING_TRIES; attempt++) {
         rng_next(&state);
-        if (try_opening(g, plies, state))
+        if (try_opening(g, placements, plies, state))
             return true;
         while (game_undo(g))
             ;
     }
     return false;
+}
+
+bool opening_random(Game *g, int plies, uint64_t seed)
+{
+    return random_line(g, INT_MAX, plies, seed);
+}
+
+bool opening_random_setup(Game *g, int placements, uint64_t seed)
+{
+    return random_line(g, placements, 0, seed);
 }

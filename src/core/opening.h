@@ -15,5 +15,8 @@
  * the same opening.  False, with g back at its start, when 100 lines all ran out.
  */
 bool opening_random(Game *g, int plies, uint64_t seed);
+/* The first `placements` placements of a setup phase at random (fewer if it ends first), on
+ * the same terms; the rest of the setup is the players'. */
+bool opening_random_setup(Game *g, int placements, uint64_t seed);
 
 #endif

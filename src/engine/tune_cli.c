@@ -6,11 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/opening.h"
 #include "../core/pgn.h"
 #include "../util/rng.h"
 #include "../variants/registry.h"
 #include "search.h"
+#include "selfplay.h"
 #include "tune.h"
 
 
@@ -30,26 +30,11 @@ static int self_play(const Variant *v, int games, uint64_t nodes, int plies, uin
     uint64_t rng = seed;
     Text pgn = {0};
     int counts[RESULT_ABORTED + 1] = {0};
+    SelfPlay sp = {.v = v, .limits = {.nodes = nodes}, .random_plies = plies, .max_plies = max_plies};
     for (int gi = 0; gi < games; gi++) {
-        Game g = {0};
-        char err[200];
-        if (!game_init(&g, v, NULL, err, sizeof err)) {
-            fprintf(stderr, "starfish: %s\n", err);
+        Game g;
+        if (!selfplay_game(&e, &sp, rng_next(&rng), &g))
             break;
-        }
-        opening_random(&g, plies, rng_next(&rng));
-        engine_new_game(&e);
-        SearchLimits limits = {.nodes = nodes};
-        while (game_status(&g).kind == RESULT_NONE) {
-            if (g.n >= max_plies) {
-                game_agree_draw(&g);
-                break;
-            }
-            SearchResult r = search_run(&e, &g, &limits, NULL);
-            if (r.best == MOVE_NONE)
-                break;
-            game_play(&g, r.best);
-        }
         counts[game_status(&g).kind]++;
         text_clear(&pgn);
         if (!game_pgn(&g, &(PgnTags){.event = "starfish tune self-play"}, &pgn)) {

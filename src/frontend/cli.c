@@ -18,6 +18,7 @@
 #include "../core/rules.h"
 #include "../engine/search.h"
 #include "../engine/tune.h"
+#include "../nnue/gensfen.h"
 #include "../server/backup.h"
 #include "../server/server.h"
 #include "../server/user_cli.h"
@@ -271,6 +272,7 @@ static const Subcommand subcommands[] = {
     {&serve_command, server_main}, {&user_command, user_main}, {&backup_command, backup_main},
     {&restore_command, restore_main},
     {&match_command, match_main}, {&tb_command, tb_main},     {&tune_command, tune_main},
+    {&gensfen_command, gensfen_main},
     {&bot_command, bot_main},
     {&version_command, cmd_version},
 };

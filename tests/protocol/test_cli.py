@@ -176,6 +176,7 @@ SUBCOMMANDS = {
     ("serve",): ["--port N", "--db FILE", "--web DIR", "--host ADDR", "--evict-after SECONDS"],
     ("match",): ["--engine1 CMD", "--sprt ELO0 ELO1", "--max-plies N"],
     ("tune",): ["VARIANT FILE.pgn|FILE.epd", "--generate GAMES", "--ridge R", "--tables-only", "--export FILE"],
+    ("gensfen",): ["VARIANT --positions N", "--depth D", "--nodes N", "--threads T", "--out FILE", "--seed S"],
     ("bot",): ["--server URL", "--token TOKEN", "--engine CMD", "--config FILE", "--join IDS"],
     ("tb", "generate"): ["--max-pieces N", "--only SIG", "--force"],
     ("tb", "probe"): ["FEN", "--dir DIR"],

@@ -1,0 +1,320 @@
+/*
+ * `starfish gensfen`: training positions from self-play (docs/nnue.md).  Games are played
+ * by T threads, each with an engine of its own searching on one thread, from random
+ * openings; game i's opening comes from the seed and i alone, and its positions go to the
+ * file in game order, so the file is the same for a seed whatever T.  Kept: positions whose
+ * side to move is not in check, whose best move is quiet (no capture or promotion pending:
+ * the evaluation, not an exchange, decides them) and whose score is not a mate; the first
+ * occurrence of each position only.
+ */
+#include "gensfen.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/movegen.h"
+#include "../engine/selfplay.h"
+#include "../util/clock.h"
+#include "../util/rng.h"
+#include "../variants/registry.h"
+#include "posfile.h"
+
+static struct {
+    uint64_t positions, nodes, seed;
+    int depth, random_plies, threads, max_plies, hash;
+    const char *out;
+} opt;
+
+static const Option gensfen_options[] = {
+    OPTION_U64("positions", "N", "positions to write (required)", &opt.positions),
+    OPTION_INT("depth", "D", "search each move to depth D (this or --nodes)", &opt.depth, 1, 64),
+    OPTION_U64("nodes", "N", "search each move N nodes (this or --depth)", &opt.nodes),
+    OPTION_INT("random-plies", "K",
+               "random movement plies at the start of each game (default 8;\n"
+               "a variant with a setup phase first gets a random setup)",
+               &opt.random_plies, 0, 1000),
+    OPTION_INT("threads", "T", "games played at once, an engine thread each (default 1)", &opt.threads, 1, 256),
+    OPTION_STRING("out", "FILE", "where the positions go (default VARIANT.sfpos)", &opt.out),
+    OPTION_U64("seed", "S", "seed of the random openings (default 1)", &opt.seed),
+    OPTION_INT("max-plies", "N", "a game still going after N plies is an agreed draw (default 400)", &opt.max_plies,
+               1, 100000),
+    OPTION_INT("hash", "MB", "transposition table of each thread's engine (default 16)", &opt.hash, 1, 65536),
+    OPTIONS_END,
+};
+
+const Command gensfen_command = {
+    "gensfen", "VARIANT --positions N (--depth D | --nodes N) [OPTIONS]",
+    "self-play positions with search scores and results, for training a network",
+    "Plays VARIANT against itself from random openings (in a variant with a setup\n"
+    "phase, half the games from a partly random setup that the engine completes) and\n"
+    "writes positions with the search's score and the game's result (docs/nnue.md\n"
+    "gives the file's layout).  Left out: positions in check, with a capture or\n"
+    "promotion as the best move, or with a mate score, and repetitions of a position\n"
+    "already written.  The same seed writes the same file whatever --threads.",
+    gensfen_options, 1, 1};
+
+/* One game's kept positions, waiting to be written in game order. */
+typedef struct Batch {
+    uint64_t game;
+    int n, cap, record;
+    uint8_t *data;  /* n records */
+    uint64_t *keys; /* their positions' keys */
+    struct Batch *next;
+} Batch;
+
+/* A set of 64-bit keys (open addressing; 0 stands for itself by a flag). */
+typedef struct KeySet {
+    uint64_t *slot;
+    size_t cap, n;
+    bool has_zero;
+} KeySet;
+
+typedef struct Gen {
+    const Variant *v;
+    SelfPlay play;
+    int record;
+    FILE *out;
+    pthread_mutex_t lock;
+    uint64_t next_game, next_write, written; /* next_write: also the games written */
+    Batch *waiting; /* finished games after the next one to write, in no order */
+    KeySet seen;
+    bool done, failed;
+    double start, last_report;
+} Gen;
+
+/* ---- The set of positions written -------------------------------------------------------- */
+
+static bool keyset_grow(KeySet *s)
+{
+    size_t cap = s->cap ? s->cap * 2 : 1 << 16;
+    uint64_t *slot = calloc(cap, sizeof *slot);
+    if (!slot)
+        return false;
+    for (size_t i = 0; i < s->cap; i++)
+        if (s->slot[i])
+            for (size_t j = s->slot[i] & (cap - 1);; j = (j + 1) & (cap - 1))
+                if (!slot[j]) {
+                    slot[j] = s->slot[i];
+                    break;
+                }
+    free(s->slot);
+    s->slot = slot;
+    s->cap = cap;
+    return true;
+}
+
+/* Adds the key; false when it was there already (or memory ran out: then *failed). */
+static bool keyset_add(KeySet *s, uint64_t key, bool *failed)
+{
+    if (!key) {
+        bool fresh = !s->has_zero;
+        s->has_zero = true;
+        return fresh;
+    }
+    if ((s->n + 1) * 2 > s->cap && !keyset_grow(s)) {
+        *failed = true;
+        return false;
+    }
+    size_t j = key & (s->cap - 1);
+    for (; s->slot[j]; j = (j + 1) & (s->cap - 1))
+        if (s->slot[j] == key)
+            return false;
+    s->slot[j] = key;
+    s->n++;
+    return true;
+}
+
+/* ---- Playing ----------------------------------------------------------------------------- */
+
+static void batch_free(Batch *b)
+{
+    if (b) {
+        free(b->data);
+        free(b->keys);
+        free(b);
+    }
+}
+
+/* The position about to be searched, kept or not (the file's rules, above). */
+static void note_position(void *ctx, const Game *g, const SearchResult *r)
+{
+    Batch *b = ctx;
+    const Position *pos = &g->pos;
+    bool quiet = !pos_is_capture(pos, r->best) && !(MOVE_PIECE(r->best) && MOVE_KIND(r->best) != MK_PLACE);
+    if (!quiet || abs(r->score) >= SCORE_MATE_BOUND || pos_in_check(pos))
+        return;
+    if (b->n == b->cap) {
+        int cap = b->cap ? 2 * b->cap : 64;
+        uint8_t *data = realloc(b->data, (size_t)cap * (size_t)b->record);
+        uint64_t *keys = data ? realloc(b->keys, (size_t)cap * sizeof *keys) : NULL;
+        if (data)
+            b->data = data;
+        if (!keys)
+            return; /* out of memory: the position is left out */
+        b->keys = keys;
+        b->cap = cap;
+    }
+    posfile_encode(pos, r->score, 0, g->n, b->data + (size_t)b->n * (size_t)b->record);
+    b->keys[b->n++] = pos->key;
+}
+
+/* Each kept position's result, for its side to move, once the game is over. */
+static void set_results(Batch *b, GameResult result)
+{
+    for (int i = 0; i < b->n; i++) {
+        uint8_t *rec = b->data + (size_t)i * (size_t)b->record;
+        int side = rec[3];
+        int won = result.kind == RESULT_WHITE_WINS ? WHITE : result.kind == RESULT_BLACK_WINS ? BLACK : -1;
+        rec[2] = (uint8_t)(int8_t)(won < 0 ? 0 : won == side ? 1 : -1);
+    }
+}
+
+/* ---- Writing, in game order -------------------------------------------------------------- */
+
+static void report(Gen *gen, bool last)
+{
+    double now = clock_seconds();
+    if (!last && now - gen->last_report < 0.5)
+        return;
+    gen->last_report = now;
+    double rate = gen->written / (now - gen->start > 1e-3 ? now - gen->start : 1e-3);
+    double eta = rate > 0 ? (double)(opt.positions - gen->written) / rate : 0;
+    fprintf(stderr, "\rgensfen: %llu/%llu positions, %llu games, %.0f positions/s, ETA %d:%02d   %s",
+            (unsigned long long)gen->written, (unsigned long long)opt.positions, (unsigned long long)gen->next_write,
+            rate, (int)eta / 60, (int)eta % 60, last ? "\n" : "");
+}
+
+static void write_batch(Gen *gen, const Batch *b)
+{
+    for (int i = 0; i < b->n && !gen->done; i++) {
+        if (!keyset_add(&gen->seen, b->keys[i], &gen->failed))
+            continue;
+        if (fwrite(b->data + (size_t)i * (size_t)b->record, (size_t)b->record, 1, gen->out) != 1)
+            gen->failed = true;
+        gen->written++;
+        gen->done = gen->failed || gen->written >= opt.positions;
+    }
+    gen->done |= gen->failed;
+}
+
+/* A finished game joins the queue; then every game whose turn it is goes to the file.  Called
+ * under the lock. */
+static void finished(Gen *gen, Batch *b)
+{
+    b->next = gen->waiting;
+    gen->waiting = b;
+    for (bool found = true; found && !gen->done;) {
+        found = false;
+        for (Batch **p = &gen->waiting; *p; p = &(*p)->next)
+            if ((*p)->game == gen->next_write) {
+                Batch *next = *p;
+                *p = next->next;
+                write_batch(gen, next);
+                batch_free(next);
+                gen->next_write++;
+                found = true;
+                break;
+            }
+    }
+    report(gen, false);
+}
+
+static void *player_main(void *arg)
+{
+    Gen *gen = arg;
+    Engine e;
+    if (!engine_init(&e, (size_t)opt.hash)) {
+        pthread_mutex_lock(&gen->lock);
+        gen->failed = gen->done = true;
+        pthread_mutex_unlock(&gen->lock);
+        return NULL;
+    }
+    for (;;) {
+        pthread_mutex_lock(&gen->lock);
+        uint64_t game = gen->next_game++;
+        bool done = gen->done;
+        pthread_mutex_unlock(&gen->lock);
+        if (done)
+            break;
+        Batch *b = calloc(1, sizeof *b);
+        if (!b)
+            break;
+        *b = (Batch){.game = game, .record = gen->record};
+        SelfPlay play = gen->play;
+        play.ctx = b;
+        Game g;
+        if (selfplay_game(&e, &play, rng_mix(opt.seed ^ rng_mix(game)), &g)) {
+            set_results(b, game_status(&g));
+            game_free(&g);
+        } else {
+            b->n = 0; /* an unfinished game has no result to learn from */
+        }
+        pthread_mutex_lock(&gen->lock);
+        finished(gen, b);
+        pthread_mutex_unlock(&gen->lock);
+    }
+    engine_free(&e);
+    return NULL;
+}
+
+static int generate(Gen *gen)
+{
+    pthread_t threads[256];
+    int started = 0;
+    for (; started < opt.threads; started++)
+        if (pthread_create(&threads[started], NULL, player_main, gen) != 0)
+            break;
+    if (started == 0)
+        player_main(gen);
+    for (int i = 0; i < started; i++)
+        pthread_join(threads[i], NULL);
+    report(gen, true);
+    while (gen->waiting) {
+        Batch *next = gen->waiting->next;
+        batch_free(gen->waiting);
+        gen->waiting = next;
+    }
+    return gen->failed ? 1 : 0;
+}
+
+int gensfen_main(int argc, char **argv)
+{
+    char *args[1];
+    int nargs, status;
+    opt.random_plies = 8, opt.threads = 1, opt.max_plies = 400, opt.hash = 16, opt.seed = 1;
+    if (!options_parse(&gensfen_command, argc, argv, args, &nargs, &status))
+        return status;
+    const Variant *v = variant_by_name(args[0]);
+    if (!v)
+        return options_fail(&gensfen_command, "unknown variant '%s'", args[0]);
+    if (!opt.positions)
+        return options_fail(&gensfen_command, "needs --positions N (at least 1)");
+    if (!opt.depth == !opt.nodes)
+        return options_fail(&gensfen_command, "needs one of --depth D and --nodes N");
+    char name[64];
+    snprintf(name, sizeof name, "%s.sfpos", v->def->name);
+    const char *file = opt.out ? opt.out : name;
+    Gen gen = {.v = v, .record = posfile_record_size(v), .out = fopen(file, "wb")};
+    if (!gen.out)
+        return options_fail(&gensfen_command, "cannot write '%s'", file);
+    gen.play = (SelfPlay){.v = v,
+                          .limits = {.depth = opt.depth, .nodes = opt.nodes},
+                          .random_plies = opt.random_plies,
+                          .max_plies = opt.max_plies,
+                          .engine_setups = true,
+                          .searched = note_position};
+    pthread_mutex_init(&gen.lock, NULL);
+    gen.start = gen.last_report = clock_seconds();
+    int rc = posfile_write_header(gen.out, v) ? generate(&gen) : 1;
+    if (fclose(gen.out) != 0 || rc != 0) {
+        fprintf(stderr, "starfish: gensfen: writing '%s' failed (a full disk, or no memory)\n", file);
+        rc = 1;
+    } else {
+        printf("%llu positions of %s from %llu games written to %s\n", (unsigned long long)gen.written, v->def->name,
+               (unsigned long long)gen.next_write, file);
+    }
+    pthread_mutex_destroy(&gen.lock);
+    free(gen.seen.slot);
+    return rc;
+}
