@@ -1,18 +1,21 @@
 /*
- * `starfish gensfen`: training positions from self-play (docs/nnue.md).  Games are played
- * by T threads, each with an engine of its own searching on one thread, from random
- * openings; game i's opening comes from the seed and i alone, and its positions go to the
- * file in game order, so the file is the same for a seed whatever T.  Kept: positions whose
+ * `starfish gensfen`: training positions from self-play (docs/nnue.md).  Games are the task
+ * farm's tasks (src/cluster/farm.h): played by T threads on each of the run's ranks, each
+ * thread with an engine of its own searching on one thread, from random openings.  Game i's
+ * opening comes from the seed and i alone, and rank 0 writes its positions in game order, so
+ * the file is the same for a seed whatever T and however many ranks.  Kept: positions whose
  * side to move is not in check, whose best move is quiet (no capture or promotion pending:
  * the evaluation, not an exchange, decides them) and whose score is not a mate; the first
  * occurrence of each position only.
  */
 #include "gensfen.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "../cluster/farm.h"
+#include "../cluster/ranks.h"
 #include "../core/movegen.h"
 #include "../engine/selfplay.h"
 #include "../util/clock.h"
@@ -34,7 +37,8 @@ static const Option gensfen_options[] = {
                "random movement plies at the start of each game (default 8;\n"
                "a variant with a setup phase first gets a random setup)",
                &opt.random_plies, 0, 1000),
-    OPTION_INT("threads", "T", "games played at once, an engine thread each (default 1)", &opt.threads, 1, 256),
+    OPTION_INT("threads", "T", "games played at once (on each MPI rank), an engine thread each (default 1)",
+               &opt.threads, 1, 256),
     OPTION_STRING("out", "FILE", "where the positions go (default VARIANT.sfpos)", &opt.out),
     OPTION_U64("seed", "S", "seed of the random openings (default 1)", &opt.seed),
     OPTION_INT("max-plies", "N", "a game still going after N plies is an agreed draw (default 400)", &opt.max_plies,
@@ -51,7 +55,8 @@ const Command gensfen_command = {
     "writes positions with the search's score and the game's result (docs/nnue.md\n"
     "gives the file's layout).  Left out: positions in check, with a capture or\n"
     "promotion as the best move, or with a mate score, and repetitions of a position\n"
-    "already written.  The same seed writes the same file whatever --threads.",
+    "already written.  The same seed writes the same file whatever --threads, and\n"
+    "whatever the ranks of `mpirun -n K starfish-mpi gensfen ...`.",
     gensfen_options, 1, 1};
 
 /* One game's kept positions, waiting to be written in game order. */
@@ -70,16 +75,17 @@ typedef struct KeySet {
     bool has_zero;
 } KeySet;
 
+/* Rank 0 alone hands out games, sees their positions and writes them; every rank plays. */
 typedef struct Gen {
     const Variant *v;
     SelfPlay play;
     int record;
     FILE *out;
-    pthread_mutex_t lock;
-    uint64_t next_game, next_write, written; /* next_write: also the games written */
+    int next_game;
+    uint64_t next_write, written; /* next_write: also the games written */
     Batch *waiting; /* finished games after the next one to write, in no order */
     KeySet seen;
-    bool done, failed;
+    bool done, failed, tty;
     double start, last_report;
 } Gen;
 
@@ -172,17 +178,22 @@ static void set_results(Batch *b, GameResult result)
 
 /* ---- Writing, in game order -------------------------------------------------------------- */
 
+/* Progress on stderr: redrawn in place twice a second for a person at a terminal, else a line
+ * every PROGRESS_LINE_EVERY seconds (mpirun gives its ranks a terminal even when its own
+ * output goes to a file); the last always. */
+#define PROGRESS_LINE_EVERY 10.0
+
 static void report(Gen *gen, bool last)
 {
     double now = clock_seconds();
-    if (!last && now - gen->last_report < 0.5)
+    if (!last && now - gen->last_report < (gen->tty ? 0.5 : PROGRESS_LINE_EVERY))
         return;
     gen->last_report = now;
     double rate = gen->written / (now - gen->start > 1e-3 ? now - gen->start : 1e-3);
     double eta = rate > 0 ? (double)(opt.positions - gen->written) / rate : 0;
-    fprintf(stderr, "\rgensfen: %llu/%llu positions, %llu games, %.0f positions/s, ETA %d:%02d   %s",
+    fprintf(stderr, "%sgensfen: %llu/%llu positions, %llu games, %.0f positions/s, ETA %d:%02d%s", gen->tty ? "\r" : "",
             (unsigned long long)gen->written, (unsigned long long)opt.positions, (unsigned long long)gen->next_write,
-            rate, (int)eta / 60, (int)eta % 60, last ? "\n" : "");
+            rate, (int)eta / 60, (int)eta % 60, gen->tty && !last ? "   " : "\n");
 }
 
 static void write_batch(Gen *gen, const Batch *b)
@@ -198,8 +209,7 @@ static void write_batch(Gen *gen, const Batch *b)
     gen->done |= gen->failed;
 }
 
-/* A finished game joins the queue; then every game whose turn it is goes to the file.  Called
- * under the lock. */
+/* A finished game joins the queue; then every game whose turn it is goes to the file. */
 static void finished(Gen *gen, Batch *b)
 {
     b->next = gen->waiting;
@@ -220,62 +230,108 @@ static void finished(Gen *gen, Batch *b)
     report(gen, false);
 }
 
-static void *player_main(void *arg)
+/* A game's kept positions as a message: their count (-1: the game failed), the records, then
+ * their keys. */
+static void *pack_batch(const Batch *b, bool failed, size_t *len)
 {
-    Gen *gen = arg;
-    Engine e;
-    if (!engine_init(&e, (size_t)opt.hash)) {
-        pthread_mutex_lock(&gen->lock);
-        gen->failed = gen->done = true;
-        pthread_mutex_unlock(&gen->lock);
-        return NULL;
+    int n = failed ? -1 : b->n;
+    size_t records = failed ? 0 : (size_t)n * (size_t)b->record, keys = failed ? 0 : (size_t)n * sizeof *b->keys;
+    *len = sizeof n + records + keys;
+    char *data = malloc(*len);
+    if (data) {
+        memcpy(data, &n, sizeof n);
+        memcpy(data + sizeof n, b->data, records);
+        memcpy(data + sizeof n + records, b->keys, keys);
     }
-    for (;;) {
-        pthread_mutex_lock(&gen->lock);
-        uint64_t game = gen->next_game++;
-        bool done = gen->done;
-        pthread_mutex_unlock(&gen->lock);
-        if (done)
-            break;
-        Batch *b = calloc(1, sizeof *b);
-        if (!b)
-            break;
-        *b = (Batch){.game = game, .record = gen->record};
-        SelfPlay play = gen->play;
-        play.ctx = b;
-        Game g;
-        if (selfplay_game(&e, &play, rng_mix(opt.seed ^ rng_mix(game)), &g)) {
-            set_results(b, game_status(&g));
-            game_free(&g);
-        } else {
-            b->n = 0; /* an unfinished game has no result to learn from */
-        }
-        pthread_mutex_lock(&gen->lock);
-        finished(gen, b);
-        pthread_mutex_unlock(&gen->lock);
-    }
-    engine_free(&e);
-    return NULL;
+    return data;
 }
 
-static int generate(Gen *gen)
+/* Rank 0: the message back as a batch (NULL when memory runs out). */
+static Batch *unpack_batch(const Gen *gen, uint64_t game, const char *data, size_t len)
 {
-    pthread_t threads[256];
-    int started = 0;
-    for (; started < opt.threads; started++)
-        if (pthread_create(&threads[started], NULL, player_main, gen) != 0)
-            break;
-    if (started == 0)
-        player_main(gen);
-    for (int i = 0; i < started; i++)
-        pthread_join(threads[i], NULL);
-    report(gen, true);
+    Batch *b = calloc(1, sizeof *b);
+    if (!b)
+        return NULL;
+    *b = (Batch){.game = game, .record = gen->record};
+    memcpy(&b->n, data, sizeof b->n);
+    size_t records = (size_t)b->n * (size_t)b->record, keys = (size_t)b->n * sizeof *b->keys;
+    if (len != sizeof b->n + records + keys || !(b->data = malloc(records + 1)) || !(b->keys = malloc(keys + 1))) {
+        batch_free(b);
+        return NULL;
+    }
+    memcpy(b->data, data + sizeof b->n, records);
+    memcpy(b->keys, data + sizeof b->n + records, keys);
+    return b;
+}
+
+/* A worker, on any rank: games until there are none left, with an engine of its own. */
+static void play_games(Farm *f, int worker, void *ctx)
+{
+    (void)worker;
+    Gen *gen = ctx;
+    Engine e;
+    bool ready = engine_init(&e, (size_t)opt.hash);
+    int game;
+    while (farm_next(f, worker, &game)) {
+        Batch b = {.game = (uint64_t)game, .record = gen->record};
+        SelfPlay play = gen->play;
+        play.ctx = &b;
+        Game g;
+        bool played = ready && selfplay_game(&e, &play, rng_mix(opt.seed ^ rng_mix((uint64_t)game)), &g);
+        if (played) {
+            set_results(&b, game_status(&g));
+            game_free(&g);
+        }
+        size_t len;
+        void *data = pack_batch(&b, !played, &len); /* not played: no engine or no memory, the run fails */
+        if (data)
+            farm_done(f, game, data, len);
+        free(data);
+        free(b.data);
+        free(b.keys);
+    }
+    if (ready)
+        engine_free(&e);
+}
+
+/* Rank 0: the next game to play, until enough positions are written. */
+static int pick_game(void *ctx, int rank)
+{
+    (void)rank;
+    Gen *gen = ctx;
+    return gen->done || gen->next_game == INT32_MAX ? FARM_NONE : gen->next_game++;
+}
+
+/* Rank 0: a game's positions, from any rank. */
+static void take_game(Farm *f, void *ctx, int rank, int game, const void *data, size_t len)
+{
+    (void)rank;
+    Gen *gen = ctx;
+    int n;
+    memcpy(&n, data, sizeof n);
+    Batch *b = n < 0 ? NULL : unpack_batch(gen, (uint64_t)game, data, len);
+    if (!b)
+        gen->failed = gen->done = true;
+    else
+        finished(gen, b);
+    if (gen->done)
+        farm_stop(f);
+}
+
+static bool generate(Gen *gen)
+{
+    FarmPlan plan = {.workers = opt.threads, .work = play_games, .pick = pick_game, .result = take_game, .ctx = gen};
+    bool ran = farm_run(&plan);
+    if (ranks_rank() == 0)
+        report(gen, true);
     while (gen->waiting) {
         Batch *next = gen->waiting->next;
         batch_free(gen->waiting);
         gen->waiting = next;
     }
-    return gen->failed ? 1 : 0;
+    if (ran)
+        ranks_finish();
+    return ran && !gen->failed;
 }
 
 int gensfen_main(int argc, char **argv)
@@ -292,11 +348,14 @@ int gensfen_main(int argc, char **argv)
         return options_fail(&gensfen_command, "needs --positions N (at least 1)");
     if (!opt.depth == !opt.nodes)
         return options_fail(&gensfen_command, "needs one of --depth D and --nodes N");
-    char name[64];
+    char err[200], name[64];
+    if (!ranks_start(err, sizeof err))
+        return options_fail(&gensfen_command, "%s", err), 1;
     snprintf(name, sizeof name, "%s.sfpos", v->def->name);
     const char *file = opt.out ? opt.out : name;
-    Gen gen = {.v = v, .record = posfile_record_size(v), .out = fopen(file, "wb")};
-    if (!gen.out)
+    bool writer = ranks_rank() == 0;
+    Gen gen = {.v = v, .record = posfile_record_size(v), .out = writer ? fopen(file, "wb") : NULL};
+    if (writer && !gen.out)
         return options_fail(&gensfen_command, "cannot write '%s'", file);
     gen.play = (SelfPlay){.v = v,
                           .limits = {.depth = opt.depth, .nodes = opt.nodes},
@@ -304,17 +363,20 @@ int gensfen_main(int argc, char **argv)
                           .max_plies = opt.max_plies,
                           .engine_setups = true,
                           .searched = note_position};
-    pthread_mutex_init(&gen.lock, NULL);
     gen.start = gen.last_report = clock_seconds();
-    int rc = posfile_write_header(gen.out, v) ? generate(&gen) : 1;
-    if (fclose(gen.out) != 0 || rc != 0) {
-        fprintf(stderr, "starfish: gensfen: writing '%s' failed (a full disk, or no memory)\n", file);
-        rc = 1;
-    } else {
-        printf("%llu positions of %s from %llu games written to %s\n", (unsigned long long)gen.written, v->def->name,
-               (unsigned long long)gen.next_write, file);
-    }
-    pthread_mutex_destroy(&gen.lock);
+    gen.tty = isatty(STDERR_FILENO) && !ranks_under_mpirun();
+    if (writer && !posfile_write_header(gen.out, v))
+        gen.failed = gen.done = true; /* no game handed out: every rank ends at once */
+    bool ok = generate(&gen);
     free(gen.seen.slot);
-    return rc;
+    if (!writer)
+        return ok ? 0 : 1;
+    if (fclose(gen.out) != 0 || !ok) {
+        fprintf(stderr, "starfish: gensfen: writing '%s' failed (a full disk, no memory, or a rank that stopped)\n",
+                file);
+        return 1;
+    }
+    printf("%llu positions of %s from %llu games written to %s\n", (unsigned long long)gen.written, v->def->name,
+           (unsigned long long)gen.next_write, file);
+    return 0;
 }

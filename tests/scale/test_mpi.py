@@ -1,4 +1,4 @@
-"""Matches and tablebase generation spread over MPI ranks: `mpirun -n 2 starfish-mpi ...` (Open
+"""Matches, tablebase generation and training positions spread over MPI ranks: `mpirun -n 2 starfish-mpi ...` (Open
 MPI from Debian, installed by tools/install-deps.sh; `make starfish-mpi`), checked against what
 each rank says it did and against the same command in one process (`starfish`).
 
@@ -115,6 +115,21 @@ def test_match_on_two_ranks_is_the_single_process_match():
     assert sorted(reference[1]) == list(range(1, 13)) and reference[0][1] == "Ptnml(0-2): [0, 0, 6, 0, 0]", reference
     for label, got in runs.items():
         assert got == reference, "%s differs from one process:\n%r\n%r" % (label, got, reference)
+
+
+def test_gensfen_on_two_ranks_writes_the_single_process_file():
+    # Games are the farm's tasks and rank 0 writes them in game order: the same file.
+    args = ["gensfen", "starchess", "--positions", 400, "--nodes", 300, "--seed", 4]
+    files = []
+    for label, cmd in (("starfish", [STARFISH]), ("mpirun -n 2", MPIRUN + ["-n", 2, STARFISH_MPI]),
+                       ("mpirun -n 2, 2 threads", MPIRUN + ["-n", 2, STARFISH_MPI])):
+        files.append(os.path.join(_tmp, "positions-%d.sfpos" % len(files)))
+        threads = ["--threads", 2] if "threads" in label else []
+        out = ok(run(cmd + args + threads + ["--out", files[-1]]), label)
+        assert "400 positions of starchess" in out, (label, out)
+    assert filecmp.cmp(files[0], files[1], shallow=False) and filecmp.cmp(files[0], files[2], shallow=False), \
+        "the ranks wrote another file than one process"
+    assert os.path.getsize(files[0]) == 64 + 400 * 55
 
 
 def test_one_rank_under_mpirun_prints_a_line_per_game():
