@@ -267,7 +267,6 @@ static Batch *unpack_batch(const Gen *gen, uint64_t game, const char *data, size
 /* A worker, on any rank: games until there are none left, with an engine of its own. */
 static void play_games(Farm *f, int worker, void *ctx)
 {
-    (void)worker;
     Gen *gen = ctx;
     Engine e;
     bool ready = engine_init(&e, (size_t)opt.hash);
