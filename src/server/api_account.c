@@ -9,6 +9,7 @@
 #include "account_events.h"
 #include "api_route.h"
 #include "bot_service.h"
+#include "limits.h"
 #include "stream.h"
 #include "util.h"
 
@@ -112,9 +113,15 @@ static AccountStatus act_login(ApiRequest *rq, const char *const *field, Princip
     return account_login(field[0], field[1], address, p, reply);
 }
 
+/* Every attempt counts against the address's allowance (`--max-signups-per-hour`), made or
+ * refused: names are not to be tried at leisure. */
 static enum MHD_Result post_signup(ApiRequest *rq)
 {
     static const FieldsCall call = {{"username", "password"}, 2, act_signup, answer_session, 201};
+    int retry_s;
+    if (!limits_signup(rq->client, &retry_s))
+        return http_too_many(rq->c, retry_s, "too many accounts created from this address (at most %d an hour)",
+                             limits_signups());
     return call_with_fields(rq, &call);
 }
 

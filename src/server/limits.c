@@ -12,26 +12,40 @@
 #define BUCKETS 1024
 #define TRUSTED_MAX 32
 
-/* What one address holds: its open connections, and its game-creation allowance (tokens,
- * refilled at new_games_per_minute a minute up to that many). */
+/* An allowance: tokens refilled evenly at `max` a period up to `max`; each use takes one. */
+typedef struct Bucket {
+    double tokens;
+    int64_t refilled_ms;
+} Bucket;
+
+typedef struct Allowance {
+    int max; /* 0: no limit */
+    int64_t period_ms;
+} Allowance;
+
+enum { GAMES, SIGNUPS, ALLOWANCES };
+
+/* What one address holds: its open connections, and its allowances to create games and
+ * accounts. */
 typedef struct Client {
     unsigned char addr[16]; /* IPv4 in the first 4 bytes, or IPv6 */
     int connections;
-    double tokens;
-    int64_t refilled_ms;
+    Bucket bucket[ALLOWANCES];
     struct Client *next;
 } Client;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static Client *buckets[BUCKETS];
-static int max_connections, max_new_games;
+static int max_connections;
+static Allowance allowance[ALLOWANCES] = {[GAMES] = {0, 60 * 1000}, [SIGNUPS] = {0, 3600 * 1000}};
 static unsigned char trusted[TRUSTED_MAX][16]; /* the trusted proxies' keys (see key_of) */
 static int ntrusted;
 
-void limits_set(int connections_per_ip, int new_games_per_minute)
+void limits_set(int connections_per_ip, int new_games_per_minute, int signups_per_hour)
 {
     max_connections = connections_per_ip;
-    max_new_games = new_games_per_minute;
+    allowance[GAMES].max = new_games_per_minute;
+    allowance[SIGNUPS].max = signups_per_hour;
 }
 
 int limits_connections(void)
@@ -41,7 +55,12 @@ int limits_connections(void)
 
 int limits_new_games(void)
 {
-    return max_new_games;
+    return allowance[GAMES].max;
+}
+
+int limits_signups(void)
+{
+    return allowance[SIGNUPS].max;
 }
 
 /* An IPv4 address as IPv6 sees it (::ffff:a.b.c.d): the 16 bytes of a key. */
@@ -163,13 +182,14 @@ static Client **slot_of(const unsigned char key[16])
     return p;
 }
 
-/* Tops up the allowance for the time passed. */
-static void refill(Client *c, int64_t now)
+/* Tops up an allowance for the time passed; true when it is full. */
+static bool refill(Bucket *b, const Allowance *a, int64_t now)
 {
-    c->tokens += (double)(now - c->refilled_ms) * max_new_games / 60000.0;
-    if (c->tokens > max_new_games)
-        c->tokens = max_new_games;
-    c->refilled_ms = now;
+    b->tokens += (double)(now - b->refilled_ms) * a->max / (double)a->period_ms;
+    if (b->tokens > a->max)
+        b->tokens = a->max;
+    b->refilled_ms = now;
+    return b->tokens >= a->max;
 }
 
 /* The address's entry (lock held), made if absent; NULL when memory runs out. */
@@ -180,19 +200,21 @@ static Client *client(const struct sockaddr *sa, Client ***where)
     Client **p = slot_of(key);
     if (!*p && (*p = calloc(1, sizeof **p))) {
         memcpy((*p)->addr, key, 16);
-        (*p)->tokens = max_new_games;
-        (*p)->refilled_ms = clock_ms();
+        for (int i = 0; i < ALLOWANCES; i++)
+            (*p)->bucket[i] = (Bucket){allowance[i].max, clock_ms()};
     }
     *where = p;
     return *p;
 }
 
-/* Forgets an entry that holds nothing (lock held): no connection, a full allowance. */
+/* Forgets an entry that holds nothing (lock held): no connection, every allowance full. */
 static void forget_if_idle(Client **p, int64_t now)
 {
     Client *c = *p;
-    refill(c, now);
-    if (c->connections == 0 && c->tokens >= max_new_games) {
+    bool full = true;
+    for (int i = 0; i < ALLOWANCES; i++)
+        full &= refill(&c->bucket[i], &allowance[i], now);
+    if (c->connections == 0 && full) {
         *p = c->next;
         free(c);
     }
@@ -222,24 +244,37 @@ void limits_disconnect(const struct sockaddr *addr)
     pthread_mutex_unlock(&lock);
 }
 
-bool limits_new_game(const struct sockaddr *addr, int *retry_s)
+/* Takes one use of allowance `which` for addr, if it has one; else *retry_s says when. */
+static bool take(int which, const struct sockaddr *addr, int *retry_s)
 {
-    if (!max_new_games)
+    const Allowance *a = &allowance[which];
+    if (!a->max)
         return true;
     pthread_mutex_lock(&lock);
     Client **p, *c = client(addr, &p);
     bool ok = false;
     *retry_s = 1;
     if (c) {
-        refill(c, clock_ms());
-        ok = c->tokens >= 1;
+        Bucket *b = &c->bucket[which];
+        refill(b, a, clock_ms());
+        ok = b->tokens >= 1;
         if (ok)
-            c->tokens -= 1;
+            b->tokens -= 1;
         else
-            *retry_s = 1 + (int)((1 - c->tokens) * 60.0 / max_new_games);
+            *retry_s = 1 + (int)((1 - b->tokens) * (double)a->period_ms / 1000.0 / a->max);
     }
     pthread_mutex_unlock(&lock);
     return ok;
+}
+
+bool limits_new_game(const struct sockaddr *addr, int *retry_s)
+{
+    return take(GAMES, addr, retry_s);
+}
+
+bool limits_signup(const struct sockaddr *addr, int *retry_s)
+{
+    return take(SIGNUPS, addr, retry_s);
 }
 
 void limits_sweep(void)

@@ -105,10 +105,10 @@ static bool read_log_level(void *target, char **values, char *err, size_t errlen
 }
 
 static struct {
-    int port, evict_after, timeout, connections_per_ip, new_games_per_minute, db_pool, claim_after;
+    int port, evict_after, timeout, connections_per_ip, new_games_per_minute, signups_per_hour, db_pool, claim_after;
     const char *db, *web, *host, *puzzles, *log, *metrics_token_file, *tournaments;
     LogLevel log_level;
-} serve = {8080, EVICT_AFTER_DEFAULT_S, TIMEOUT_DEFAULT_S, 0, 0, DB_POOL_DEFAULT, PRESENCE_CLAIM_AFTER_MS / 1000,
+} serve = {8080, EVICT_AFTER_DEFAULT_S, TIMEOUT_DEFAULT_S, 0, 0, 0, DB_POOL_DEFAULT, PRESENCE_CLAIM_AFTER_MS / 1000,
            "starfish.db", NULL, "127.0.0.1", NULL, NULL, NULL, NULL, LOG_LEVEL_INFO};
 
 static const Option serve_options[] = {
@@ -136,6 +136,8 @@ static const Option serve_options[] = {
                &serve.connections_per_ip, 0, 1000000),
     OPTION_INT("max-new-games-per-minute", "N", "games one address may create a minute; 429 beyond (default 0: any)",
                &serve.new_games_per_minute, 0, 1000000),
+    OPTION_INT("max-signups-per-hour", "N", "accounts one address may try to create an hour; 429 beyond (default 0: any)",
+               &serve.signups_per_hour, 0, 1000000),
     OPTION_CALL("trusted-proxy", "ADDR[,ADDR...]",
                 "a proxy (nginx) whose X-Forwarded-For names the client that the limits count (repeatable; "
                 "default: none, the header is not believed)",
@@ -262,7 +264,7 @@ int server_main(int argc, char **argv)
     int status, nargs;
     if (!options_parse(&serve_command, argc, argv, NULL, &nargs, &status))
         return status;
-    limits_set(serve.connections_per_ip, serve.new_games_per_minute);
+    limits_set(serve.connections_per_ip, serve.new_games_per_minute, serve.signups_per_hour);
 
     /* Signals: SIGINT, SIGTERM and SIGHUP are taken by sigwait below, in this thread only. */
     sigset_t signals;

@@ -1,8 +1,8 @@
 """Bounded resources: a fixed number of server threads whatever the number of connections
 (event streams, stalled half-requests, analyses waiting for the engine), stalled clients cut
 off after --timeout, and the per-address limits --max-connections-per-ip and
---max-new-games-per-minute answered with 429 and {"error"}, behind a trusted proxy for the
-client that X-Forwarded-For names.
+--max-new-games-per-minute and --max-signups-per-hour answered with 429 and {"error"}, behind a
+trusted proxy for the client that X-Forwarded-For names.
 
 Plain test_* functions with plain asserts; tests/run.py imports the module and calls them.
 """
@@ -14,6 +14,7 @@ import subprocess
 import threading
 import time
 
+import accounts as a
 import api_harness as h  # tests/api is on the path; the name differs from tests/protocol's harness
 
 MAX_THREADS = 16
@@ -159,6 +160,33 @@ def from_address(server, source, method, path, body=None, forwarded=None, conn=N
     if "event-stream" not in r.getheader("Content-Type", ""):
         r.read()
     return r.status, conn
+
+
+def test_signups_per_address():
+    """--max-signups-per-hour: every attempt counts, made or refused (names are not to be tried
+    at leisure); past the allowance 429 with Retry-After; another client behind the proxy has
+    its own; logging in is not touched."""
+    s = h.Server(extra_args=["--trusted-proxy", "127.0.0.9", "--max-signups-per-hour", "2"])
+    try:
+        def signup(name, forwarded):
+            conn = http.client.HTTPConnection("127.0.0.1", s.port, timeout=10, source_address=("127.0.0.9", 0))
+            conn.request("POST", "/api/auth/signup", body=json.dumps({"username": name, "password": "a long secret"}),
+                         headers={"Content-Type": "application/json", "X-Forwarded-For": forwarded})
+            r = conn.getresponse()
+            body, retry = json.loads(r.read() or b"{}"), r.getheader("Retry-After")
+            conn.close()
+            return r.status, body, retry
+
+        name = a.fresh_name()
+        assert signup(name, "10.3.3.1")[0] == 201
+        assert signup(name.upper(), "10.3.3.1")[0] == 409, "the name is taken"
+        status, body, retry = signup(a.fresh_name(), "10.3.3.1")
+        assert status == 429 and "too many accounts created from this address (at most 2 an hour)" in body["error"], body
+        assert 1700 <= int(retry) <= 1801, retry  # half an hour: one use refilled at 2 an hour
+        assert signup(a.fresh_name(), "10.3.3.2")[0] == 201, "another client behind the proxy"
+        assert a.login(s, name, "a long secret").account()["username"] == name
+    finally:
+        s.cleanup()
 
 
 def test_trusted_proxy_limits_each_forwarded_client():

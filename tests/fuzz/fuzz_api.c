@@ -166,7 +166,7 @@ static void start(void)
     secret_set_cost(1, 8192); /* Argon2id at its least: a signup costs microseconds, not 30 ms */
     if (!account_start(store))
         fuzz_fail("the accounts do not start", NULL, NULL, NULL);
-    limits_set(0, 60);
+    limits_set(0, 60, 0);
     /* The workers started and stopped: a question for the engine is refused at once. */
     if (!response_start() || !api_start() || !events_start() || !workers_start())
         fuzz_fail("the services do not start", NULL, NULL, NULL);
