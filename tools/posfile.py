@@ -3,7 +3,7 @@
     import posfile
     header, records = posfile.read("chess.sfpos")
 
-header: a dict (version, cells, types, hand, record, variant, letters); records: a list of
+header: a dict (version, cells, types, hand, record, variant, letters, mirror); records: a list of
 Record tuples (score, result, side, ply, hand, board), hand and board as bytes (board: a
 piece code per cell, 0 empty, the type plus 16 for Black).  Plain Python, for tests and
 small files; a trainer reads the same fixed-size records as one array with `dtype(header)`.
@@ -21,14 +21,20 @@ def read_header(data):
         raise ValueError("not a starfish position file (magic %r)" % data[:8])
     version, cells, types, hand, record = struct.unpack_from("<5H", data, 8)
     return {"version": version, "cells": cells, "types": types, "hand": hand, "record": record,
-            "variant": data[18:40].rstrip(b"\0").decode(), "letters": data[40:64].rstrip(b"\0").decode()}
+            "variant": data[18:40].rstrip(b"\0").decode(), "letters": data[40:64].rstrip(b"\0").decode(),
+            "mirror": bytes(data[HEADER:HEADER + cells])}
+
+
+def data_offset(header):
+    """Where the first record begins: after the header and the mirror table."""
+    return HEADER + header["cells"]
 
 
 def read(path):
     with open(path, "rb") as f:
         data = f.read()
     header = read_header(data)
-    size, body = header["record"], data[HEADER:]
+    size, body = header["record"], data[data_offset(header):]
     if len(body) % size:
         raise ValueError("%s: %d bytes after the header, not a whole number of %d-byte records"
                          % (path, len(body), size))

@@ -95,6 +95,32 @@ Vec geo_mirror(const Geometry *g, Vec v)
     return m;
 }
 
+/* The coordinate a mirror negates: the rank, or y = 2r + q on hex boards. */
+static int mirrored_axis(const Geometry *g, Cell c)
+{
+    return g->mirror == MIRROR_SQUARE ? g->r[c] : 2 * g->r[c] + g->q[c];
+}
+
+bool geo_mirror_cells(const Geometry *g, Cell out[MAX_CELLS])
+{
+    int lo[MAX_LEVELS] = {INT8_MAX, INT8_MAX}, hi[MAX_LEVELS] = {INT8_MIN, INT8_MIN};
+    for (int c = 0; c < g->ncells; c++) {
+        int l = g->level[c], y = mirrored_axis(g, (Cell)c);
+        lo[l] = y < lo[l] ? y : lo[l];
+        hi[l] = y > hi[l] ? y : hi[l];
+    }
+    for (int c = 0; c < g->ncells; c++) {
+        int l = g->level[c], y = lo[l] + hi[l] - mirrored_axis(g, (Cell)c);
+        int r = g->mirror == MIRROR_SQUARE ? y : (y - g->q[c]) / 2;
+        if (g->mirror == MIRROR_HEX && (y - g->q[c]) % 2)
+            return false;
+        out[c] = geo_cell_at(g, g->q[c], r, l);
+        if (out[c] == NO_CELL)
+            return false;
+    }
+    return true;
+}
+
 int geo_dir_index(const Geometry *g, Vec v)
 {
     for (int d = 0; d < g->ndirs; d++)

@@ -75,6 +75,11 @@ Cell geo_cell_at(const Geometry *g, int q, int r, int level);
 Cell geo_add(const Geometry *g, Cell c, Vec v);
 /* A vector seen from the other side of the board (White's forward becomes Black's). */
 Vec geo_mirror(const Geometry *g, Vec v);
+/* Each cell's image seen from the other side (out[c]: where a Black piece on c would stand
+ * had White the same position): the rank flipped on square boards, y = 2r + q negated about
+ * its middle on hex boards, level by level.  False when a cell has no image (not such a
+ * board). */
+bool geo_mirror_cells(const Geometry *g, Cell out[MAX_CELLS]);
 /* Index of direction v in g->dir, or -1. */
 int geo_dir_index(const Geometry *g, Vec v);
 /*

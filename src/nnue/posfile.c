@@ -14,6 +14,11 @@ int posfile_record_size(const Variant *v)
     return POSFILE_RECORD_HEAD + (has_hand(v) ? 2 * v->ntypes : 0) + v->geo->ncells;
 }
 
+int posfile_data_offset(const Variant *v)
+{
+    return POSFILE_HEADER + v->geo->ncells;
+}
+
 static void put16(uint8_t *p, int x)
 {
     p[0] = (uint8_t)(x & 0xff);
@@ -31,7 +36,10 @@ bool posfile_write_header(FILE *f, const Variant *v)
     strncpy((char *)h + 18, v->def->name, 21);
     for (int t = 1; t <= v->ntypes && t <= 23; t++)
         h[40 + t - 1] = (uint8_t)v->letter[MAKE_PIECE(WHITE, t)];
-    return fwrite(h, 1, sizeof h, f) == sizeof h;
+    Cell mirror[MAX_CELLS];
+    size_t cells = (size_t)v->geo->ncells;
+    return geo_mirror_cells(v->geo, mirror) && fwrite(h, 1, sizeof h, f) == sizeof h &&
+           fwrite(mirror, 1, cells, f) == cells;
 }
 
 void posfile_encode(const Position *pos, int score, int result, int ply, uint8_t *out)

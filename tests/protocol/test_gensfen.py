@@ -41,6 +41,8 @@ def test_chess_positions_and_their_fields():
     with tempfile.TemporaryDirectory() as tmp:
         path = gensfen(tmp, "c.sfpos", "chess", "--positions", "300", "--nodes", "300", "--seed", "5")
         header, records = posfile.read(path)
+        mirror = header.pop("mirror")  # a8 <-> a1: cell 8 * rank + file <-> 8 * (7 - rank) + file
+        assert mirror == bytes(8 * (7 - c // 8) + c % 8 for c in range(64)), mirror
         assert header == {"version": 1, "cells": 64, "types": 6, "hand": 0, "record": 70, "variant": "chess",
                           "letters": "PNBRQK"}, header
         assert len(records) == 300, len(records)
@@ -67,7 +69,7 @@ def test_same_file_whatever_threads():
         data = [open(p, "rb").read() for p in (one, two, other)]
         assert data[0] == data[1], "one thread and two wrote different files"
         assert data[0] != data[2], "another seed, the same file"
-        assert len(data[0]) == 64 + 250 * 70, len(data[0])
+        assert len(data[0]) == 64 + 64 + 250 * 70, len(data[0])
 
 
 def test_starchess_setup_positions_have_their_hands():

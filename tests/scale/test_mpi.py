@@ -129,7 +129,7 @@ def test_gensfen_on_two_ranks_writes_the_single_process_file():
         assert "400 positions of starchess" in out, (label, out)
     assert filecmp.cmp(files[0], files[1], shallow=False) and filecmp.cmp(files[0], files[2], shallow=False), \
         "the ranks wrote another file than one process"
-    assert os.path.getsize(files[0]) == 64 + 400 * 55
+    assert os.path.getsize(files[0]) == 64 + 37 + 400 * 55
 
 
 def test_one_rank_under_mpirun_prints_a_line_per_game():
