@@ -20,17 +20,26 @@ packages=(
   mandoc systemd           # make install's tests: the manual page linted, the units verified
   python3-prometheus-client # /metrics read by Prometheus's parser (tests/api/test_api_ops.py)
 )
+# The network trainer (tools/nnue_train.py, run by Debian's /usr/bin/python3): PyTorch on the
+# CPU, numpy, matplotlib for the loss plot; without their recommends (OpenCV, Qt, GDAL...).
+lean_packages=(python3-torch python3-numpy python3-matplotlib)
 missing=()
+lean_missing=()
 # Node.js for the browser tests: the machine's own if it has one, else Debian's.
 command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-if [ ${#missing[@]} -gt 0 ]; then
+for p in "${lean_packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || lean_missing+=("$p")
+done
+if [ $((${#missing[@]} + ${#lean_missing[@]})) -gt 0 ]; then
   sudo_cmd=""
   [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
   $sudo_cmd apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}"
+  [ ${#missing[@]} -eq 0 ] || DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}"
+  [ ${#lean_missing[@]} -eq 0 ] ||
+    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends "${lean_missing[@]}"
 fi
 
 # npm packages: playwright-core for the browser tests.

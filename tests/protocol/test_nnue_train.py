@@ -1,0 +1,82 @@
+"""tools/nnue_train.py on `starfish gensfen` positions: it learns (the losses fall), writes the
+same net for the same seed, a net file of the documented size, a PNG of its curves, a
+quantised net that evaluates as the float one does within a few centipawns, and says what is
+wrong with bad input.  Debian's PyTorch runs under Debian's /usr/bin/python3."""
+import os
+import re
+import struct
+import subprocess
+import tempfile
+
+from harness import REPO_ROOT, cli, sanitized
+
+TRAIN = [("/usr/bin/python3"), os.path.join(REPO_ROOT, "tools", "nnue_train.py")]
+
+
+def train(*args):
+    proc = subprocess.run(TRAIN + [str(a) for a in args], capture_output=True, text=True, timeout=300)
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def positions(tmp, variant, count, *search):
+    path = os.path.join(tmp, variant + ".sfpos")
+    code, out, err = cli(["gensfen", variant, "--positions", count, "--seed", 2, "--out", path] + list(search),
+                         timeout=120)
+    assert code == 0, (code, out, err)
+    return path
+
+
+def test_chess_net_learns_and_is_the_same_for_a_seed():
+    if sanitized():  # the trainer is Python: one pass is enough
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        data = positions(tmp, "chess", 6000, "--nodes", 300)
+        runs = []
+        for name in ("a", "b"):
+            net, png = os.path.join(tmp, name + ".nnue"), os.path.join(tmp, name + ".png")
+            code, out, err = train(data, "--out", net, "--epochs", 4, "--hidden", 32, "--batch", 512, "--plot", png)
+            assert code == 0, (code, out, err)
+            runs.append((open(net, "rb").read(), out))
+        (net, out), (again, _) = runs
+        assert net == again, "the same data, options and seed wrote another net"
+        losses = [tuple(map(float, m)) for m in re.findall(r"^epoch \d+: training ([\d.]+), validation ([\d.]+)", out,
+                                                           re.M)]
+        assert len(losses) == 4, out
+        assert losses[-1][0] < losses[0][0] * 0.9 and losses[-1][1] < losses[0][1] * 0.9, losses
+        mean, most = map(float, re.search(r"quantised: ([\d.]+) cp mean, ([\d.]+) cp most", out).groups())
+        assert mean < 2 and most < 10, out
+        assert open(png, "rb").read(8) == b"\x89PNG\r\n\x1a\n"
+        # Header, the mirror, then int16 [768][32] + int16 [32], int16 [32][64] + int32 [32], int16 [32] + int32 [1].
+        magic, version, cells, types, hand, features, hidden, l1 = struct.unpack_from("<8sHHHHIII", net)
+        assert (magic, version, cells, types, hand, features, hidden, l1) == (b"sfnnue\0\0", 1, 64, 6, 0, 768, 32, 32)
+        assert net[28:52].rstrip(b"\0") == b"chess"
+        assert len(net) == 52 + 64 + 2 * (768 * 32 + 32) + 2 * 32 * 64 + 4 * 32 + 2 * 32 + 4, len(net)
+        code, out, err = train(data, "--out", os.path.join(tmp, "c.nnue"), "--epochs", 1, "--hidden", 32, "--lambda",
+                               0)
+        assert code == 0 and open(os.path.join(tmp, "c.nnue"), "rb").read() != net, "lambda changed nothing"
+
+
+def test_hex_boards_and_the_hand():
+    if sanitized():
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        for variant, features in (("starchess", 2 * 6 * 37 + 12), ("megastar", 2 * 10 * 182)):
+            data = positions(tmp, variant, 1500, "--depth", 1)
+            code, out, err = train(data, "--out", os.path.join(tmp, variant + ".nnue"), "--epochs", 2, "--hidden", 16)
+            assert code == 0, (variant, out, err)
+            assert "%s: 1500 positions (75 held out), %d features" % (variant, features) in out, out
+
+
+def test_bad_input_is_named():
+    if sanitized():
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        chess, starchess = positions(tmp, "chess", 50, "--depth", 1), positions(tmp, "starchess", 50, "--depth", 1)
+        net = os.path.join(tmp, "x.nnue")
+        for args, message in (([chess, starchess], "holds starchess positions, not chess"),
+                              ([os.path.join(tmp, "none.sfpos")], "No such file"),
+                              ([os.path.join(REPO_ROOT, "README.md")], "not a starfish position file"),
+                              ([chess, "--lambda", "2"], "--lambda and --validation lie in [0, 1]")):
+            code, out, err = train(*(args + ["--out", net]))
+            assert code == 2 and err.startswith("nnue_train: ") and message in err, (args, code, err)
+        assert not os.path.exists(net)

@@ -1,0 +1,271 @@
+#!/usr/bin/python3
+"""Trains a network for one variant on `starfish gensfen` positions (docs/nnue.md).
+
+    /usr/bin/python3 tools/nnue_train.py DATA.sfpos [DATA.sfpos ...] --out NET.nnue
+        [--epochs E] [--batch B] [--lr LR] [--lambda L] [--hidden H] [--seed S]
+        [--validation F] [--plot FILE.png] [--threads T]
+
+Debian's PyTorch (python3-torch, CPU) under Debian's own python3; numpy reads the records as
+one array (no object per position).  The network: each side's view of the board (the piece's
+kind, whether it is the viewer's, its cell, seen from Black's side through the file's mirror
+table; the pieces in hand where a setup phase has them) summed by one shared feature
+transformer into H values per side, the side to move's first; clipped to [0, 1]; then 2H -> 32
+-> 1.  Its output times SCALE is centipawns for the side to move.  The loss: the mean squared
+difference of sigmoid(output) and lambda x sigmoid(score / SCALE) + (1 - lambda) x the game's
+result (0, 1/2, 1).  A fraction of the positions (by a seeded shuffle) is held out for the
+validation loss printed after each epoch.  The same data, options and seed give the same
+file.  The net is written quantised (int16 weights, int32 layer biases, docs/nnue.md);
+the last line says how far the quantised net's evaluations stray from the float net's.
+"""
+import argparse
+import os
+import struct
+import sys
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import posfile  # noqa: E402
+
+SCALE = 400.0       # centipawns per unit of the output (sigmoid's argument)
+L1 = 32             # the hidden layer after the feature transformer
+QA, QB = 127, 1024  # quantisation: activations in [0, QA]; layer weights times QB, in int16 (int8 at
+                    # 64, Stockfish's, rounded a small net's weights of +-0.1 to +-6 steps: 14 cp astray)
+FT_SHIFT = 3        # the feature transformer's weights times QA << FT_SHIFT (int16), its sums shifted back
+MAGIC = b"sfnnue\0\0"
+
+
+def fail(message):
+    print("nnue_train: %s" % message, file=sys.stderr)
+    sys.exit(2)
+
+
+def load(paths):
+    """The records of every file (one variant) as one structured array, and the header."""
+    header, arrays = None, []
+    for path in paths:
+        try:
+            with open(path, "rb") as f:
+                head = posfile.read_header(f.read(64 + 256))
+        except (OSError, ValueError) as e:
+            fail("%s: %s" % (path, e))
+        if header and (head["variant"], head["cells"]) != (header["variant"], header["cells"]):
+            fail("%s holds %s positions, not %s" % (path, head["variant"], header["variant"]))
+        header = header or head
+        arrays.append(np.fromfile(path, dtype=posfile.dtype(head), offset=posfile.data_offset(head)))
+    data = np.concatenate(arrays)
+    if len(data) < 10:
+        fail("too few positions (%d)" % len(data))
+    return header, data
+
+
+class Features:
+    """Each side's view of a batch of records, as EmbeddingBag inputs."""
+
+    def __init__(self, header):
+        self.cells, self.types, self.hand = header["cells"], header["types"], header["hand"]
+        self.mirror = np.frombuffer(header["mirror"], dtype=np.uint8).astype(np.int64)
+        self.board_features = 2 * self.types * self.cells
+        self.count = self.board_features + self.hand  # hand: 2 x types counts
+
+    def view(self, records, viewer):
+        """(indices, offsets, weights) of the batch seen by `viewer` (0 White, 1 Black)."""
+        board = records["board"]
+        rows, cells = np.nonzero(board)
+        codes = board[rows, cells].astype(np.int64)
+        theirs = (codes >> 4) != viewer
+        cell = self.mirror[cells] if viewer else cells.astype(np.int64)
+        index = ((theirs * self.types + (codes & 15) - 1) * self.cells + cell)
+        weight = np.ones(len(index), dtype=np.float32)
+        if self.hand:
+            hand = records["hand"].reshape(len(records), 2, self.types)
+            hand = hand[:, [viewer, 1 - viewer], :].reshape(len(records), -1)  # the viewer's first
+            hrows, hcols = np.nonzero(hand)
+            rows = np.concatenate([rows, hrows])
+            index = np.concatenate([index, self.board_features + hcols])
+            weight = np.concatenate([weight, hand[hrows, hcols].astype(np.float32)])
+        order = np.argsort(rows, kind="stable")
+        counts = np.bincount(rows, minlength=len(records))
+        offsets = np.concatenate([[0], np.cumsum(counts)[:-1]])
+        return index[order], offsets, weight[order]
+
+
+def build_model(torch, features, hidden):
+    nn = torch.nn
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.ft = nn.EmbeddingBag(features, hidden, mode="sum")
+            self.ft_bias = nn.Parameter(torch.zeros(hidden))
+            self.l1 = nn.Linear(2 * hidden, L1)
+            self.l2 = nn.Linear(L1, 1)
+            with torch.no_grad():
+                self.ft.weight.mul_(0.1)
+
+        def forward(self, white, black, black_to_move):
+            w = self.ft(*white[:2], per_sample_weights=white[2]) + self.ft_bias
+            b = self.ft(*black[:2], per_sample_weights=black[2]) + self.ft_bias
+            us = torch.where(black_to_move, b, w)
+            them = torch.where(black_to_move, w, b)
+            x = torch.clamp(torch.cat([us, them], dim=1), 0, 1)
+            x = torch.clamp(self.l1(x), 0, 1)
+            return self.l2(x).squeeze(1)
+
+        def clip(self):
+            """Keeps the layers' weights where int16 can hold them (times QB)."""
+            with torch.no_grad():
+                for layer in (self.l1, self.l2):
+                    layer.weight.clamp_(-32767 / QB, 32767 / QB)
+
+    return Net()
+
+
+def batch_tensors(torch, features, records):
+    views = []
+    for viewer in (0, 1):
+        index, offsets, weight = features.view(records, viewer)
+        views.append((torch.from_numpy(index), torch.from_numpy(offsets), torch.from_numpy(weight)))
+    black = torch.from_numpy(records["side"].astype(bool)).unsqueeze(1)
+    return views[0], views[1], black
+
+
+def targets(torch, records, lam):
+    score = torch.from_numpy(records["score"].astype(np.float32))
+    result = torch.from_numpy((records["result"].astype(np.float32) + 1) / 2)
+    return lam * torch.sigmoid(score / SCALE) + (1 - lam) * result
+
+
+def run_epoch(torch, model, features, data, args, optimizer=None):
+    """One pass (training when an optimizer is given); the mean loss."""
+    total, count = 0.0, 0
+    for start in range(0, len(data), args.batch):
+        records = data[start:start + args.batch]
+        white, black, stm = batch_tensors(torch, features, records)
+        with torch.set_grad_enabled(optimizer is not None):
+            loss = torch.mean((torch.sigmoid(model(white, black, stm)) - targets(torch, records, args.lam)) ** 2)
+        if optimizer:
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            model.clip()
+        total += loss.item() * len(records)
+        count += len(records)
+    return total / count
+
+
+def quantise(model, hidden):
+    """The integer arrays of the net file (docs/nnue.md)."""
+    ft_w = np.round(model.ft.weight.detach().numpy() * (QA << FT_SHIFT)).astype(np.int16)
+    ft_b = np.round(model.ft_bias.detach().numpy() * (QA << FT_SHIFT)).astype(np.int16)
+    l1_w = np.round(model.l1.weight.detach().numpy() * QB).astype(np.int16)
+    l1_b = np.round(model.l1.bias.detach().numpy() * QA * QB).astype(np.int32)
+    l2_w = np.round(model.l2.weight.detach().numpy() * QB).astype(np.int16).reshape(-1)
+    l2_b = np.round(model.l2.bias.detach().numpy() * QA * QB).astype(np.int32)
+    return ft_w, ft_b, l1_w, l1_b, l2_w, l2_b
+
+
+def quantised_eval(q, features, records):
+    """Centipawns by integer arithmetic alone, as the engine will compute them."""
+    ft_w, ft_b, l1_w, l1_b, l2_w, l2_b = (a.astype(np.int64) for a in q)
+    acc = []
+    for viewer in (0, 1):
+        index, offsets, weight = features.view(records, viewer)
+        rows = np.repeat(np.arange(len(records)), np.diff(np.append(offsets, len(index))))
+        a = np.tile(ft_b, (len(records), 1))
+        np.add.at(a, rows, ft_w[index] * weight.astype(np.int64)[:, None])
+        acc.append(a)
+    black = records["side"].astype(bool)[:, None]
+    us, them = np.where(black, acc[1], acc[0]), np.where(black, acc[0], acc[1])
+    x = np.clip((np.concatenate([us, them], axis=1) + (1 << FT_SHIFT >> 1)) >> FT_SHIFT, 0, QA)
+    x = np.clip((x @ l1_w.T + l1_b + QB // 2) // QB, 0, QA)  # rounded: a floor would pull every value down
+    out = x @ l2_w + l2_b[0]
+    return out * SCALE / (QA * QB)
+
+
+def write_net(path, header, hidden, features, q):
+    with open(path, "wb") as f:
+        f.write(MAGIC + struct.pack("<HHHHIII", 1, header["cells"], header["types"], header["hand"],
+                                    features.count, hidden, L1))
+        f.write(header["variant"].encode().ljust(24, b"\0")[:24])
+        f.write(header["mirror"])
+        for array in q:
+            f.write(array.astype(array.dtype.newbyteorder("<")).tobytes())
+
+
+def plot(path, curves):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for name, values in curves.items():
+        ax.plot(range(1, len(values) + 1), values, marker="o", label=name)
+    ax.set_xlabel("epoch")
+    ax.xaxis.get_major_locator().set_params(integer=True)
+    ax.set_ylabel("loss (mean squared, probability)")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("data", nargs="+", help="position files of one variant (starfish gensfen)")
+    parser.add_argument("--out", required=True, help="the net file to write")
+    parser.add_argument("--epochs", type=int, default=10)
+    parser.add_argument("--batch", type=int, default=4096)
+    parser.add_argument("--lr", type=float, default=1e-3)
+    parser.add_argument("--lambda", dest="lam", type=float, default=0.75,
+                        help="weight of the search's score against the game's result (default 0.75)")
+    parser.add_argument("--hidden", type=int, default=128, help="values per side (default 128)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--validation", type=float, default=0.05, help="share held out (default 0.05)")
+    parser.add_argument("--plot", help="a PNG of the loss curves")
+    parser.add_argument("--threads", type=int, default=1)
+    args = parser.parse_args()
+    if not 0 <= args.lam <= 1 or not 0 < args.validation < 1 or args.epochs < 1 or args.batch < 1:
+        fail("--lambda and --validation lie in [0, 1], --epochs and --batch are positive")
+    try:
+        import torch
+    except ImportError:
+        fail("needs PyTorch: Debian's python3-torch, run by /usr/bin/python3 (tools/install-deps.sh)")
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.threads)
+    torch.use_deterministic_algorithms(True)
+    header, data = load(args.data)
+    data = data[np.random.RandomState(args.seed).permutation(len(data))]
+    held = max(1, int(len(data) * args.validation))
+    train, valid = data[held:], data[:held]
+    features = Features(header)
+    model = build_model(torch, features.count, args.hidden)
+    optimizer = torch.optim.Adam(model.parameters(), lr=args.lr)
+    print("%s: %d positions (%d held out), %d features, %d x 2 -> %d -> 1, lambda %.2f" % (
+        header["variant"], len(data), held, features.count, args.hidden, L1, args.lam), flush=True)
+    curves = {"training": [], "validation": []}
+    shuffle = np.random.RandomState(args.seed + 1)
+    for epoch in range(1, args.epochs + 1):
+        start = time.monotonic()
+        train_loss = run_epoch(torch, model, features, train[shuffle.permutation(len(train))], args, optimizer)
+        valid_loss = run_epoch(torch, model, features, valid, args)
+        curves["training"].append(train_loss)
+        curves["validation"].append(valid_loss)
+        seconds = time.monotonic() - start
+        print("epoch %d: training %.6f, validation %.6f (%.1f s, %.0f positions/s)" % (
+            epoch, train_loss, valid_loss, seconds, len(train) / seconds), flush=True)
+    q = quantise(model, args.hidden)
+    write_net(args.out, header, args.hidden, features, q)
+    with torch.no_grad():
+        white, black, stm = batch_tensors(torch, features, valid)
+        exact = model(white, black, stm).numpy() * SCALE
+    stray = np.abs(quantised_eval(q, features, valid) - exact)
+    print("quantised: %.1f cp mean, %.1f cp most from the float net over the %d held-out positions" % (
+        stray.mean(), stray.max(), held))
+    if args.plot:
+        plot(args.plot, curves)
+    print("written to %s" % args.out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
