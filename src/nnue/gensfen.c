@@ -283,8 +283,8 @@ static void play_games(Farm *f, int worker, void *ctx)
         }
         size_t len;
         void *data = pack_batch(&b, !played, &len); /* not played: no engine or no memory, the run fails */
-        if (data)
-            farm_done(f, game, data, len);
+        static const int failure = -1;             /* no memory for the message: the run fails too */
+        farm_done(f, game, data ? data : &failure, data ? len : sizeof failure);
         free(data);
         free(b.data);
         free(b.keys);
