@@ -17,7 +17,7 @@ TEST(mirror_maps_white_start_onto_black_start_in_every_variant)
         const Variant *v = variant_at(i);
         Cell mirror[MAX_CELLS];
         CHECK(geo_mirror_cells(v->geo, mirror));
-        Game g;
+        Game g = {0};
         char err[200];
         CHECK(game_init(&g, v, NULL, err, sizeof err));
         int pieces = 0, swapped = 0;
@@ -38,7 +38,7 @@ TEST(mirror_maps_white_start_onto_black_start_in_every_variant)
 TEST(record_bytes_follow_the_documented_layout)
 {
     const Variant *v = variant_by_name("starchess");
-    Game g;
+    Game g = {0};
     char err[200];
     CHECK(game_init(&g, v, NULL, err, sizeof err));
     uint8_t rec[POSFILE_RECORD_MAX];
