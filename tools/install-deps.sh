@@ -23,16 +23,16 @@ packages=(
 # The network trainer (tools/nnue_train.py, run by Debian's /usr/bin/python3): PyTorch on the
 # CPU, numpy, matplotlib for the loss plot; without their recommends (OpenCV, Qt, GDAL...).
 lean_packages=(python3-torch python3-numpy python3-matplotlib)
-missing=()
-lean_missing=()
 # Node.js for the browser tests: the machine's own if it has one, else Debian's.
 command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-for p in "${lean_packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || lean_missing+=("$p")
-done
+# The packages named that are not installed yet, one a line.
+absent() {
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || echo "$p"
+  done
+}
+mapfile -t missing < <(absent "${packages[@]}")
+mapfile -t lean_missing < <(absent "${lean_packages[@]}")
 if [ $((${#missing[@]} + ${#lean_missing[@]})) -gt 0 ]; then
   sudo_cmd=""
   [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"

@@ -77,7 +77,6 @@ typedef struct KeySet {
 
 /* Rank 0 alone hands out games, sees their positions and writes them; every rank plays. */
 typedef struct Gen {
-    const Variant *v;
     SelfPlay play;
     int record;
     FILE *out;
@@ -209,23 +208,27 @@ static void write_batch(Gen *gen, const Batch *b)
     gen->done |= gen->failed;
 }
 
+/* The waiting batch of `game`, taken off the queue, or NULL while it is still being played. */
+static Batch *unqueue(Gen *gen, uint64_t game)
+{
+    for (Batch **p = &gen->waiting; *p; p = &(*p)->next)
+        if ((*p)->game == game) {
+            Batch *b = *p;
+            *p = b->next;
+            return b;
+        }
+    return NULL;
+}
+
 /* A finished game joins the queue; then every game whose turn it is goes to the file. */
 static void finished(Gen *gen, Batch *b)
 {
     b->next = gen->waiting;
     gen->waiting = b;
-    for (bool found = true; found && !gen->done;) {
-        found = false;
-        for (Batch **p = &gen->waiting; *p; p = &(*p)->next)
-            if ((*p)->game == gen->next_write) {
-                Batch *next = *p;
-                *p = next->next;
-                write_batch(gen, next);
-                batch_free(next);
-                gen->next_write++;
-                found = true;
-                break;
-            }
+    for (Batch *next; !gen->done && (next = unqueue(gen, gen->next_write));) {
+        write_batch(gen, next);
+        batch_free(next);
+        gen->next_write++;
     }
     report(gen, false);
 }
@@ -353,7 +356,7 @@ int gensfen_main(int argc, char **argv)
     snprintf(name, sizeof name, "%s.sfpos", v->def->name);
     const char *file = opt.out ? opt.out : name;
     bool writer = ranks_rank() == 0;
-    Gen gen = {.v = v, .record = posfile_record_size(v), .out = writer ? fopen(file, "wb") : NULL};
+    Gen gen = {.record = posfile_record_size(v), .out = writer ? fopen(file, "wb") : NULL};
     if (writer && !gen.out)
         return options_fail(&gensfen_command, "cannot write '%s'", file);
     gen.play = (SelfPlay){.v = v,

@@ -4,14 +4,15 @@
 
 #include "../core/tables.h"
 
-static bool has_hand(const Variant *v)
+/* A count per side and type where pieces wait in hand, else nothing. */
+static int hand_bytes(const Variant *v)
 {
-    return v->def->fen_hand;
+    return v->def->fen_hand ? 2 * v->ntypes : 0;
 }
 
 int posfile_record_size(const Variant *v)
 {
-    return POSFILE_RECORD_HEAD + (has_hand(v) ? 2 * v->ntypes : 0) + v->geo->ncells;
+    return POSFILE_RECORD_HEAD + hand_bytes(v) + v->geo->ncells;
 }
 
 int posfile_data_offset(const Variant *v)
@@ -31,7 +32,7 @@ bool posfile_write_header(FILE *f, const Variant *v)
     put16(h + 8, POSFILE_VERSION);
     put16(h + 10, v->geo->ncells);
     put16(h + 12, v->ntypes);
-    put16(h + 14, has_hand(v) ? 2 * v->ntypes : 0);
+    put16(h + 14, hand_bytes(v));
     put16(h + 16, posfile_record_size(v));
     strncpy((char *)h + 18, v->def->name, 21);
     for (int t = 1; t <= v->ntypes && t <= 23; t++)
@@ -51,7 +52,7 @@ void posfile_encode(const Position *pos, int score, int result, int ply, uint8_t
     out[3] = (uint8_t)pos->side;
     put16(out + 4, ply > UINT16_MAX ? UINT16_MAX : ply);
     uint8_t *p = out + POSFILE_RECORD_HEAD;
-    if (has_hand(v))
+    if (hand_bytes(v))
         for (int side = 0; side < 2; side++)
             for (int t = 1; t <= v->ntypes; t++)
                 *p++ = pos->hand[side][t];

@@ -200,8 +200,9 @@ static Client *client(const struct sockaddr *sa, Client ***where)
     Client **p = slot_of(key);
     if (!*p && (*p = calloc(1, sizeof **p))) {
         memcpy((*p)->addr, key, 16);
+        int64_t now = clock_ms();
         for (int i = 0; i < ALLOWANCES; i++)
-            (*p)->bucket[i] = (Bucket){allowance[i].max, clock_ms()};
+            (*p)->bucket[i] = (Bucket){allowance[i].max, now};
     }
     *where = p;
     return *p;

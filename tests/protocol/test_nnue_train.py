@@ -10,7 +10,7 @@ import tempfile
 
 from harness import REPO_ROOT, cli, sanitized
 
-TRAIN = [("/usr/bin/python3"), os.path.join(REPO_ROOT, "tools", "nnue_train.py")]
+TRAIN = ["/usr/bin/python3", os.path.join(REPO_ROOT, "tools", "nnue_train.py")]
 
 
 def train(*args):

@@ -1,6 +1,7 @@
-"""Matches, tablebase generation and training positions spread over MPI ranks: `mpirun -n 2 starfish-mpi ...` (Open
-MPI from Debian, installed by tools/install-deps.sh; `make starfish-mpi`), checked against what
-each rank says it did and against the same command in one process (`starfish`).
+"""Matches, tablebase generation and training positions spread over MPI ranks: `mpirun -n 2
+starfish-mpi ...` (Open MPI from Debian, installed by tools/install-deps.sh; `make
+starfish-mpi`), checked against what each rank says it did and against the same command in one
+process (`starfish`).
 
 These quick tests run in `make test` and `make test-scale`; test_mpi_tables.py (the 4-man
 tables, minutes) only in `make test-scale`.  docs/deploy.md quotes the commands they run.
