@@ -38,9 +38,11 @@ RULES_LIBS := -lpthread -lm
 LIB_SRC := $(RULES_SRC) $(filter-out src/cluster/ranks_mpi.c,$(wildcard src/engine/*.c src/nnue/*.c src/server/*.c src/frontend/*.c \
 	src/bot/*.c src/client/*.c src/tablebase/*.c src/cluster/*.c))
 UNIT_SRC := $(wildcard tests/unit/*.c)
-# The derived tablebase rules, a binary image assembled into the program (.incbin).
-LIB_ASM := src/tablebase/derived_blob.S
-LIB_OBJ = $(patsubst %.c,$(1)/%.o,$(LIB_SRC)) $(1)/src/tablebase/derived_blob.o
+# The derived tablebase rules and the nets, binary images assembled into the program (.incbin).
+LIB_OBJ = $(patsubst %.c,$(1)/%.o,$(LIB_SRC)) $(1)/src/tablebase/derived_blob.o $(1)/src/nnue/nets_blob.o
+# The nets built in (src/nnue/nnue_net.c): every data/nets/*.nnue, one after another.
+NETS := $(sort $(wildcard data/nets/*.nnue))
+BLOBS := src/tablebase/derived_data.bin build/nets.bin
 
 # Build with every core unless told otherwise (make -j1).
 MAKEFLAGS += -j$(shell nproc)
@@ -129,11 +131,15 @@ $(FUZZ)/src/util/version.o: FUZZ_CFLAGS += -I$(FUZZ)
 # that tools/check_isa.py finds its code in the link map: the only code allowed BMI2.
 $(REL)/src/core/rules_w1_pext.o: CFLAGS += -fno-lto
 
-$(REL)/%.o: %.S src/tablebase/derived_data.bin
+build/nets.bin: $(NETS) data/nets
+	@mkdir -p build
+	cat /dev/null $(NETS) > $@
+
+$(REL)/%.o: %.S $(BLOBS)
 	@mkdir -p $(dir $@)
 	$(CC) -c $< -o $@
 
-$(ASAN)/%.o: %.S src/tablebase/derived_data.bin
+$(ASAN)/%.o: %.S $(BLOBS)
 	@mkdir -p $(dir $@)
 	$(CC) -c $< -o $@
 
@@ -200,7 +206,7 @@ $(FUZZ)/%.o: %.c
 	@mkdir -p $(dir $@)
 	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
 
-$(FUZZ)/%.o: %.S src/tablebase/derived_data.bin
+$(FUZZ)/%.o: %.S $(BLOBS)
 	@mkdir -p $(dir $@)
 	clang -c $< -o $@
 

@@ -184,6 +184,30 @@ static int castle_index(const Variant *v, int side, Cell from, Cell to)
     return -1;
 }
 
+int pos_move_cells(const Position *pos, Move m, Cell out[4])
+{
+    int n = 0;
+    if (MOVE_KIND(m) == MK_CASTLE) {
+        const Variant *v = pos->v;
+        int i = castle_index(v, pos->side, MOVE_FROM(m), MOVE_TO(m));
+        Cell cells[4] = {v->castle[i].king_from, v->castle[i].king_to, v->castle[i].rook_from, v->castle[i].rook_to};
+        for (int k = 0; k < 4; k++) {
+            bool seen = false;
+            for (int j = 0; j < n; j++)
+                seen |= out[j] == cells[k];
+            if (!seen)
+                out[n++] = cells[k];
+        }
+        return n;
+    }
+    if (MOVE_KIND(m) != MK_PLACE)
+        out[n++] = MOVE_FROM(m);
+    out[n++] = MOVE_TO(m);
+    if (MOVE_KIND(m) == MK_EP)
+        out[n++] = pos->ep_victim;
+    return n;
+}
+
 /* The rare moves are kept out of line, so that the ordinary move's code stays small (make and
  * unmake are a fifth of perft's time). */
 #define RARE static __attribute__((noinline, cold))

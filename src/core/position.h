@@ -83,6 +83,10 @@ ScoreSum pos_score_sum(const Position *pos, const ScoreTable *t);
 
 void pos_make(Position *pos, Move m, Undo *u);
 void pos_unmake(Position *pos, Move m, const Undo *u);
+/* The cells whose pieces move m (pseudo-legal in pos, not yet made) may change, at most 4 and
+ * each once: its from and to cells, the en-passant victim's, castling's king and rook cells.
+ * The variants' events (Starvation's removal) strike on these cells too. */
+int pos_move_cells(const Position *pos, Move m, Cell out[4]);
 /* Passes the move to the other side (the search's null move). */
 void pos_make_null(Position *pos, Undo *u);
 void pos_unmake_null(Position *pos, const Undo *u);

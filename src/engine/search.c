@@ -171,7 +171,12 @@ static uint64_t key_after(const Position *pos, Move m)
 
 void make(Worker *w, Move m, Undo *u)
 {
+    NnueMoveNote note;
+    if (w->net)
+        nnue_before(&note, &w->pos, m);
     pos_make(&w->pos, m, u);
+    if (w->net)
+        nnue_push(w->nnue, &note, &w->pos);
     push_key(w);
     counter_add(&w->nodes, 1);
 }
@@ -181,8 +186,13 @@ void make(Worker *w, Move m, Undo *u)
 static bool make_if_legal(Worker *w, Move m, Undo *u, bool check)
 {
     tt_prefetch(&w->shared->engine->tt, key_after(&w->pos, m));
+    NnueMoveNote note;
+    if (w->net)
+        nnue_before(&note, &w->pos, m);
     if (!pos_make_if_legal(&w->pos, m, u, check))
         return false;
+    if (w->net)
+        nnue_push(w->nnue, &note, &w->pos);
     push_key(w);
     counter_add(&w->nodes, 1);
     return true;
@@ -191,6 +201,8 @@ static bool make_if_legal(Worker *w, Move m, Undo *u, bool check)
 void unmake(Worker *w, Move m, const Undo *u)
 {
     w->nkeys--;
+    if (w->net)
+        nnue_pop(w->nnue);
     pos_unmake(&w->pos, m, u);
 }
 
@@ -240,7 +252,7 @@ static bool tt_entry_decides(const TTEntry *e, int depth, int alpha, int beta, i
  * lies beyond the evaluation (a search's result knows more than the evaluation). */
 static int refined_eval(Worker *w, const TTEntry *e, int ply)
 {
-    int eval = evaluate(&w->pos, w->shared->eval);
+    int eval = static_eval(w);
     if (!e || e->bound == BOUND_NONE)
         return eval;
     int score = score_from_tt(e->score, ply);
@@ -282,7 +294,7 @@ static int quiescence(Worker *w, int alpha, int beta, int ply, int qdepth, int c
         return 0;
     bool bounded = pos->v->def->long_capture_chains;
     if (ply >= MAX_PLY || (bounded && qdepth >= QS_MAX_DEPTH))
-        return evaluate(pos, w->shared->eval);
+        return static_eval(w);
     /* The table, outside the principal variation: an entry of this quiescence ply or a
      * shallower one (its search was wider) or of the main search settles the node. */
     TT *tt = &w->shared->engine->tt;

@@ -85,6 +85,7 @@ typedef struct Engine {
     atomic_bool pondering;
     uint64_t seed;     /* for the weakened play of lower skill levels */
     bool greedy;       /* play the one-ply greedy baseline: the move that wins most material */
+    bool use_nnue;     /* evaluate with the variant's net where it has one (nnue.h) */
     struct Worker **workers; /* one per thread, kept between searches */
 } Engine;
 

@@ -16,8 +16,10 @@
 
 static void worker_free(Worker *w)
 {
-    if (w)
+    if (w) {
         history_free(w);
+        free(w->nnue);
+    }
     free(w);
 }
 
@@ -30,6 +32,7 @@ bool engine_init(Engine *e, size_t hash_mb)
     memset(e, 0, sizeof *e);
     e->skill = 20;
     e->multipv = 1;
+    e->use_nnue = true;
     e->seed = rng_fresh_seed();
     atomic_init(&e->stop, false);
     atomic_init(&e->pondering, false);
@@ -108,6 +111,11 @@ static void worker_start(Worker *w, Shared *sh, const Game *game)
     w->shared = sh;
     w->pos = game->pos;
     pos_attach_scores(&w->pos, &sh->eval->scores);
+    if (sh->net && !w->nnue)
+        w->nnue = nnue_stack_new(MAX_PLY + 2);
+    w->net = w->nnue ? sh->net : NULL; /* no memory for the frames: the hand-written evaluation */
+    if (w->nnue)
+        nnue_stack_reset(w->nnue);
     w->nkeys = 0;
     int first = game->n + 1 > MAX_HISTORY_KEYS ? game->n + 1 - MAX_HISTORY_KEYS : 0;
     for (int i = first; i < game->n; i++)
@@ -144,6 +152,7 @@ SearchResult search_run(Engine *e, Game *game, const SearchLimits *limits, const
 {
     SearchResult r = {0};
     Shared sh = {.engine = e, .eval = eval_tables(game->v), .limits = *limits, .observer = observer};
+    sh.net = e->use_nnue ? nnue_net_for(game->v) : NULL;
     sh.start = clock_seconds();
     sh.nthreads = e->threads;
     atomic_init(&sh.abort, false);

@@ -13,6 +13,7 @@
 
 #include <pthread.h>
 
+#include "../nnue/nnue.h"
 #include "eval.h"
 #include "search.h"
 #include "timeman.h"
@@ -26,6 +27,7 @@
 typedef struct Shared {
     Engine *engine;
     const EvalTables *eval;
+    const NnueNet *net; /* NULL: the hand-written evaluation */
     SearchLimits limits;
     const SearchObserver *observer;
     double start;  /* seconds */
@@ -41,6 +43,10 @@ typedef struct Worker {
     Shared *shared;
     pthread_t thread;
     Position pos;
+    /* The net's accumulators along the path (net: the search's, or NULL when it has none or
+     * the frames' memory could not be had). */
+    const NnueNet *net;
+    NnueStack *nnue;
     /* Keys of the game's earlier positions, then of the search path; keys[nkeys-1] is now. */
     uint64_t keys[MAX_HISTORY_KEYS + MAX_PLY + 2];
     int nkeys;
@@ -113,6 +119,12 @@ static inline uint64_t total_tbhits(const Shared *sh)
     for (int i = 0; i < sh->nthreads; i++)
         sum += counter_read(&sh->engine->workers[i]->tbhits);
     return sum;
+}
+
+/* The static evaluation of the worker's position, for the side to move. */
+static inline int static_eval(Worker *w)
+{
+    return w->net ? nnue_evaluate(w->net, w->nnue, &w->pos) : evaluate(&w->pos, w->shared->eval);
 }
 
 static inline int piece_value(const Worker *w, uint8_t code)

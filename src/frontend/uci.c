@@ -7,7 +7,8 @@
  *
  * Commands: uci, isready, setoption, ucinewgame, position, go (depth, nodes, movetime, mate,
  * wtime/btime/winc/binc/movestogo, infinite, ponder; `go perft N`), stop, ponderhit, quit,
- * and the extensions d (the board) and pgn (the game so far).  The search runs on its own
+ * and the extensions d (the board), pgn (the game so far) and eval (the static evaluations:
+ * the hand-written one and the variant's net's).  The search runs on its own
  * thread, so `stop`, `ponderhit` and `isready` are answered at once; the search thread prints
  * `info` lines and `bestmove`, each line written whole so that lines never interleave.  `go
  * perft` runs on that thread too.  While either runs, `go` is refused (one error line, the
@@ -29,7 +30,9 @@
 #include "../core/notation.h"
 #include "../core/perft.h"
 #include "../core/pgn.h"
+#include "../engine/eval.h"
 #include "../engine/search.h"
+#include "../nnue/nnue.h"
 #include "../tablebase/tb.h"
 #include "../util/parse.h"
 #include "../util/version.h"
@@ -233,6 +236,35 @@ static void set_tablebase_path(Session *s, const char *value, int number)
     tb_set_dir(strcmp(value, "<empty>") == 0 ? "" : value);
 }
 
+static void set_use_nnue(Session *s, const char *value, int number)
+{
+    (void)value;
+    s->engine.use_nnue = number;
+}
+
+/* A net file for its variant (any of ours); "<built in>": the current variant's own again. */
+static void set_eval_file(Session *s, const char *value, int number)
+{
+    (void)number;
+    char why[200];
+    if (strcmp(value, "<built in>") == 0)
+        nnue_use_builtin(s->variant);
+    else if (!nnue_load_file(value, why, sizeof why))
+        error(s, "EvalFile '%s' refused: %s; the net in use is kept", value, why);
+}
+
+/* Which evaluation the next search of the current variant uses (said at `isready`). */
+static void say_evaluation(Session *s)
+{
+    const NnueNet *net = nnue_net_for(s->variant);
+    if (!s->engine.use_nnue)
+        say(s, "info string hand-written evaluation enabled (Use NNUE false)");
+    else if (!net)
+        say(s, "info string hand-written evaluation: no net for %s yet", s->variant->def->name);
+    else
+        say(s, "info string NNUE evaluation using %s (%zu KiB)", net->name, (net->bytes + 1023) / 1024);
+}
+
 #define STR(x) #x
 #define XSTR(x) STR(x)
 
@@ -248,6 +280,8 @@ static const UciOption options[] = {
     {"UCI_Elo", UCI_SPIN, "1500", 800, 2800, set_elo},
     {"Greedy", UCI_CHECK, "false", 0, 0, set_greedy},
     {"TablebasePath", UCI_STRING, "tb", 0, 0, set_tablebase_path},
+    {"Use NNUE", UCI_CHECK, "true", 0, 0, set_use_nnue},
+    {"EvalFile", UCI_STRING, "<built in>", 0, 0, set_eval_file},
 };
 
 static void cmd_uci(Session *s)
@@ -322,6 +356,16 @@ static void cmd_setoption(Session *s, char **tok, int n)
         strcat(dst, tok[i]);
     }
     set_option(s, name, value);
+}
+
+/* The current position's static evaluations, in centipawns for the side to move. */
+static void cmd_eval(Session *s)
+{
+    const Position *pos = &s->game.pos;
+    say(s, "hand-written evaluation %d cp (side to move)", evaluate(pos, eval_tables(pos->v)));
+    const NnueNet *net = nnue_net_for(pos->v);
+    if (net)
+        say(s, "NNUE evaluation %d cp (side to move, %s)", nnue_evaluate_position(net, pos), net->name);
 }
 
 static void cmd_position(Session *s, char **tok, int n)
@@ -540,8 +584,10 @@ static bool handle(Session *s, char *line)
         return true;
     const char *c = tok[0];
     if (strcmp(c, "isready") == 0) {
-        if (!s->searching)
+        if (!s->searching) {
             engine_prepare(&s->engine, s->variant);
+            say_evaluation(s);
+        }
         say(s, "readyok");
         return true;
     }
@@ -573,6 +619,8 @@ static bool handle(Session *s, char *line)
         display_game(s->out, &s->game);
     else if (strcmp(c, "pgn") == 0)
         cmd_pgn(s);
+    else if (strcmp(c, "eval") == 0)
+        cmd_eval(s);
     else if (strcmp(c, "stop") != 0) /* the search, if any, was stopped above */
         error(s, "unknown command '%s'", c);
     return true;

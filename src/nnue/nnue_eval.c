@@ -1,0 +1,190 @@
+/*
+ * The network's arithmetic: the accumulators, kept along the search's path, and the small
+ * layers above them (nnue.h).
+ *
+ * The loops over a row are plain C, compiled twice (target_clones): for AVX2 and for the
+ * build's own level (x86-64-v2 by default, SSE4.2); the loader picks the clone the processor
+ * runs at its first call, so the default build needs no -march=native and still uses AVX2
+ * where it is there.  GCC vectorises both (16 or 8 int16 lanes; the layer's products by
+ * pmaddwd).
+ */
+#include "nnue.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
+#define ROW_LOOP __attribute__((target_clones("avx2", "default")))
+#else
+#define ROW_LOOP
+#endif
+
+/* The quantisation (docs/nnue.md): activations in [0, QA]; the accumulators carry 3 bits more
+ * than an activation; the layers' weights are scaled by QB. */
+#define QA 127
+#define FT_SHIFT 3
+#define QB_SHIFT 10
+/* The output times 400 / (QA x QB) is centipawns. */
+#define OUTPUT_SCALE 400
+
+ROW_LOOP static void add_row(int16_t *restrict acc, const int16_t *restrict row, int n)
+{
+    for (int i = 0; i < n; i++)
+        acc[i] = (int16_t)(acc[i] + row[i]);
+}
+
+ROW_LOOP static void sub_row(int16_t *restrict acc, const int16_t *restrict row, int n)
+{
+    for (int i = 0; i < n; i++)
+        acc[i] = (int16_t)(acc[i] - row[i]);
+}
+
+/* The feature of a piece (cell NO_CELL: one in hand) seen from `view`. */
+static inline int feature(const NnueNet *net, int view, uint8_t code, Cell cell)
+{
+    int theirs = (code >> 4) != view;
+    int kind = theirs * net->types + PIECE_TYPE(code) - 1;
+    if (cell == NO_CELL)
+        return 2 * net->types * net->cells + kind;
+    return kind * net->cells + (view ? net->mirror[cell] : cell);
+}
+
+static inline const int16_t *row(const NnueNet *net, int f)
+{
+    return net->ft_weight + (size_t)f * (size_t)net->hidden;
+}
+
+void nnue_refresh(const NnueNet *net, const Position *pos, NnueFrame *f)
+{
+    int cells = pos->v->geo->ncells;
+    for (int view = 0; view < 2; view++) {
+        int16_t *acc = f->v[view];
+        memcpy(acc, net->ft_bias, sizeof(int16_t) * (size_t)net->hidden);
+        for (int c = 0; c < cells; c++)
+            if (pos->board[c])
+                add_row(acc, row(net, feature(net, view, pos->board[c], (Cell)c)), net->hidden);
+        for (int side = 0; side < 2 && net->hand; side++)
+            for (int t = 1; t <= net->types; t++)
+                for (int k = 0; k < pos->hand[side][t]; k++)
+                    add_row(acc, row(net, feature(net, view, MAKE_PIECE(side, t), NO_CELL)), net->hidden);
+    }
+    f->computed = true;
+}
+
+/* The frame's sums from its parent's (computed) and its changes. */
+static void update(const NnueNet *net, const NnueFrame *parent, NnueFrame *f)
+{
+    for (int view = 0; view < 2; view++) {
+        int16_t *acc = f->v[view];
+        memcpy(acc, parent->v[view], sizeof(int16_t) * (size_t)net->hidden);
+        for (int i = 0; i < f->nchanges; i++) {
+            const NnueChange *c = &f->changes[i];
+            const int16_t *r = row(net, feature(net, view, c->code, c->cell));
+            if (c->sign > 0)
+                add_row(acc, r, net->hidden);
+            else
+                sub_row(acc, r, net->hidden);
+        }
+    }
+    f->computed = true;
+}
+
+NnueStack *nnue_stack_new(int max_ply)
+{
+    size_t size = sizeof(NnueStack) + sizeof(NnueFrame) * (size_t)(max_ply + 1);
+    NnueStack *s = aligned_alloc(64, (size + 63) / 64 * 64);
+    if (s) {
+        memset(s, 0, size);
+        nnue_stack_reset(s);
+    }
+    return s;
+}
+
+void nnue_before(NnueMoveNote *note, const Position *pos, Move m)
+{
+    note->ncells = pos_move_cells(pos, m, note->cells);
+    for (int i = 0; i < note->ncells; i++)
+        note->before[i] = pos->board[note->cells[i]];
+    note->placed = MOVE_KIND(m) == MK_PLACE ? MAKE_PIECE(pos->side, MOVE_PIECE(m)) : 0;
+}
+
+void nnue_push(NnueStack *s, const NnueMoveNote *note, const Position *pos)
+{
+    NnueFrame *f = &s->frames[++s->top];
+    int n = 0;
+    for (int i = 0; i < note->ncells; i++) {
+        Cell c = note->cells[i];
+        uint8_t was = note->before[i], now = pos->board[c];
+        if (was == now)
+            continue;
+        if (was)
+            f->changes[n++] = (NnueChange){was, c, -1};
+        if (now)
+            f->changes[n++] = (NnueChange){now, c, +1};
+    }
+    if (note->placed)
+        f->changes[n++] = (NnueChange){note->placed, NO_CELL, -1};
+    f->nchanges = n;
+    f->computed = false;
+}
+
+/* Makes the top frame's sums ready: from the nearest computed frame below it, move by move,
+ * unless that is further than a refresh of the top costs. */
+static const NnueFrame *ready(const NnueNet *net, NnueStack *s, const Position *pos)
+{
+    int top = s->top, i = top, rows = 0;
+    while (i > 0 && !s->frames[i].computed) {
+        rows += s->frames[i].nchanges;
+        i--;
+    }
+    if (!s->frames[i].computed || rows > pos->pcount[0] + pos->pcount[1] + 2) {
+        nnue_refresh(net, pos, &s->frames[top]);
+        return &s->frames[top];
+    }
+    for (i++; i <= top; i++)
+        update(net, &s->frames[i - 1], &s->frames[i]);
+    return &s->frames[top];
+}
+
+static inline int clip(int x)
+{
+    return x < 0 ? 0 : x > QA ? QA : x;
+}
+
+ROW_LOOP static int dot(const int16_t *restrict a, const int16_t *restrict b, int n)
+{
+    int sum = 0;
+    for (int i = 0; i < n; i++)
+        sum += a[i] * b[i];
+    return sum;
+}
+
+/* The layers above the accumulators: `us` is the side to move's view. */
+static int forward(const NnueNet *net, const int16_t *us, const int16_t *them)
+{
+    _Alignas(64) int16_t x[2 * NNUE_MAX_HIDDEN];
+    int h = net->hidden;
+    for (int i = 0; i < h; i++) {
+        x[i] = (int16_t)clip((us[i] + (1 << FT_SHIFT >> 1)) >> FT_SHIFT);
+        x[h + i] = (int16_t)clip((them[i] + (1 << FT_SHIFT >> 1)) >> FT_SHIFT);
+    }
+    int out = net->l2_bias;
+    for (int o = 0; o < NNUE_L1; o++) {
+        int sum = net->l1_bias[o] + dot(x, net->l1_weight + (size_t)o * 2 * (size_t)h, 2 * h);
+        out += clip((sum + (1 << QB_SHIFT >> 1)) >> QB_SHIFT) * net->l2_weight[o];
+    }
+    return (int)((int64_t)out * OUTPUT_SCALE / (QA << QB_SHIFT));
+}
+
+int nnue_evaluate(const NnueNet *net, NnueStack *s, const Position *pos)
+{
+    const NnueFrame *f = ready(net, s, pos);
+    return forward(net, f->v[pos->side], f->v[pos->side ^ 1]);
+}
+
+int nnue_evaluate_position(const NnueNet *net, const Position *pos)
+{
+    NnueFrame f;
+    nnue_refresh(net, pos, &f);
+    return forward(net, f.v[pos->side], f.v[pos->side ^ 1]);
+}
