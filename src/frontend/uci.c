@@ -62,6 +62,9 @@ typedef struct {
     atomic_bool job_done; /* set by that thread before its last line: only the join is left */
     SearchLimits limits;
     int perft_depth; /* of the running `go perft` */
+    /* The evaluation last said at `isready` (at the start: the hand-written one, unsaid). */
+    const NnueNet *said_net;
+    bool said_off;
 } Session;
 
 /* Writes one whole line (printf-style, the newline added). */
@@ -253,16 +256,22 @@ static void set_eval_file(Session *s, const char *value, int number)
         error(s, "EvalFile '%s' refused: %s; the net in use is kept", value, why);
 }
 
-/* Which evaluation the next search of the current variant uses (said at `isready`). */
+/* Which evaluation the next search of the current variant uses, said at `isready` when it
+ * changed since it was last said (the hand-written one needs no word at the start). */
 static void say_evaluation(Session *s)
 {
-    const NnueNet *net = nnue_net_for(s->variant);
-    if (!s->engine.use_nnue)
+    bool off = !s->engine.use_nnue;
+    const NnueNet *net = off ? NULL : nnue_net_for(s->variant);
+    if (net == s->said_net && off == s->said_off)
+        return;
+    if (off)
         say(s, "info string hand-written evaluation enabled (Use NNUE false)");
     else if (!net)
         say(s, "info string hand-written evaluation: no net for %s yet", s->variant->def->name);
     else
         say(s, "info string NNUE evaluation using %s (%zu KiB)", net->name, (net->bytes + 1023) / 1024);
+    s->said_net = net;
+    s->said_off = off;
 }
 
 #define STR(x) #x
