@@ -130,6 +130,8 @@ $(FUZZ)/src/util/version.o: FUZZ_CFLAGS += -I$(FUZZ)
 # The BMI2 instantiation of the rules (its pragma sets the instructions) stays out of LTO, so
 # that tools/check_isa.py finds its code in the link map: the only code allowed BMI2.
 $(REL)/src/core/rules_w1_pext.o: CFLAGS += -fno-lto
+# So do the nets' row loops, with their AVX2 clones (src/nnue/nnue_simd.h).
+$(REL)/src/nnue/nnue_simd.o: CFLAGS += -fno-lto
 
 build/nets.bin: $(NETS) data/nets
 	@mkdir -p build

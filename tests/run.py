@@ -177,17 +177,20 @@ def run_browser(results):
 
 
 def run_bench(results):
-    """`starfish bench` must search exactly the node count recorded in tests/bench-signature:
-    the engine is deterministic, and a change to search or evaluation changes the count (then
-    update the file and name the new count in the commit message as `Bench: N`)."""
+    """`starfish bench` must search exactly the node count recorded in tests/bench-signature's
+    first line, and `starfish bench --no-nnue` (the hand-written evaluation) the count of its
+    second: the engine is deterministic, and a change to search or evaluation changes the count
+    (then update the file and name the new count in the commit message as `Bench: N`)."""
     with open(os.path.join(ROOT, "tests", "bench-signature")) as f:
-        expected = int(f.read().split()[0])
-    proc = subprocess.run([RELEASE_BIN, "bench"], capture_output=True, text=True, timeout=600)
-    got = None
-    for line in proc.stdout.splitlines():
-        if line.startswith("Nodes searched"):
-            got = int(line.split(":")[1])
-    results.record("bench signature", got == expected, f"bench searched {got} nodes, signature says {expected}")
+        signatures = [line.split() for line in f.read().splitlines() if line.strip()]
+    for expected, options in ((int(signatures[0][0]), []), (int(signatures[1][0]), ["--no-nnue"])):
+        proc = subprocess.run([RELEASE_BIN, "bench"] + options, capture_output=True, text=True, timeout=600)
+        got = None
+        for line in proc.stdout.splitlines():
+            if line.startswith("Nodes searched"):
+                got = int(line.split(":")[1])
+        results.record(" ".join(["bench signature"] + options), got == expected,
+                       f"bench {' '.join(options)} searched {got} nodes, signature says {expected}")
 
 
 FUZZ_DIR = os.path.join(ROOT, "tests", "fuzz")

@@ -11,7 +11,7 @@ LZCNT, MOVBE, FMA and F16C.  `tzcnt` is let through: gcc writes it for __builtin
 `rep bsf`, which an older CPU runs as `bsf`, the same for any input but zero (which ctz leaves
 undefined).
 
-    tools/check_isa.py BINARY [--map BINARY.map] [--allow OBJECT_SUFFIX ...]
+    tools/check_isa.py BINARY [--map BINARY.map] [--allow OBJECT_SUFFIX]...
 
 Exit status 0 when nothing is found, 1 (with each function and its first such instruction)
 otherwise; `--count` prints how many instructions beyond v2 lie inside the allowed ranges too.

@@ -19,6 +19,7 @@
 #include "../engine/search.h"
 #include "../engine/tune.h"
 #include "../nnue/gensfen.h"
+#include "../nnue/nnue.h"
 #include "../server/backup.h"
 #include "../server/server.h"
 #include "../server/user_cli.h"
@@ -38,12 +39,28 @@ static const Command perft_command = {
     "last ply is counted in bulk, without making the moves.",
     NULL, 2, 3};
 
+static bool bench_no_nnue;
+
+static bool bench_load_net(void *target, char **values, char *err, size_t errlen)
+{
+    (void)target;
+    return nnue_load_file(values[0], err, errlen);
+}
+
+static const Option bench_options[] = {
+    OPTION_FLAG("no-nnue", "the hand-written evaluation in every variant, nets or not (Use NNUE false)",
+                &bench_no_nnue),
+    OPTION_CALL("evalfile", "FILE", "evaluate FILE's variant with this net instead of its built-in one (UCI's\n"
+                "EvalFile); once per variant", NULL, 0, bench_load_net),
+    OPTIONS_END};
+
 static const Command bench_command = {
     "bench", "[perft [VARIANT]]", "the search benchmark, or timed perft",
     "Without arguments: fixed-depth searches of fixed positions of every variant; the total\n"
-    "node count is the engine's signature (tests/bench-signature).  With `perft`: timed perft\n"
-    "on the benchmark positions (of one variant when named).",
-    NULL, 0, 2};
+    "node count is the engine's signature (tests/bench-signature, taken with --no-nnue: the\n"
+    "hand-written evaluation's).  With `perft`: timed perft on the benchmark positions (of one\n"
+    "variant when named).",
+    bench_options, 0, 2};
 
 static int cmd_perft(int argc, char **argv)
 {
@@ -182,6 +199,7 @@ static int cmd_bench_search(void)
     Engine engine;
     if (!engine_init(&engine, 16))
         return options_fail(&bench_command, "cannot allocate the hash table");
+    engine.use_nnue = !bench_no_nnue;
     uint64_t total = 0;
     double seconds = 0;
     for (size_t i = 0; i < sizeof search_bench / sizeof search_bench[0]; i++) {
@@ -196,8 +214,10 @@ static int cmd_bench_search(void)
         SearchResult r = search_run(&engine, &g, &limits, NULL);
         char best[MOVE_TEXT_MAX];
         move_to_text(&g.pos, r.best, best);
-        printf("%-20s depth %2d  best %-8s score %6d  nodes %10llu\n", search_bench[i].variant, search_bench[i].depth,
-               best, r.score, (unsigned long long)r.nodes);
+        const NnueNet *net = engine.use_nnue ? nnue_net_for(v) : NULL;
+        printf("%-20s depth %2d  best %-8s score %6d  nodes %10llu  nps %9.0f  %s\n", search_bench[i].variant,
+               search_bench[i].depth, best, r.score, (unsigned long long)r.nodes,
+               r.seconds > 0 ? r.nodes / r.seconds : 0.0, net ? net->name : "hand-written");
         total += r.nodes;
         seconds += r.seconds;
         game_free(&g);

@@ -1,23 +1,13 @@
 /*
  * The network's arithmetic: the accumulators, kept along the search's path, and the small
- * layers above them (nnue.h).
- *
- * The loops over a row are plain C, compiled twice (target_clones): for AVX2 and for the
- * build's own level (x86-64-v2 by default, SSE4.2); the loader picks the clone the processor
- * runs at its first call, so the default build needs no -march=native and still uses AVX2
- * where it is there.  GCC vectorises both (16 or 8 int16 lanes; the layer's products by
- * pmaddwd).
+ * layers above them (nnue.h).  The loops over a row are in nnue_simd.c.
  */
 #include "nnue.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
-#define ROW_LOOP __attribute__((target_clones("avx2", "default")))
-#else
-#define ROW_LOOP
-#endif
+#include "nnue_simd.h"
 
 /* The quantisation (docs/nnue.md): activations in [0, QA]; the accumulators carry 3 bits more
  * than an activation; the layers' weights are scaled by QB. */
@@ -26,18 +16,6 @@
 #define QB_SHIFT 10
 /* The output times 400 / (QA x QB) is centipawns. */
 #define OUTPUT_SCALE 400
-
-ROW_LOOP static void add_row(int16_t *restrict acc, const int16_t *restrict row, int n)
-{
-    for (int i = 0; i < n; i++)
-        acc[i] = (int16_t)(acc[i] + row[i]);
-}
-
-ROW_LOOP static void sub_row(int16_t *restrict acc, const int16_t *restrict row, int n)
-{
-    for (int i = 0; i < n; i++)
-        acc[i] = (int16_t)(acc[i] - row[i]);
-}
 
 /* The feature of a piece (cell NO_CELL: one in hand) seen from `view`. */
 static inline int feature(const NnueNet *net, int view, uint8_t code, Cell cell)
@@ -62,11 +40,11 @@ void nnue_refresh(const NnueNet *net, const Position *pos, NnueFrame *f)
         memcpy(acc, net->ft_bias, sizeof(int16_t) * (size_t)net->hidden);
         for (int c = 0; c < cells; c++)
             if (pos->board[c])
-                add_row(acc, row(net, feature(net, view, pos->board[c], (Cell)c)), net->hidden);
+                nnue_add_row(acc, row(net, feature(net, view, pos->board[c], (Cell)c)), net->hidden);
         for (int side = 0; side < 2 && net->hand; side++)
             for (int t = 1; t <= net->types; t++)
                 for (int k = 0; k < pos->hand[side][t]; k++)
-                    add_row(acc, row(net, feature(net, view, MAKE_PIECE(side, t), NO_CELL)), net->hidden);
+                    nnue_add_row(acc, row(net, feature(net, view, MAKE_PIECE(side, t), NO_CELL)), net->hidden);
     }
     f->computed = true;
 }
@@ -81,9 +59,9 @@ static void update(const NnueNet *net, const NnueFrame *parent, NnueFrame *f)
             const NnueChange *c = &f->changes[i];
             const int16_t *r = row(net, feature(net, view, c->code, c->cell));
             if (c->sign > 0)
-                add_row(acc, r, net->hidden);
+                nnue_add_row(acc, r, net->hidden);
             else
-                sub_row(acc, r, net->hidden);
+                nnue_sub_row(acc, r, net->hidden);
         }
     }
     f->computed = true;
@@ -151,14 +129,6 @@ static inline int clip(int x)
     return x < 0 ? 0 : x > QA ? QA : x;
 }
 
-ROW_LOOP static int dot(const int16_t *restrict a, const int16_t *restrict b, int n)
-{
-    int sum = 0;
-    for (int i = 0; i < n; i++)
-        sum += a[i] * b[i];
-    return sum;
-}
-
 /* The layers above the accumulators: `us` is the side to move's view. */
 static int forward(const NnueNet *net, const int16_t *us, const int16_t *them)
 {
@@ -170,7 +140,7 @@ static int forward(const NnueNet *net, const int16_t *us, const int16_t *them)
     }
     int out = net->l2_bias;
     for (int o = 0; o < NNUE_L1; o++) {
-        int sum = net->l1_bias[o] + dot(x, net->l1_weight + (size_t)o * 2 * (size_t)h, 2 * h);
+        int sum = net->l1_bias[o] + nnue_dot(x, net->l1_weight + (size_t)o * 2 * (size_t)h, 2 * h);
         out += clip((sum + (1 << QB_SHIFT >> 1)) >> QB_SHIFT) * net->l2_weight[o];
     }
     return (int)((int64_t)out * OUTPUT_SCALE / (QA << QB_SHIFT));

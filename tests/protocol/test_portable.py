@@ -1,5 +1,6 @@
 """The default build runs on any x86-64 from x86-64-v2 up: outside the code chosen at run time
-(the rules' BMI2 instantiation, src/core/rules_w1_pext.c) it has no instruction beyond v2
+(the rules' BMI2 instantiation, src/core/rules_w1_pext.c, and the nets' AVX2 row loops,
+src/nnue/nnue_simd.c) it has no instruction beyond v2
 (tools/check_isa.py reads its disassembly and link map), it runs under qemu-user as a
 Nehalem (x86-64-v2, no AVX, no BMI) and searches the same tree there, and both ways of finding
 a slider's attacks count the same moves.
@@ -16,7 +17,8 @@ import tempfile
 from harness import REPO_ROOT, sanitized
 
 BUILD = os.path.join(REPO_ROOT, "build", "release", "starfish")
-DISPATCHED = "src/core/rules_w1_pext.o"
+# The code chosen at run time: the rules' BMI2 instantiation, the nets' AVX2 row loops.
+DISPATCHED = ["src/core/rules_w1_pext.o", "src/nnue/nnue_simd.o"]
 # qemu's CPU models: Nehalem has SSE4.2 and POPCNT (x86-64-v2) and nothing later; Haswell adds
 # AVX2, BMI1 and BMI2 (x86-64-v3).
 V2_CPU, V3_CPU = "Nehalem", "Haswell"
@@ -64,10 +66,18 @@ def test_default_build_is_for_x86_64_v2():
 def test_no_instruction_beyond_v2_outside_the_dispatched_code():
     if sanitized():
         return
-    code, out, err = check_isa("--allow", DISPATCHED, "--count")
+    code, out, err = check_isa(*[a for path in DISPATCHED for a in ("--allow", path)], "--count")
     assert code == 0, "instructions beyond x86-64-v2 outside %s:\n%s%s" % (DISPATCHED, out[:3000], err)
     inside = int(re.search(r"(\d+) instructions beyond x86-64-v2 in the code allowed", out).group(1))
     assert inside > 0, "the dispatched code should use BMI2 (PEXT), the scan found none: %r" % out
+
+
+def test_the_net_loops_have_an_avx2_clone():
+    if sanitized():
+        return
+    code, out, err = run(["nm", BUILD])
+    clones = set(re.findall(r" (nnue_(?:add_row|sub_row|dot)\.(?:avx2|default))\b", out))
+    assert len(clones) == 6, "expected an AVX2 and a default clone of each row loop: %r" % sorted(clones)
 
 
 def test_the_scan_finds_what_it_looks_for():
@@ -75,7 +85,7 @@ def test_the_scan_finds_what_it_looks_for():
     if sanitized():
         return
     code, out, err = check_isa()
-    assert code == 1 and "pext" in out, "the scan should report the PEXT of %s: %r %r" % (DISPATCHED, out[:500], err)
+    assert code == 1 and "pext" in out, "the scan should report the PEXT of %s: %r %r" % (DISPATCHED[0], out[:500], err)
 
 
 def test_runs_on_an_x86_64_v2_cpu():
