@@ -41,18 +41,7 @@ static const Command perft_command = {
 
 static bool bench_no_nnue;
 
-static bool bench_load_net(void *target, char **values, char *err, size_t errlen)
-{
-    (void)target;
-    return nnue_load_file(values[0], err, errlen);
-}
-
-static const Option bench_options[] = {
-    OPTION_FLAG("no-nnue", "the hand-written evaluation in every variant, nets or not (Use NNUE false)",
-                &bench_no_nnue),
-    OPTION_CALL("evalfile", "FILE", "evaluate FILE's variant with this net instead of its built-in one (UCI's\n"
-                "EvalFile); once per variant", NULL, 0, bench_load_net),
-    OPTIONS_END};
+static const Option bench_options[] = {NNUE_COMMAND_OPTIONS(&bench_no_nnue), OPTIONS_END};
 
 static const Command bench_command = {
     "bench", "[perft [VARIANT]]", "the search benchmark, or timed perft",

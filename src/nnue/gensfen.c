@@ -21,12 +21,14 @@
 #include "../util/clock.h"
 #include "../util/rng.h"
 #include "../variants/registry.h"
+#include "nnue.h"
 #include "posfile.h"
 
 static struct {
     uint64_t positions, nodes, seed;
     int depth, random_plies, threads, max_plies, hash;
     const char *out;
+    bool no_nnue;
 } opt;
 
 static const Option gensfen_options[] = {
@@ -44,6 +46,7 @@ static const Option gensfen_options[] = {
     OPTION_INT("max-plies", "N", "a game still going after N plies is an agreed draw (default 400)", &opt.max_plies,
                1, 100000),
     OPTION_INT("hash", "MB", "transposition table of each thread's engine (default 16)", &opt.hash, 1, 65536),
+    NNUE_COMMAND_OPTIONS(&opt.no_nnue),
     OPTIONS_END,
 };
 
@@ -273,6 +276,7 @@ static void play_games(Farm *f, int worker, void *ctx)
     Gen *gen = ctx;
     Engine e;
     bool ready = engine_init(&e, (size_t)opt.hash);
+    e.use_nnue = !opt.no_nnue;
     int game;
     while (farm_next(f, worker, &game)) {
         Batch b = {.game = (uint64_t)game, .record = gen->record};

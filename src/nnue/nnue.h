@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "../core/position.h"
+#include "../util/options.h"
 
 #define NNUE_MAX_HIDDEN 512
 #define NNUE_L1 32
@@ -88,6 +89,17 @@ void nnue_free(NnueNet *net);
 bool nnue_load_file(const char *path, char *why, size_t why_len);
 /* Variant v plays with its built-in net again (or none). */
 void nnue_use_builtin(const Variant *v);
+/* For a command's options (OPT_CALL): loads the net file values[0] as nnue_load_file does. */
+bool nnue_option_load(void *target, char **values, char *err, size_t err_len);
+/* The two options of every command that searches (bench, gensfen, ...): --no-nnue sets the
+ * bool *no_nnue, --evalfile loads a net. */
+#define NNUE_COMMAND_OPTIONS(no_nnue)                                                                  \
+    OPTION_FLAG("no-nnue", "the hand-written evaluation in every variant, nets or not (Use NNUE false)", \
+                no_nnue),                                                                              \
+    OPTION_CALL("evalfile", "FILE",                                                                    \
+                "evaluate FILE's variant with this net instead of its built-in one (UCI's\n"           \
+                "EvalFile); once per variant",                                                         \
+                NULL, 0, nnue_option_load)
 
 /* ---- Evaluation (nnue_eval.c) ------------------------------------------------------------ */
 

@@ -217,3 +217,13 @@ void nnue_use_builtin(const Variant *v)
         loaded[i] = NULL;
     pthread_mutex_unlock(&nets_lock);
 }
+
+bool nnue_option_load(void *target, char **values, char *err, size_t err_len)
+{
+    (void)target;
+    char why[200];
+    if (nnue_load_file(values[0], why, sizeof why))
+        return true;
+    snprintf(err, err_len, "net '%s' refused: %s", values[0], why);
+    return false;
+}
