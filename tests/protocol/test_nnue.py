@@ -147,3 +147,12 @@ def test_a_bad_eval_file_is_refused_and_the_net_kept():
             built_in = os.path.exists(os.path.join(REPO_ROOT, "data", "nets", "chess.nnue"))
             assert s.lines_until("readyok")[0].startswith("info string NNUE evaluation using chess.nnue (" if built_in else
                                                    "info string hand-written evaluation: no net for chess yet"), built_in
+
+
+def test_commands_take_a_net_and_refuse_a_bad_one():
+    for command in (["bench"], ["gensfen", "chess", "--positions", "1", "--depth", "1"]):
+        code, out, err = cli(command + ["--evalfile", os.path.join(REPO_ROOT, "README.md")])
+        assert code == 2 and "net '%s' refused: not a starfish net" % os.path.join(REPO_ROOT, "README.md") in err, \
+            (command, code, err)
+    code, out, err = cli(["bench", "--no-nnue", "--evalfile"])
+    assert code == 2 and "--evalfile" in err, (code, err)
