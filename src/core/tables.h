@@ -155,6 +155,9 @@ typedef struct VariantDef {
      * stops after a few plies; elsewhere it searches every capture that does not lose
      * material, as deep as the captures go. */
     bool long_capture_chains;
+    /* The engine: without a net of its own, the variant is evaluated with this variant's net
+     * (the same board, pieces and hand; rules that differ a little), or NULL. */
+    const char *net_from;
     /* A letter shown on each cell of the board (square-says's marks), or NULL. */
     char (*cell_mark)(const Geometry *g, Cell c);
     /* Installed from above at start-up (NULL: no tables); read by the hooks above. */

@@ -171,11 +171,12 @@ static uint64_t key_after(const Position *pos, Move m)
 
 void make(Worker *w, Move m, Undo *u)
 {
+    bool net = w->net; /* read once: the compiler then knows `note` is set where it is read */
     NnueMoveNote note;
-    if (w->net)
+    if (net)
         nnue_before(&note, &w->pos, m);
     pos_make(&w->pos, m, u);
-    if (w->net)
+    if (net)
         nnue_push(w->nnue, &note, &w->pos);
     push_key(w);
     counter_add(&w->nodes, 1);
@@ -186,12 +187,13 @@ void make(Worker *w, Move m, Undo *u)
 static bool make_if_legal(Worker *w, Move m, Undo *u, bool check)
 {
     tt_prefetch(&w->shared->engine->tt, key_after(&w->pos, m));
+    bool net = w->net;
     NnueMoveNote note;
-    if (w->net)
+    if (net)
         nnue_before(&note, &w->pos, m);
     if (!pos_make_if_legal(&w->pos, m, u, check))
         return false;
-    if (w->net)
+    if (net)
         nnue_push(w->nnue, &note, &w->pos);
     push_key(w);
     counter_add(&w->nodes, 1);

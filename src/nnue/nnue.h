@@ -78,7 +78,8 @@ typedef struct NnueMoveNote {
 
 /* ---- Nets (nnue_net.c) ------------------------------------------------------------------- */
 
-/* The net variant v is evaluated with: a file loaded for it, else the built-in one, else NULL. */
+/* The net variant v is evaluated with: a file loaded for it, else the built-in one, else that
+ * of the variant its data name (VariantDef.net_from), else NULL. */
 const NnueNet *nnue_net_for(const Variant *v);
 /* Reads a net from memory, checking everything the arithmetic relies on; NULL with the reason
  * in why. */

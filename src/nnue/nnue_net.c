@@ -173,14 +173,26 @@ static void read_builtin(void)
     }
 }
 
-const NnueNet *nnue_net_for(const Variant *v)
+/* The net a variant's own name gives: loaded for it, else built in, else NULL. */
+static const NnueNet *own_net(const char *name)
 {
-    pthread_once(&builtin_once, read_builtin);
-    int i = variant_index(v->def->name);
+    int i = variant_index(name);
     pthread_mutex_lock(&nets_lock);
     const NnueNet *net = i < 0 ? NULL : loaded[i] ? loaded[i] : builtin[i];
     pthread_mutex_unlock(&nets_lock);
     return net;
+}
+
+const NnueNet *nnue_net_for(const Variant *v)
+{
+    pthread_once(&builtin_once, read_builtin);
+    const NnueNet *net = own_net(v->def->name);
+    if (!net && v->def->net_from)
+        net = own_net(v->def->net_from);
+    /* A net's board must be this variant's (the data say so; checked, not trusted). */
+    bool fits = net && net->cells == v->geo->ncells && net->types == v->ntypes &&
+                net->hand == (v->def->fen_hand ? 2 * v->ntypes : 0);
+    return fits ? net : NULL;
 }
 
 bool nnue_load_file(const char *path, char *why, size_t why_len)

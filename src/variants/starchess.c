@@ -107,5 +107,6 @@ VariantDef starchess_ludii_definition(void)
     d.insufficient_material = NULL;
     d.fifty_move_exception = NULL;
     d.probe_endgame = NULL;
+    d.net_from = "starchess"; /* the same board and armies: what Starchess's net knows holds */
     return d;
 }

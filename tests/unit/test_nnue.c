@@ -160,3 +160,13 @@ TEST(damaged_nets_are_refused_with_their_reason)
     CHECK(!nnue_load_file("/etc/hostname", why, sizeof why));
     CHECK(nnue_net_for(v) == before);
 }
+
+/* Starchess's Ludii reading has no net of its own: its data name Starchess's, which it uses
+ * (the same board, armies and hand); chess's net, were it loaded, would not be taken for it. */
+TEST(a_variant_without_a_net_uses_the_one_its_data_name)
+{
+    const Variant *ludii = variant_by_name("starchess-ludii"), *star = variant_by_name("starchess");
+    CHECK(strcmp(ludii->def->net_from, "starchess") == 0);
+    CHECK(nnue_net_for(ludii) == nnue_net_for(star));
+    CHECK(nnue_net_for(star) != NULL); /* data/nets/starchess.nnue is built in */
+}
