@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "../variants/registry.h"
+#include "../util/bytes.h"
 
 #define NET_MAGIC "sfnnue\0\0"
 #define NET_VERSION 1
@@ -29,16 +30,6 @@ __attribute__((format(printf, 3, 4))) static void *refuse(char *why, size_t why_
     return NULL;
 }
 
-static uint32_t get16(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8;
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-    return get16(p) | get16(p + 2) << 16;
-}
-
 /* The bytes of a net of these sizes, from the header to its last array. */
 static size_t net_size(size_t cells, size_t features, size_t hidden)
 {
@@ -50,14 +41,14 @@ static size_t net_size(size_t cells, size_t features, size_t hidden)
 static const uint8_t *read16(int16_t *out, const uint8_t *p, size_t n)
 {
     for (size_t i = 0; i < n; i++, p += 2)
-        out[i] = (int16_t)get16(p);
+        out[i] = (int16_t)le_get16(p);
     return p;
 }
 
 static const uint8_t *read32(int32_t *out, const uint8_t *p, size_t n)
 {
     for (size_t i = 0; i < n; i++, p += 4)
-        out[i] = (int32_t)get32(p);
+        out[i] = (int32_t)le_get32(p);
     return p;
 }
 
@@ -66,15 +57,15 @@ static const Variant *check_header(const uint8_t *d, size_t size, char *why, siz
 {
     if (size < NET_HEADER || memcmp(d, NET_MAGIC, 8) != 0)
         return refuse(why, why_len, "not a starfish net (no 'sfnnue' header)");
-    if (get16(d + 8) != NET_VERSION)
-        return refuse(why, why_len, "net version %u, this program reads version %d", get16(d + 8), NET_VERSION);
+    if (le_get16(d + 8) != NET_VERSION)
+        return refuse(why, why_len, "net version %u, this program reads version %d", le_get16(d + 8), NET_VERSION);
     char name[25] = {0};
     memcpy(name, d + 28, 24);
     const Variant *v = variant_by_name(name);
     if (!v)
         return refuse(why, why_len, "a net for an unknown variant '%.24s'", name);
-    uint32_t cells = get16(d + 10), types = get16(d + 12), hand = get16(d + 14);
-    uint32_t features = get32(d + 16), hidden = get32(d + 20), l1 = get32(d + 24);
+    uint32_t cells = le_get16(d + 10), types = le_get16(d + 12), hand = le_get16(d + 14);
+    uint32_t features = le_get32(d + 16), hidden = le_get32(d + 20), l1 = le_get32(d + 24);
     uint32_t want_hand = v->def->fen_hand ? 2u * (uint32_t)v->ntypes : 0;
     if (cells != (uint32_t)v->geo->ncells || types != (uint32_t)v->ntypes || hand != want_hand)
         return refuse(why, why_len, "the net's board (%u cells, %u types, %u in hand) is not %s's", cells, types, hand,
@@ -107,9 +98,9 @@ NnueNet *nnue_parse(const uint8_t *d, size_t size, const char *name, char *why, 
     net->bytes = size;
     net->cells = v->geo->ncells;
     net->types = v->ntypes;
-    net->hand = (int)get16(d + 14);
-    net->features = (int)get32(d + 16);
-    net->hidden = (int)get32(d + 20);
+    net->hand = (int)le_get16(d + 14);
+    net->features = (int)le_get32(d + 16);
+    net->hidden = (int)le_get32(d + 20);
     memcpy(net->mirror, d + NET_HEADER, (size_t)net->cells);
     size_t h = (size_t)net->hidden, ft = (size_t)net->features * h, l1 = NNUE_L1 * 2 * h;
     size_t bytes = ((ft + h + l1) * sizeof(int16_t) + 63) / 64 * 64;
@@ -159,7 +150,7 @@ static void read_builtin(void)
 {
     const uint8_t *p = nnue_builtin_blob;
     while (p + NET_HEADER <= nnue_builtin_blob_end) {
-        size_t size = net_size(get16(p + 10), get32(p + 16), get32(p + 20));
+        size_t size = net_size(le_get16(p + 10), le_get32(p + 16), le_get32(p + 20));
         char why[160], name[64];
         snprintf(name, sizeof name, "%.24s.nnue", (const char *)p + 28);
         bool whole = size <= (size_t)(nnue_builtin_blob_end - p);

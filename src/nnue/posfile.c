@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "../core/tables.h"
+#include "../util/bytes.h"
 
 /* A count per side and type where pieces wait in hand, else nothing. */
 static int hand_bytes(const Variant *v)
@@ -20,20 +21,14 @@ int posfile_data_offset(const Variant *v)
     return POSFILE_HEADER + v->geo->ncells;
 }
 
-static void put16(uint8_t *p, int x)
-{
-    p[0] = (uint8_t)(x & 0xff);
-    p[1] = (uint8_t)((x >> 8) & 0xff);
-}
-
 bool posfile_write_header(FILE *f, const Variant *v)
 {
     uint8_t h[POSFILE_HEADER] = "sfpos";
-    put16(h + 8, POSFILE_VERSION);
-    put16(h + 10, v->geo->ncells);
-    put16(h + 12, v->ntypes);
-    put16(h + 14, hand_bytes(v));
-    put16(h + 16, posfile_record_size(v));
+    le_put16(h + 8, POSFILE_VERSION);
+    le_put16(h + 10, v->geo->ncells);
+    le_put16(h + 12, v->ntypes);
+    le_put16(h + 14, hand_bytes(v));
+    le_put16(h + 16, posfile_record_size(v));
     strncpy((char *)h + 18, v->def->name, 21);
     for (int t = 1; t <= v->ntypes && t <= 23; t++)
         h[40 + t - 1] = (uint8_t)v->letter[MAKE_PIECE(WHITE, t)];
@@ -47,10 +42,10 @@ void posfile_encode(const Position *pos, int score, int result, int ply, uint8_t
 {
     const Variant *v = pos->v;
     int clamped = score > INT16_MAX ? INT16_MAX : score < INT16_MIN ? INT16_MIN : score;
-    put16(out, clamped);
+    le_put16(out, clamped);
     out[2] = (uint8_t)(int8_t)result;
     out[3] = (uint8_t)pos->side;
-    put16(out + 4, ply > UINT16_MAX ? UINT16_MAX : ply);
+    le_put16(out + 4, ply > UINT16_MAX ? UINT16_MAX : ply);
     uint8_t *p = out + POSFILE_RECORD_HEAD;
     if (hand_bytes(v))
         for (int side = 0; side < 2; side++)

@@ -37,6 +37,7 @@
 #include <time.h>
 #include <zlib.h>
 
+#include "../util/bytes.h"
 #include "tb_internal.h"
 
 #define HEADER_SIZE 96
@@ -114,28 +115,6 @@ void tb_each_entry(const TbTable *t, TbEntryFn fn, void *ctx)
 
 /* ---- files ---- */
 
-static void put32(uint8_t *p, uint32_t v)
-{
-    for (int i = 0; i < 4; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static void put64(uint8_t *p, uint64_t v)
-{
-    for (int i = 0; i < 8; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint64_t get64(const uint8_t *p)
-{
-    return (uint64_t)get32(p) | (uint64_t)get32(p + 4) << 32;
-}
-
 void tb_file_name(const char *dir, const TbSig *sig, char *buf, size_t len)
 {
     char name[32];
@@ -147,20 +126,20 @@ static void make_header(const TbTable *t, uint8_t *h)
 {
     memset(h, 0, HEADER_SIZE);
     memcpy(h, MAGIC, 8);
-    put32(h + 8, VERSION);
-    put32(h + 12, HEADER_SIZE);
+    le_put32(h + 8, VERSION);
+    le_put32(h + 12, HEADER_SIZE);
     memcpy(h + 16, t->L.name, strlen(t->L.name));
     h[48] = (uint8_t)t->L.men;
     h[49] = (uint8_t)t->L.nsym;
     h[50] = (uint8_t)t->wdtm;
     h[51] = (uint8_t)t->wdtz;
-    put32(h + 52, (uint32_t)tb_geo()->nkk[t->L.kkset]);
-    put64(h + 56, t->L.per_side);
-    put32(h + 64, (uint32_t)t->max_dtm);
-    put32(h + 68, (uint32_t)t->max_dtz);
-    put64(h + 72, t->payload_size);
-    put32(h + 80, tb_crc32(0, t->payload, t->payload_size));
-    put32(h + 92, tb_crc32(0, h, 92));
+    le_put32(h + 52, (uint32_t)tb_geo()->nkk[t->L.kkset]);
+    le_put64(h + 56, t->L.per_side);
+    le_put32(h + 64, (uint32_t)t->max_dtm);
+    le_put32(h + 68, (uint32_t)t->max_dtz);
+    le_put64(h + 72, t->payload_size);
+    le_put32(h + 80, tb_crc32(0, t->payload, t->payload_size));
+    le_put32(h + 92, tb_crc32(0, h, 92));
 }
 
 bool tb_write_table(const char *path, const TbTable *t, char *err, size_t errlen)
@@ -215,12 +194,12 @@ bool tb_read_table(const char *path, const TbSig *expect, TbTable *t, char *err,
         fclose(f);
         return false;
     }
-    if (get32(h + 8) != VERSION || get32(h + 12) != HEADER_SIZE) {
-        snprintf(err, errlen, "%s: unsupported format version %u", path, get32(h + 8));
+    if (le_get32(h + 8) != VERSION || le_get32(h + 12) != HEADER_SIZE) {
+        snprintf(err, errlen, "%s: unsupported format version %u", path, le_get32(h + 8));
         fclose(f);
         return false;
     }
-    if (tb_crc32(0, h, 92) != get32(h + 92)) {
+    if (tb_crc32(0, h, 92) != le_get32(h + 92)) {
         snprintf(err, errlen, "%s: header checksum mismatch (the file is corrupted)", path);
         fclose(f);
         return false;
@@ -237,11 +216,11 @@ bool tb_read_table(const char *path, const TbSig *expect, TbTable *t, char *err,
     tb_layout_init(&t->L, &sig);
     t->wdtm = h[50];
     t->wdtz = h[51];
-    t->max_dtm = (int)get32(h + 64);
-    t->max_dtz = (int)get32(h + 68);
-    uint64_t per_side = get64(h + 56), size = get64(h + 72);
+    t->max_dtm = (int)le_get32(h + 64);
+    t->max_dtz = (int)le_get32(h + 68);
+    uint64_t per_side = le_get64(h + 56), size = le_get64(h + 72);
     if (h[48] != t->L.men || h[49] != t->L.nsym || (t->wdtm != 1 && t->wdtm != 2) ||
-        (t->wdtz != 1 && t->wdtz != 2) || get32(h + 52) != (uint32_t)tb_geo()->nkk[t->L.kkset] ||
+        (t->wdtz != 1 && t->wdtz != 2) || le_get32(h + 52) != (uint32_t)tb_geo()->nkk[t->L.kkset] ||
         per_side != t->L.per_side || size != 2 * per_side * (uint64_t)(t->wdtm + t->wdtz)) {
         snprintf(err, errlen, "%s: header sizes do not match signature %s (made by another index version?)", path,
                  name);
@@ -274,7 +253,7 @@ bool tb_read_table(const char *path, const TbSig *expect, TbTable *t, char *err,
         tb_table_free(t);
         return false;
     }
-    if (tb_crc32(0, t->payload, size) != get32(h + 80)) {
+    if (tb_crc32(0, t->payload, size) != le_get32(h + 80)) {
         snprintf(err, errlen, "%s: payload checksum mismatch (the file is corrupted)", path);
         tb_table_free(t);
         return false;
