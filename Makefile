@@ -62,7 +62,7 @@ ASAN := build/asan
 FUZZ := build/fuzz
 SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-.PHONY: all run test test-scale test-tournaments asan librules native pgo install uninstall deb release bench bench-ab perft-deep fuzz-long load-test load-test-streams clean FORCE
+.PHONY: all run test test-scale test-tournaments asan librules native pgo install uninstall deb release bench bench-ab perft-deep fuzz-long nets load-test load-test-streams clean FORCE
 
 all: starfish
 
@@ -263,6 +263,13 @@ bench: starfish
 # once, one a core (tools/bench_ab.py).
 bench-ab: starfish
 	python3 tools/bench_ab.py ./starfish $(BASELINE)
+
+# Nets made from nothing (tools/train-net.sh, docs/nnue.md): for each of NET_VARIANTS (the
+# games with a built-in net), ROUNDS rounds of self-play data and training in
+# build/nets-work/VARIANT.  Hours on two cores; a net replaces data/nets' only after a match.
+NET_VARIANTS ?= $(basename $(notdir $(NETS)))
+nets: starfish
+	for v in $(NET_VARIANTS); do tools/train-net.sh $$v $(or $(ROUNDS),2) || exit 1; done
 
 # A bounded load test of the web server on loopback (games, players, spectators, then wrk).
 load-test: starfish

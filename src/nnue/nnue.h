@@ -38,7 +38,8 @@ typedef struct NnueNet {
     uint8_t mirror[MAX_CELLS];
     int16_t *ft_weight; /* [features][hidden] */
     int16_t *ft_bias;   /* [hidden] */
-    int16_t *l1_weight; /* [NNUE_L1][2 x hidden] */
+    int16_t *l1_pairs;  /* the layer's weights: [hidden][NNUE_L1][2], input 2i's and 2i+1's
+                         * weights of each output side by side (the file's are [NNUE_L1][2 x hidden]) */
     int32_t l1_bias[NNUE_L1];
     int16_t l2_weight[NNUE_L1];
     int32_t l2_bias;

@@ -138,11 +138,12 @@ static int forward(const NnueNet *net, const int16_t *us, const int16_t *them)
         x[i] = (int16_t)clip((us[i] + (1 << FT_SHIFT >> 1)) >> FT_SHIFT);
         x[h + i] = (int16_t)clip((them[i] + (1 << FT_SHIFT >> 1)) >> FT_SHIFT);
     }
+    int32_t sums[NNUE_L1];
+    memcpy(sums, net->l1_bias, sizeof sums);
+    nnue_layer(x, net->l1_pairs, h, sums);
     int out = net->l2_bias;
-    for (int o = 0; o < NNUE_L1; o++) {
-        int sum = net->l1_bias[o] + nnue_dot(x, net->l1_weight + (size_t)o * 2 * (size_t)h, 2 * h);
-        out += clip((sum + (1 << QB_SHIFT >> 1)) >> QB_SHIFT) * net->l2_weight[o];
-    }
+    for (int o = 0; o < NNUE_L1; o++)
+        out += clip((sums[o] + (1 << QB_SHIFT >> 1)) >> QB_SHIFT) * net->l2_weight[o];
     return (int)((int64_t)out * OUTPUT_SCALE / (QA << QB_SHIFT));
 }
 

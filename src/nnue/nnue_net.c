@@ -45,6 +45,16 @@ static const uint8_t *read16(int16_t *out, const uint8_t *p, size_t n)
     return p;
 }
 
+/* The layer's weights, stored [NNUE_L1][2 x hidden], read into the order nnue_layer walks:
+ * for each pair of inputs, each output's two weights side by side. */
+static const uint8_t *read_layer(int16_t *pairs, const uint8_t *p, int hidden)
+{
+    for (int o = 0; o < NNUE_L1; o++)
+        for (int i = 0; i < 2 * hidden; i++, p += 2)
+            pairs[((i / 2) * NNUE_L1 + o) * 2 + i % 2] = (int16_t)le_get16(p);
+    return p;
+}
+
 static const uint8_t *read32(int32_t *out, const uint8_t *p, size_t n)
 {
     for (size_t i = 0; i < n; i++, p += 4)
@@ -111,11 +121,11 @@ NnueNet *nnue_parse(const uint8_t *d, size_t size, const char *name, char *why, 
     }
     net->ft_weight = memory;
     net->ft_bias = memory + ft;
-    net->l1_weight = memory + ft + h;
+    net->l1_pairs = memory + ft + h;
     const uint8_t *p = d + NET_HEADER + net->cells;
     p = read16(net->ft_weight, p, ft);
     p = read16(net->ft_bias, p, h);
-    p = read16(net->l1_weight, p, l1);
+    p = read_layer(net->l1_pairs, p, net->hidden);
     p = read32(net->l1_bias, p, NNUE_L1);
     p = read16(net->l2_weight, p, NNUE_L1);
     read32(&net->l2_bias, p, 1);

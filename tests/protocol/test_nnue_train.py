@@ -8,7 +8,7 @@ import struct
 import subprocess
 import tempfile
 
-from harness import REPO_ROOT, cli, sanitized
+from harness import REPO_ROOT, Session, cli, sanitized
 
 TRAIN = ["/usr/bin/python3", os.path.join(REPO_ROOT, "tools", "nnue_train.py")]
 
@@ -80,3 +80,25 @@ def test_bad_input_is_named():
             code, out, err = train(*(args + ["--out", net]))
             assert code == 2 and err.startswith("nnue_train: ") and message in err, (args, code, err)
         assert not os.path.exists(net)
+
+
+def test_train_net_makes_nets_from_nothing():
+    """`make nets`'s script, in small: two rounds of data and training, the second round's data
+    played with the first round's net, every step's time in the log, a net the engine loads."""
+    if sanitized():
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        env = dict(os.environ, POSITIONS="1500", NODES="60", HIDDEN="16", EPOCHS="1", WORK=tmp)
+        proc = subprocess.run([os.path.join(REPO_ROOT, "tools", "train-net.sh"), "starvation", "2"], env=env,
+                              capture_output=True, text=True, timeout=300)
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        log = open(os.path.join(tmp, "log")).read()
+        for step in ("round 1: gensfen", "round 1: training", "round 2: gensfen", "round 2: training"):
+            assert re.search(r"^%s: \d+ s$" % step, log, re.M), (step, log)
+        assert "the last net: %s/round2.nnue" % tmp in log, log
+        for name in ("round1.sfpos", "round2.sfpos", "round1.nnue", "round2.png"):
+            assert os.path.getsize(os.path.join(tmp, name)) > 0, name
+        with Session("starvation") as s:
+            s.send("setoption name EvalFile value " + os.path.join(tmp, "round2.nnue"))
+            s.send("isready")
+            assert s.lines_until("readyok")[0].startswith("info string NNUE evaluation using round2.nnue ("), log

@@ -76,8 +76,10 @@ def test_the_net_loops_have_an_avx2_clone():
     if sanitized():
         return
     code, out, err = run(["nm", BUILD])
-    clones = set(re.findall(r" (nnue_(?:add_row|sub_row|dot)\.(?:avx2|default))\b", out))
-    assert len(clones) == 6, "expected an AVX2 and a default clone of each row loop: %r" % sorted(clones)
+    clones = set(re.findall(r" (nnue_(?:add_row|sub_row)\.(?:avx2|default))\b", out))
+    assert len(clones) == 4, "expected an AVX2 and a default clone of each row loop: %r" % sorted(clones)
+    layers = set(re.findall(r" (?:i nnue_layer|t layer_avx2|t layer_sse2)\b", out))
+    assert len(layers) == 3, "expected the layer's AVX2 and SSE2 versions behind an ifunc: %r" % sorted(layers)
 
 
 def test_the_scan_finds_what_it_looks_for():
