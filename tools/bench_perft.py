@@ -9,7 +9,8 @@ games on starfish alone (no peer plays them).
 Search: starfish searches each position of its search benchmark (`starfish bench`, deeper:
 about a second each) to a fixed depth over UCI, one thread, 16 MB of hash, a new game before
 each; the speed of a game is its nodes (the last `info` line's count) over its time, summed
-over its positions.
+over its positions.  The searches run again with `Use NNUE false` (the "hand-written" rows):
+a game with a net must keep at least half the hand-written evaluation's speed (issue 34).
 
 Times are the CPU time the engine process spends from sending `go` to its answer (the
 process's CPU clock, in nanoseconds: /proc's counts of 10 ms ticks moved the rows of runs under
@@ -25,7 +26,7 @@ moved the row by a fifth between runs), and the engines of a row take turns run 
 (starfish, the baseline, the peers, then starfish again...), so that a spell of load elsewhere
 on the machine falls on all of them alike.  Prints one table: nodes, seconds and millions
 of nodes per second per row; then the ratios starfish/peer for chess, starfish/baseline for
-every row, and the speed goals of issue 14 with whether each holds.
+every row, and the speed goals of issues 14 and 34 with whether each holds.
 """
 import argparse
 import os
@@ -64,6 +65,10 @@ SEARCH = [
     ("starchess-ludii", "fen 1/2/KP3pr/RP2pb/NP1pn/QP2pq/BP3pk/2/1[] w - 0 1", 15),
     ("megastar", "startpos", 8),
 ]
+
+
+# The searches again with the hand-written evaluation (Use NNUE false), for the nets' cost.
+HAND = "hand-written"
 
 
 def find(name):
@@ -120,13 +125,14 @@ def timed_perft(binary, variant, position, depth):
     return elapsed, nodes
 
 
-def timed_search(binary, variant, position, depth, core=None):
+def timed_search(binary, variant, position, depth, core=None, options=()):
     """Nodes (the last `info` line's) and CPU seconds of a search to a fixed depth (the engine
-    held on one core when `core` is given)."""
+    held on one core when `core` is given; UCI options as "NAME=VALUE")."""
     engine = Engine(binary)
     if core is not None:
         os.sched_setaffinity(engine.proc.pid, {core})
-    engine.send("setoption name Hash value 16")
+    for name, value in [("Hash", "16")] + [option.split("=", 1) for option in options]:
+        engine.send(f"setoption name {name} value {value}")
     engine.setup(variant, position)
     start = cpu_seconds(engine.proc)
     engine.send(f"go depth {depth}")
@@ -141,15 +147,15 @@ def row(game, what, engine, nodes, secs):
     print(f"{game:20} {what:22} {engine:16} {nodes:12} {secs:8.3f} {nodes / secs / 1e6:8.2f}", flush=True)
 
 
-def search_speeds(binaries, repeat):
-    """Per engine and game: the nodes and seconds of its positions' searches (each the best of
-    `repeat`, the engines taking turns)."""
+def search_speeds(engines, repeat):
+    """Per engine (name, binary, UCI options) and game: the nodes and seconds of its positions'
+    searches (each the best of `repeat`, the engines taking turns)."""
     totals = {}
     for game, position, depth in SEARCH:
         best = {}
         for _ in range(repeat):
-            for ename, binary in binaries:
-                nodes, secs = timed_search(binary, game, position, depth)
+            for ename, binary, options in engines:
+                nodes, secs = timed_search(binary, game, position, depth, options=options)
                 if ename not in best or nodes / secs > best[ename][0] / best[ename][1]:
                     best[ename] = (nodes, secs)
         for ename, (nodes, secs) in best.items():
@@ -171,6 +177,8 @@ def print_goals(speed, baseline):
             goals.append((f"chess {pname} >= 1.0x stockfish", nps("chess", pname) / nps("chess", pname, "stockfish"), 1.0))
     goals.append(("starchess >= 100 M leaves/s", nps("starchess", "setup") / 1e6, 100))
     goals.append(("megastar >= 25 M leaves/s", nps("megastar", "start") / 1e6, 25))
+    for game in dict.fromkeys(g for g, *_ in SEARCH):  # issue 34: a net costs at most half the speed
+        goals.append((f"{game} search >= 0.5x hand-written", nps(game, "search") / nps(game, "search", HAND), 0.5))
     if baseline:
         goals.append(("square-says >= 2x baseline", nps("square-says", "start") / nps("square-says", "start", "baseline"), 2.0))
         for game in dict.fromkeys(g for g, *_ in SEARCH):
@@ -208,8 +216,9 @@ def main():
         for ename, secs in best.items():
             speed[(game, pname, ename)] = expected / secs
             row(game, f"perft {pname} d{depth}", ename, expected, secs)
-    searches = search_speeds(ours, args.repeat)
-    for ename, _ in ours:
+    searchers = [(ename, binary, []) for ename, binary in ours] + [(HAND, args.binary, ["Use NNUE=false"])]
+    searches = search_speeds(searchers, args.repeat)
+    for ename, *_ in searchers:
         for game in dict.fromkeys(g for g, *_ in SEARCH):
             nodes, secs = searches[(ename, game)]
             speed[(game, "search", ename)] = nodes / secs
