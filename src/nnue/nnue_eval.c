@@ -129,14 +129,23 @@ static inline int clip(int x)
     return x < 0 ? 0 : x > QA ? QA : x;
 }
 
+/* An accumulator's activation: clip((a + 4) >> 3).  Clamped first to where the clip decides
+ * anyway, the sum stays in 16 bits, and the loop runs in 16-bit lanes (8 a step, not 4). */
+static inline int16_t activation(int16_t a)
+{
+    enum { LOW = -(1 << FT_SHIFT), HIGH = (QA + 1) << FT_SHIFT };
+    int16_t v = a < LOW ? LOW : a > HIGH ? HIGH : a;
+    return (int16_t)clip((int16_t)(v + (1 << FT_SHIFT >> 1)) >> FT_SHIFT);
+}
+
 /* The layers above the accumulators: `us` is the side to move's view. */
 static int forward(const NnueNet *net, const int16_t *us, const int16_t *them)
 {
     _Alignas(64) int16_t x[2 * NNUE_MAX_HIDDEN];
     int h = net->hidden;
     for (int i = 0; i < h; i++) {
-        x[i] = (int16_t)clip((us[i] + (1 << FT_SHIFT >> 1)) >> FT_SHIFT);
-        x[h + i] = (int16_t)clip((them[i] + (1 << FT_SHIFT >> 1)) >> FT_SHIFT);
+        x[i] = activation(us[i]);
+        x[h + i] = activation(them[i]);
     }
     int32_t sums[NNUE_L1];
     memcpy(sums, net->l1_bias, sizeof sums);
