@@ -47,8 +47,8 @@ static const Command bench_command = {
     "bench", "[perft [VARIANT]]", "the search benchmark, or timed perft",
     "Without arguments: fixed-depth searches of fixed positions of every variant; the total\n"
     "node count is the engine's signature (tests/bench-signature: its first line as it is, its\n"
-    "second with --no-nnue, the hand-written evaluation's).  With `perft`: timed perft on the benchmark positions (of one\n"
-    "variant when named).",
+    "second with --no-nnue, the hand-written evaluation's).  With `perft`: timed perft on the\n"
+    "benchmark positions (of one variant when named).",
     bench_options, 0, 2};
 
 static int cmd_perft(int argc, char **argv)
