@@ -2,8 +2,9 @@
  * The loops over a net's rows, the bulk of its arithmetic: compiled twice, for AVX2 and for
  * the build's own level (x86-64-v2 by default), the version the processor runs picked when the
  * program starts (GCC's target_clones for the row loops, an ifunc for the layer).  Kept in
- * their own object, compiled without LTO, so that tools/check_isa.py finds the AVX2 code in the link map (the default build's only
- * code beyond x86-64-v2, with the rules' BMI2 instantiation).
+ * their own object, compiled without LTO, so that tools/check_isa.py finds the AVX2 code in
+ * the link map (the default build's only code beyond x86-64-v2, with the rules' BMI2
+ * instantiation).
  */
 #ifndef STARFISH_NNUE_SIMD_H
 #define STARFISH_NNUE_SIMD_H
