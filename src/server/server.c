@@ -192,6 +192,20 @@ static void free_services(Store *store)
     service_free_all();
 }
 
+const char *server_use_store(Store *store, int64_t claim_after_ms)
+{
+    service_start(store);
+    challenge_start(store);
+    seek_start(store);
+    tournament_start(store);
+    presence_start(store, claim_after_ms);
+    metrics_start(store);
+    return !account_start(store) ? "cannot start libsodium"
+           : !bot_start(store)   ? "cannot make the house bots' accounts"
+           : !relay_start(store) ? "cannot hear the other instances' streams"
+                                 : NULL;
+}
+
 /* The store, the game service and its observers, the unfinished games: NULL after a message
  * when the server cannot start. */
 static Store *start_services(const char *db)
@@ -203,24 +217,17 @@ static Store *start_services(const char *db)
         fprintf(stderr, "starfish: %s\n", err);
         return NULL;
     }
-    service_start(store);
-    challenge_start(store);
-    seek_start(store);
-    tournament_start(store);
-    presence_start(store, (int64_t)serve.claim_after * 1000);
-    metrics_start(store);
-    const char *failed = !account_start(store)            ? "cannot start libsodium"
-                         : !bot_start(store)              ? "cannot make the house bots' accounts"
-                         : !api_start()                   ? "out of memory"
-                         : !game_log_start()              ? "cannot log the games"
-                         : !events_start()                ? "cannot observe the games"
-                         : !relay_start(store)            ? "cannot hear the other instances' streams"
-                         : !account_events_start()        ? "cannot observe the accounts' games"
-                         : !board_stream_start()          ? "cannot observe the games for boards"
-                         : !workers_start()               ? "cannot start the engine workers"
-                         : !director_start(store)         ? "cannot start the tournaments' director"
-                         : service_load_unfinished() < 0  ? "cannot read the games in the store"
-                                                          : NULL;
+    const char *failed = server_use_store(store, (int64_t)serve.claim_after * 1000);
+    if (!failed)
+        failed = !api_start()                    ? "out of memory"
+                 : !game_log_start()             ? "cannot log the games"
+                 : !events_start()               ? "cannot observe the games"
+                 : !account_events_start()       ? "cannot observe the accounts' games"
+                 : !board_stream_start()         ? "cannot observe the games for boards"
+                 : !workers_start()              ? "cannot start the engine workers"
+                 : !director_start(store)        ? "cannot start the tournaments' director"
+                 : service_load_unfinished() < 0 ? "cannot read the games in the store"
+                                                 : NULL;
     if (!failed)
         return store;
     fprintf(stderr, "starfish: %s (%s)\n", failed, store->name);

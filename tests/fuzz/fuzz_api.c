@@ -34,6 +34,7 @@
 #include "../../src/server/api.h"
 #include "../../src/server/challenge_service.h"
 #include "../../src/server/seek_service.h"
+#include "../../src/server/server.h"
 #include "../../src/server/engine_worker.h"
 #include "../../src/server/events.h"
 #include "../../src/server/game_service.h"
@@ -160,12 +161,10 @@ static void start(void)
     Store *store = store_sqlite_open(path, err, sizeof err);
     if (!store)
         fuzz_fail("the store does not open", NULL, path, err);
-    service_start(store);
-    challenge_start(store);
-    seek_start(store);
     secret_set_cost(1, 8192); /* Argon2id at its least: a signup costs microseconds, not 30 ms */
-    if (!account_start(store))
-        fuzz_fail("the accounts do not start", NULL, NULL, NULL);
+    const char *failed = server_use_store(store, 30000);
+    if (failed)
+        fuzz_fail("the services do not start", NULL, failed, NULL);
     limits_set(0, 60, 0);
     /* The workers started and stopped: a question for the engine is refused at once. */
     if (!response_start() || !api_start() || !events_start() || !workers_start())
