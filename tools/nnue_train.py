@@ -3,16 +3,18 @@
 
     /usr/bin/python3 tools/nnue_train.py DATA.sfpos [DATA.sfpos ...] --out NET.nnue
         [--epochs E] [--batch B] [--lr LR] [--lambda L] [--hidden H] [--seed S]
-        [--validation F] [--plot FILE.png] [--threads T]
+        [--validation F] [--plot FILE.png] [--threads T] [--scale CP]
 
 Debian's PyTorch (python3-torch, CPU) under Debian's own python3; numpy reads the records as
 one array (no object per position).  The network: each side's view of the board (the piece's
 kind, whether it is the viewer's, its cell, seen from Black's side through the file's mirror
 table; the pieces in hand where a setup phase has them) summed by one shared feature
 transformer into H values per side, the side to move's first; clipped to [0, 1]; then 2H -> 32
--> 1.  Its output times SCALE is centipawns for the side to move.  The loss: the mean squared
-difference of sigmoid(output) and lambda x sigmoid(score / SCALE) + (1 - lambda) x the game's
-result (0, 1/2, 1).  A fraction of the positions (by a seeded shuffle) is held out for the
+-> 1.  Its output times OUTPUT_CP is centipawns for the side to move (the engine's scale).  The
+loss: the mean squared difference of sigmoid(cp / CP) and lambda x sigmoid(score / CP) +
+(1 - lambda) x the game's result (0, 1/2, 1), where CP (--scale, default 400) is the margin
+that makes a win about three times as likely as a loss: larger in a game whose scores run
+larger (Megastar's), so that its large scores still differ in the loss.  A fraction of the positions (by a seeded shuffle) is held out for the
 validation loss printed after each epoch.  The same data, options and seed give the same
 file.  The net is written quantised (int16 weights, int32 layer biases, docs/nnue.md);
 the last line says how far the quantised net's evaluations stray from the float net's.
@@ -28,7 +30,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import posfile  # noqa: E402
 
-SCALE = 400.0       # centipawns per unit of the output (sigmoid's argument)
+OUTPUT_CP = 400.0   # centipawns per unit of the output (nnue_eval.c's OUTPUT_SCALE)
 L1 = 32             # the hidden layer after the feature transformer
 QA, QB = 127, 1024  # quantisation: activations in [0, QA]; layer weights times QB, in int16 (int8 at
                     # 64, Stockfish's, rounded a small net's weights of +-0.1 to +-6 steps: 14 cp astray)
@@ -131,20 +133,22 @@ def batch_tensors(torch, features, records):
     return views[0], views[1], black
 
 
-def targets(torch, records, lam):
+def targets(torch, records, lam, scale):
     score = torch.from_numpy(records["score"].astype(np.float32))
     result = torch.from_numpy((records["result"].astype(np.float32) + 1) / 2)
-    return lam * torch.sigmoid(score / SCALE) + (1 - lam) * result
+    return lam * torch.sigmoid(score / scale) + (1 - lam) * result
 
 
 def run_epoch(torch, model, features, data, args, optimizer=None):
     """One pass (training when an optimizer is given); the mean loss."""
     total, count = 0.0, 0
+    output_to_sigmoid = OUTPUT_CP / args.scale  # exactly 1 at the default scale
     for start in range(0, len(data), args.batch):
         records = data[start:start + args.batch]
         white, black, stm = batch_tensors(torch, features, records)
         with torch.set_grad_enabled(optimizer is not None):
-            loss = torch.mean((torch.sigmoid(model(white, black, stm)) - targets(torch, records, args.lam)) ** 2)
+            predicted = torch.sigmoid(model(white, black, stm) * output_to_sigmoid)
+            loss = torch.mean((predicted - targets(torch, records, args.lam, args.scale)) ** 2)
         if optimizer:
             optimizer.zero_grad()
             loss.backward()
@@ -181,7 +185,7 @@ def quantised_eval(q, features, records):
     x = np.clip((np.concatenate([us, them], axis=1) + (1 << FT_SHIFT >> 1)) >> FT_SHIFT, 0, QA)
     x = np.clip((x @ l1_w.T + l1_b + QB // 2) // QB, 0, QA)  # rounded: a floor would pull every value down
     out = x @ l2_w + l2_b[0]
-    return out * SCALE / (QA * QB)
+    return out * OUTPUT_CP / (QA * QB)
 
 
 def write_net(path, header, hidden, features, q):
@@ -223,9 +227,12 @@ def main():
     parser.add_argument("--validation", type=float, default=0.05, help="share held out (default 0.05)")
     parser.add_argument("--plot", help="a PNG of the loss curves")
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--scale", type=float, default=400.0,
+                        help="centipawns that sigmoid maps to 1 (default 400; larger where scores run larger)")
     args = parser.parse_args()
-    if not 0 <= args.lam <= 1 or not 0 < args.validation < 1 or args.epochs < 1 or args.batch < 1:
-        fail("--lambda and --validation lie in [0, 1], --epochs and --batch are positive")
+    if not 0 <= args.lam <= 1 or not 0 < args.validation < 1 or args.epochs < 1 or args.batch < 1 or \
+            not args.scale > 0:
+        fail("--lambda and --validation lie in [0, 1], --epochs, --batch and --scale are positive")
     try:
         import torch
     except ImportError:
@@ -240,8 +247,8 @@ def main():
     features = Features(header)
     model = build_model(torch, features.count, args.hidden)
     optimizer = torch.optim.Adam(model.parameters(), lr=args.lr)
-    print("%s: %d positions (%d held out), %d features, %d x 2 -> %d -> 1, lambda %.2f" % (
-        header["variant"], len(data), held, features.count, args.hidden, L1, args.lam), flush=True)
+    print("%s: %d positions (%d held out), %d features, %d x 2 -> %d -> 1, lambda %.2f, scale %g cp" % (
+        header["variant"], len(data), held, features.count, args.hidden, L1, args.lam, args.scale), flush=True)
     curves = {"training": [], "validation": []}
     shuffle = np.random.RandomState(args.seed + 1)
     for epoch in range(1, args.epochs + 1):
@@ -257,7 +264,7 @@ def main():
     write_net(args.out, header, args.hidden, features, q)
     with torch.no_grad():
         white, black, stm = batch_tensors(torch, features, valid)
-        exact = model(white, black, stm).numpy() * SCALE
+        exact = model(white, black, stm).numpy() * OUTPUT_CP
     stray = np.abs(quantised_eval(q, features, valid) - exact)
     print("quantised: %.1f cp mean, %.1f cp most from the float net over the %d held-out positions" % (
         stray.mean(), stray.max(), held))

@@ -6,8 +6,9 @@
 #   tools/train-net.sh VARIANT [ROUNDS]
 #
 # Settings from the environment (defaults in brackets): POSITIONS a round [1000000], NODES
-# searched a move [1000], THREADS [2], HIDDEN [128], EPOCHS [10], LAMBDA [0.75], WORK, the
-# folder for the data, nets, plots and the log [build/nets-work/VARIANT].  Each step's time
+# searched a move [1000], THREADS [2], HIDDEN [128], EPOCHS [10], LAMBDA [0.75], SCALE (the
+# trainer's --scale) [400], WORK, the folder for the data, nets, plots and the log
+# [build/nets-work/VARIANT].  Each step's time
 # goes into WORK/log.  The nets are WORK/roundN.nnue; whether one is better than what it
 # replaces is for a match to say (docs/nnue.md shows the commands), and the winner is copied
 # to data/nets/VARIANT.nnue by hand.
@@ -44,8 +45,8 @@ while [ "$round" -le "$rounds" ]; do
     net="$work/round$round.nnue"
     # shellcheck disable=SC2086 # $data: one word a file
     timed "round $round: training" /usr/bin/python3 "$root/tools/nnue_train.py" $data --out "$net" \
-        --hidden "${HIDDEN:-128}" --epochs "${EPOCHS:-10}" --lambda "${LAMBDA:-0.75}" --threads "$threads" \
-        --plot "$work/round$round.png" | tee -a "$log"
+        --hidden "${HIDDEN:-128}" --epochs "${EPOCHS:-10}" --lambda "${LAMBDA:-0.75}" --scale "${SCALE:-400}" \
+        --threads "$threads" --plot "$work/round$round.png" | tee -a "$log"
     round=$((round + 1))
 done
 echo "the last net: $net" | tee -a "$log"

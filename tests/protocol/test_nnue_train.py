@@ -54,6 +54,10 @@ def test_chess_net_learns_and_is_the_same_for_a_seed():
         code, out, err = train(data, "--out", os.path.join(tmp, "c.nnue"), "--epochs", 1, "--hidden", 32, "--lambda",
                                0)
         assert code == 0 and open(os.path.join(tmp, "c.nnue"), "rb").read() != net, "lambda changed nothing"
+        code, out, err = train(data, "--out", os.path.join(tmp, "d.nnue"), "--epochs", 4, "--hidden", 32, "--batch",
+                               512, "--scale", 800)
+        assert code == 0 and "scale 800 cp" in out, (out, err)
+        assert open(os.path.join(tmp, "d.nnue"), "rb").read() != net, "the scale changed nothing"
 
 
 def test_hex_boards_and_the_hand():
@@ -76,7 +80,8 @@ def test_bad_input_is_named():
         for args, message in (([chess, starchess], "holds starchess positions, not chess"),
                               ([os.path.join(tmp, "none.sfpos")], "No such file"),
                               ([os.path.join(REPO_ROOT, "README.md")], "not a starfish position file"),
-                              ([chess, "--lambda", "2"], "--lambda and --validation lie in [0, 1]")):
+                              ([chess, "--lambda", "2"], "--lambda and --validation lie in [0, 1]"),
+                              ([chess, "--scale", "0"], "--batch and --scale are positive")):
             code, out, err = train(*(args + ["--out", net]))
             assert code == 2 and err.startswith("nnue_train: ") and message in err, (args, code, err)
         assert not os.path.exists(net)
