@@ -30,6 +30,10 @@
 #define FUTILITY_MAX_DEPTH 2
 #define FUTILITY_MARGIN 100 /* plus this per ply of depth */
 #define LMP_MAX_DEPTH 3
+/* Razoring: within RAZOR_MAX_DEPTH plies of the leaves, a static evaluation RAZOR_MARGIN per
+ * ply of depth below alpha asks quiescence whether the node fails low. */
+#define RAZOR_MAX_DEPTH 3
+#define RAZOR_MARGIN 200
 #define HISTORY_PRUNE_MAX_DEPTH 6
 #define HISTORY_PRUNE_UNIT 2048
 /* A capture that loses more than SEE_PRUNE_MARGIN per ply of depth in its exchange is not
@@ -495,6 +499,16 @@ int negamax(Worker *w, int alpha, int beta, int depth, int ply, bool check, bool
      * (like the null move, not where zugzwang is common). */
     if (prunable && !zugzwang && depth <= RFP_MAX_DEPTH && static_eval - RFP_MARGIN * depth >= beta)
         return static_eval;
+
+    /* Step 5b. Razoring: far enough below alpha that only a capture could help; when
+     * quiescence, with a null window at alpha, finds none, the node fails low. */
+    if (prunable && depth <= RAZOR_MAX_DEPTH && static_eval + RAZOR_MARGIN * depth < alpha) {
+        int score = quiescence(w, alpha - 1, alpha, ply, 0, false);
+        if (w->stopped)
+            return 0;
+        if (score < alpha)
+            return score;
+    }
 
     /* Step 6. Null move: if passing still beats beta, a real move will too (not in check, not
      * during a setup phase, not without pieces).  Where zugzwang is common, none, or (where
