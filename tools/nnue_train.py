@@ -15,9 +15,10 @@ loss: the mean squared difference of sigmoid(cp / CP) and lambda x sigmoid(score
 (1 - lambda) x the game's result (0, 1/2, 1), where CP (--scale, default 400) is the margin
 that makes a win about three times as likely as a loss: larger in a game whose scores run
 larger (Megastar's), so that its large scores still differ in the loss.  A fraction of the
-positions (by a seeded shuffle) is held out for the validation loss printed after each epoch.  The same data, options and seed give the same
-file.  The net is written quantised (int16 weights, int32 layer biases, docs/nnue.md);
-the last line says how far the quantised net's evaluations stray from the float net's.
+positions (by a seeded shuffle) is held out for the validation loss printed after each epoch.
+The same data, options and seed give the same file.  The net is written quantised (int16
+weights, int32 layer biases, docs/nnue.md); the last line says how far the quantised net's
+evaluations stray from the float net's.
 """
 import argparse
 import os
