@@ -6,7 +6,9 @@
  * the file is the same for a seed whatever T and however many ranks.  Kept: positions whose
  * side to move is not in check, whose best move is quiet (no capture or promotion pending:
  * the evaluation, not an exchange, decides them) and whose score is not a mate; the first
- * occurrence of each position only.
+ * occurrence of each position only.  With --keep-tactical those three are kept too, a mate
+ * score written as +-TACTICAL_SCORE_CLAMP (a game whose evaluation must judge unquiet
+ * leaves, as Megastar's bounded quiescence leaves them, may need to see them).
  */
 #include "gensfen.h"
 
@@ -28,8 +30,14 @@ static struct {
     uint64_t positions, nodes, seed;
     int depth, random_plies, threads, max_plies, hash;
     const char *out;
-    bool no_nnue;
+    bool no_nnue, keep_tactical;
 } opt;
+
+/* Where --keep-tactical writes a mate score: far beyond any material balance, yet a score the
+ * trainer's sigmoid still tells apart from certainty. */
+#define TACTICAL_SCORE_CLAMP 3000
+#define AS_TEXT(x) #x
+#define NUMBER_TEXT(x) AS_TEXT(x)
 
 static const Option gensfen_options[] = {
     OPTION_U64("positions", "N", "positions to write (required)", &opt.positions),
@@ -45,6 +53,10 @@ static const Option gensfen_options[] = {
     OPTION_U64("seed", "S", "seed of the random openings (default 1)", &opt.seed),
     OPTION_INT("max-plies", "N", "a game still going after N plies is an agreed draw (default 400)", &opt.max_plies,
                1, 100000),
+    OPTION_FLAG("keep-tactical",
+                "keep positions in check, with a capture or promotion as the best move,\n"
+                "or with a mate score (written as +-" NUMBER_TEXT(TACTICAL_SCORE_CLAMP) " cp)",
+                &opt.keep_tactical),
     OPTION_INT("hash", "MB", "transposition table of each thread's engine (default 16)", &opt.hash, 1, 65536),
     NNUE_COMMAND_OPTIONS(&opt.no_nnue),
     OPTIONS_END,
@@ -57,9 +69,9 @@ const Command gensfen_command = {
     "phase, half the games from a partly random setup that the engine completes) and\n"
     "writes positions with the search's score and the game's result (docs/nnue.md\n"
     "gives the file's layout).  Left out: positions in check, with a capture or\n"
-    "promotion as the best move, or with a mate score, and repetitions of a position\n"
-    "already written.  The same seed writes the same file whatever --threads, and\n"
-    "whatever the ranks of `mpirun -n K starfish-mpi gensfen ...`.",
+    "promotion as the best move, or with a mate score (unless --keep-tactical), and\n"
+    "repetitions of a position already written.  The same seed writes the same file\n"
+    "whatever --threads, and whatever the ranks of `mpirun -n K starfish-mpi gensfen ...`.",
     gensfen_options, 1, 1};
 
 /* One game's kept positions, waiting to be written in game order. */
@@ -150,8 +162,11 @@ static void note_position(void *ctx, const Game *g, const SearchResult *r)
     Batch *b = ctx;
     const Position *pos = &g->pos;
     bool quiet = !pos_is_capture(pos, r->best) && !(MOVE_PIECE(r->best) && MOVE_KIND(r->best) != MK_PLACE);
-    if (!quiet || abs(r->score) >= SCORE_MATE_BOUND || pos_in_check(pos))
+    if (!opt.keep_tactical && (!quiet || abs(r->score) >= SCORE_MATE_BOUND || pos_in_check(pos)))
         return;
+    int score = r->score;
+    if (abs(score) >= SCORE_MATE_BOUND)
+        score = score > 0 ? TACTICAL_SCORE_CLAMP : -TACTICAL_SCORE_CLAMP;
     if (b->n == b->cap) {
         int cap = b->cap ? 2 * b->cap : 64;
         uint8_t *data = realloc(b->data, (size_t)cap * (size_t)b->record);
@@ -163,7 +178,7 @@ static void note_position(void *ctx, const Game *g, const SearchResult *r)
         b->keys = keys;
         b->cap = cap;
     }
-    posfile_encode(pos, r->score, 0, g->n, b->data + (size_t)b->n * (size_t)b->record);
+    posfile_encode(pos, score, 0, g->n, b->data + (size_t)b->n * (size_t)b->record);
     b->keys[b->n++] = pos->key;
 }
 
@@ -345,6 +360,7 @@ int gensfen_main(int argc, char **argv)
     char *args[1];
     int nargs, status;
     opt.random_plies = 8, opt.threads = 1, opt.max_plies = 400, opt.hash = 16, opt.seed = 1;
+    opt.keep_tactical = false;
     if (!options_parse(&gensfen_command, argc, argv, args, &nargs, &status))
         return status;
     const Variant *v = variant_by_name(args[0]);

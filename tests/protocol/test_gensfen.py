@@ -60,6 +60,22 @@ def test_chess_positions_and_their_fields():
         assert len(checks) == len(records[::7]) and set(checks) == {"In check: no"}, set(checks)
 
 
+def test_keep_tactical_keeps_checks_and_clamps_mates():
+    """--keep-tactical keeps what the default leaves out: positions in check (the engine says
+    so of some) and mate scores, written as +-3000; nothing beyond that clamp."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = gensfen(tmp, "t.sfpos", "chess", "--positions", "600", "--nodes", "300", "--seed", "5",
+                       "--keep-tactical")
+        _, records = posfile.read(path)
+        assert len(records) == 600, len(records)
+        assert max(abs(r.score) for r in records) == 3000, "no mate score kept, or one beyond the clamp"
+        lines = []
+        for r in records:
+            lines += ["position fen " + chess_fen(r), "d"]
+        checks = [line for line in uci(lines) if line.startswith("In check:")]
+        assert len(checks) == len(records) and "In check: yes" in checks, set(checks)
+
+
 def test_same_file_whatever_threads():
     with tempfile.TemporaryDirectory() as tmp:
         common = ["starvation", "--positions", "250", "--nodes", "200", "--random-plies", "6"]
