@@ -305,6 +305,10 @@ def test_log_file_opened_again_on_sighup_and_levels():
     s = h.Server(extra_args=["--log", log, "--log-level", "debug"])
     try:
         s.request("GET", "/api/health")
+        deadline = time.time() + 5  # a request's line is written once its answer has gone: wait for it
+        while "/api/health" not in [l.get("route") for l in log_lines(log) if l["event"] == "request"]:
+            assert time.time() < deadline, "no log line for /api/health"
+            time.sleep(0.02)
         os.rename(log, log + ".1")  # as logrotate does
         s.proc.send_signal(signal.SIGHUP)
         deadline = time.time() + 5  # the file appears a moment before the log writes to it: its first line
