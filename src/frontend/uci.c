@@ -34,6 +34,7 @@
 #include "../engine/search.h"
 #include "../nnue/nnue.h"
 #include "../tablebase/tb.h"
+#include "../util/options.h"
 #include "../util/parse.h"
 #include "../util/version.h"
 #include "../variants/registry.h"
@@ -274,13 +275,10 @@ static void say_evaluation(Session *s)
     s->said_off = off;
 }
 
-#define STR(x) #x
-#define XSTR(x) STR(x)
-
 static const UciOption options[] = {
     {"UCI_Variant", UCI_COMBO, NULL, 0, 0, set_variant},
     {"Threads", UCI_SPIN, "1", 1, MAX_THREADS, set_threads},
-    {"Hash", UCI_SPIN, XSTR(HASH_DEFAULT), 1, HASH_MAX, set_hash},
+    {"Hash", UCI_SPIN, NUMBER_TEXT(HASH_DEFAULT), 1, HASH_MAX, set_hash},
     {"Clear Hash", UCI_BUTTON, NULL, 0, 0, clear_hash},
     {"MultiPV", UCI_SPIN, "1", 1, MAX_MULTIPV, set_multipv},
     {"Ponder", UCI_CHECK, "false", 0, 0, set_ponder},

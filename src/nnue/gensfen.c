@@ -36,8 +36,6 @@ static struct {
 /* Where --keep-tactical writes a mate score: far beyond any material balance, yet a score the
  * trainer's sigmoid still tells apart from certainty. */
 #define TACTICAL_SCORE_CLAMP 3000
-#define AS_TEXT(x) #x
-#define NUMBER_TEXT(x) AS_TEXT(x)
 
 static const Option gensfen_options[] = {
     OPTION_U64("positions", "N", "positions to write (required)", &opt.positions),

@@ -10,13 +10,10 @@
 int tb_stats_main(const char *dir, int max_men, int threads, const TbSig *only, int nonly, const char *docs,
                   const char *data);
 
-#define STRING_OF(x) #x
-#define TEXT_OF(x) STRING_OF(x)
-
 /* The options of generate. */
 static TbGenOptions gen = {.max_men = 4, .threads = 2, .dir = "tb"};
 static const Option generate_options[] = {
-    OPTION_INT("max-pieces", "N", "every signature of up to N men, kings included (default 4, at most " TEXT_OF(
+    OPTION_INT("max-pieces", "N", "every signature of up to N men, kings included (default 4, at most " NUMBER_TEXT(
                                       TB_MAX_MEN) ")",
                &gen.max_men, 2, TB_MAX_MEN),
     OPTION_STRING("dir", "DIR", "where the tables go (default tb/)", &gen.dir),

@@ -23,6 +23,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* The text of a macro's value, for help texts and defaults: NUMBER_TEXT(HASH_DEFAULT) is the
+ * literal "16" when HASH_DEFAULT is 16. */
+#define NUMBER_TEXT_(x) #x
+#define NUMBER_TEXT(x) NUMBER_TEXT_(x)
+
 typedef enum {
     OPT_FLAG,   /* no value: sets a bool to true */
     OPT_INT,    /* an int in [min, max] */
