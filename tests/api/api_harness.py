@@ -68,6 +68,18 @@ def postgresql_only(fn):
     return fn
 
 
+def wait_for(predicate, seconds=20, what="a condition", step=0.2):
+    """predicate()'s first true value, asked every `step` seconds; an AssertionError naming
+    `what` after `seconds`."""
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(step)
+    raise AssertionError("timed out waiting for " + what)
+
+
 def free_port():
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

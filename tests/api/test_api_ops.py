@@ -305,16 +305,14 @@ def test_log_file_opened_again_on_sighup_and_levels():
     s = h.Server(extra_args=["--log", log, "--log-level", "debug"])
     try:
         s.request("GET", "/api/health")
-        deadline = time.time() + 5  # a request's line is written once its answer has gone: wait for it
-        while "/api/health" not in [l.get("route") for l in log_lines(log) if l["event"] == "request"]:
-            assert time.time() < deadline, "no log line for /api/health"
-            time.sleep(0.02)
+        # A request's line is written once its answer has gone: wait for it.
+        h.wait_for(lambda: any(l.get("route") == "/api/health" for l in log_lines(log) if l["event"] == "request"),
+                   5, "the log line of /api/health", step=0.02)
         os.rename(log, log + ".1")  # as logrotate does
         s.proc.send_signal(signal.SIGHUP)
-        deadline = time.time() + 5  # the file appears a moment before the log writes to it: its first line
-        while not os.path.exists(log) or not any(l["event"] == "log_reopened" for l in log_lines(log)):
-            assert time.time() < deadline, "no new log after SIGHUP"
-            time.sleep(0.02)
+        # The file appears a moment before the log writes to it: its first line.
+        h.wait_for(lambda: os.path.exists(log) and any(l["event"] == "log_reopened" for l in log_lines(log)),
+                   5, "a new log after SIGHUP", step=0.02)
         s.request("GET", "/api/account")
         time.sleep(0.2)
         # Routes other than the start's probe (/api/variants), whose line is written once its answer

@@ -12,7 +12,7 @@ import api_harness as h
 import lichess as li
 from test_api_board import bot
 from test_api_events import events
-from tournaments import arena, check_arena_standings, check_robin, player_games, tournament, wait_for
+from tournaments import arena, check_arena_standings, check_robin, player_games, tournament
 
 WHITE_MOVES = ["a2a3", "b2b3", "c2c3", "d2d3", "e2e3", "f2f3", "g2g3", "h2h3", "a3a4", "b3b4"]
 BLACK_MOVES = ["a7a6", "b7b6", "c7c6", "d7d6", "e7e6", "f7f6", "g7g6", "h7h6", "a6a5", "b6b5"]
@@ -43,11 +43,11 @@ def test_arena_played_and_its_standings():
     for p in players:
         assert p.call("POST", "/api/tournament/%s/join" % tid, {}) == {"ok": True}
     alice = players[0]
-    started = wait_for(lambda: tournament(s, tid)["status"] == 20, what="the start")
+    started = h.wait_for(lambda: tournament(s, tid)["status"] == 20, what="the start")
     assert started
     ended, seen, other_games = [], set(), 0
     while len([1 for _, opp in player_games(s, ended, alice.name)]) < 3:
-        duels = wait_for(lambda: [d for d in tournament(s, tid)["duels"] if d["id"] not in seen], what="a pairing")
+        duels = h.wait_for(lambda: [d for d in tournament(s, tid)["duels"] if d["id"] not in seen], what="a pairing")
         for duel in duels:
             gid = duel["id"]
             seen.add(gid)
@@ -120,7 +120,7 @@ def test_round_robin_and_its_cross_table():
     played, results = set(), {}
     for rnd in range(6):
         # a round's games are made one after the other: both, before the round is looked at
-        duels = wait_for(lambda: (lambda d: d if len(d) >= 2 else None)(
+        duels = h.wait_for(lambda: (lambda d: d if len(d) >= 2 else None)(
             [d for d in tournament(s, tid)["duels"] if d["id"] not in played]), what="round %d" % (rnd + 1))
         assert len(duels) == 2, (rnd, duels)
         for duel in duels:
@@ -137,7 +137,7 @@ def test_round_robin_and_its_cross_table():
                 loser = max(white, black)
                 by_name[loser].call("POST", "/api/board/game/%s/resign" % gid, {})
                 results[(white, black)] = "1-0" if loser == black else "0-1"
-    full = wait_for(lambda: (lambda t: t if t["isFinished"] else None)(tournament(s, tid)), what="the end")
+    full = h.wait_for(lambda: (lambda t: t if t["isFinished"] else None)(tournament(s, tid)), what="the end")
     assert len(results) == 12, results
     points = check_robin(full, results, by_name)
     assert full["podium"][0]["name"] == max(points, key=lambda n: (points[n], n == min(by_name)))
@@ -196,7 +196,7 @@ def test_pairing_goes_on_when_the_directing_instance_dies():
         for p in players:
             p.call("POST", "/api/tournament/%s/join" % tid, {})
         by_name = {p.name: p for p in players}
-        first_round = wait_for(lambda: (lambda d: d if len(d) == 2 else None)(tournament(second, tid)["duels"]),
+        first_round = h.wait_for(lambda: (lambda d: d if len(d) == 2 else None)(tournament(second, tid)["duels"]),
                                what="the first pairings")
         holder = h.postgres().sql("SELECT holder FROM leases WHERE name = 'tournaments'", first.db).strip()
         first.kill9()
@@ -205,7 +205,7 @@ def test_pairing_goes_on_when_the_directing_instance_dies():
             by_name[g["players"]["black"]["name"]].call("POST", "/api/board/game/%s/resign" % duel["id"], {})
         began = time.time()
         old = {d["id"] for d in first_round}
-        again = wait_for(lambda: [d for d in tournament(second, tid)["duels"] if d["id"] not in old], seconds=25,
+        again = h.wait_for(lambda: [d for d in tournament(second, tid)["duels"] if d["id"] not in old], seconds=25,
                          what="pairings by the instance that took over")
         assert again and time.time() - began < 25
         taken = h.postgres().sql("SELECT holder FROM leases WHERE name = 'tournaments'", second.db).strip()

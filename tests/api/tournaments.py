@@ -1,4 +1,4 @@
-"""Helpers for the tests of tournaments: an arena made, a tournament read, a wait; and the rules
+"""Helpers for the tests of tournaments: an arena made, a tournament read; and the rules
 computed again from the stored games, independently of the server's C (docs/api.md,
 "Tournaments and TV"), to compare with the server's standings: an arena's points, sheets, fire,
 berserks and no immediate rematch; a round robin's points and cross table.
@@ -6,7 +6,6 @@ berserks and no immediate rematch; a round robin's points and cross table.
 It is not a test module (no test_ prefix): tests/api/test_api_tournaments.py and the bots'
 tournaments (tests/tournament) import it.
 """
-import time
 
 import lichess as li
 
@@ -22,16 +21,6 @@ def arena(creator, **fields):
 
 def tournament(s, tid, page=1):
     return s.call("GET", "/api/tournament/%s?page=%d" % (tid, page))
-
-
-def wait_for(predicate, seconds=20, what="a condition"):
-    deadline = time.time() + seconds
-    while time.time() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.2)
-    raise AssertionError("timed out waiting for " + what)
 
 
 # ---- An arena's points, computed again from the games ---------------------------------------

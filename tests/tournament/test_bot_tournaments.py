@@ -107,7 +107,7 @@ def wait_over(reader, tid, seconds):
     def over():
         full = tt.tournament(reader, tid)
         return full if full["isFinished"] and all(g["result"] != "*" for g in listed_games(reader, tid)) else None
-    return tt.wait_for(over, seconds=seconds, what="the end of the tournament and of its games")
+    return h.wait_for(over, seconds=seconds, what="the end of the tournament and of its games")
 
 
 def check_games(reader, tid, field):
@@ -141,7 +141,7 @@ def play_arena(setup, url, reader, midway=None):
     try:
         field.wait_joined(tid)
         assert tt.tournament(reader, tid)["nbPlayers"] == 8
-        started = tt.wait_for(lambda: tt.tournament(reader, tid)["status"] == 20, seconds=START_DELAY_S + 30,
+        started = h.wait_for(lambda: tt.tournament(reader, tid)["status"] == 20, seconds=START_DELAY_S + 30,
                               what="the start")
         assert started
         if midway:
@@ -182,7 +182,7 @@ def test_arena_of_8_bots():
 def test_arena_of_8_bots_on_two_instances_the_director_killed():
     db = h.postgres().new_database()
     first = h.Server(db=db)  # started first: its director takes the lease
-    holder = tt.wait_for(lambda: lease_holder(db), what="the first instance's lease")
+    holder = h.wait_for(lambda: lease_holder(db), what="the first instance's lease")
     second = h.Server(db=db)
     nginx = Nginx([first.port, second.port])
 
@@ -191,7 +191,7 @@ def test_arena_of_8_bots_on_two_instances_the_director_killed():
         before = {g["id"] for g in listed_games(second, tid)}
         first.kill9()
         killed = time.time()
-        tt.wait_for(lambda: {g["id"] for g in listed_games(second, tid)} - before, seconds=40,
+        h.wait_for(lambda: {g["id"] for g in listed_games(second, tid)} - before, seconds=40,
                     what="a pairing by the instance that took over")
         taken = lease_holder(db)
         assert taken and taken != holder, (holder, taken)
