@@ -246,15 +246,22 @@ static void set_use_nnue(Session *s, const char *value, int number)
     s->engine.use_nnue = number;
 }
 
-/* A net file for its variant (any of ours); "<built in>": the current variant's own again. */
+/* A net file for its variant (any of ours, said when not the current one); "<built in>": the
+ * current variant's own again. */
 static void set_eval_file(Session *s, const char *value, int number)
 {
     (void)number;
     char why[200];
-    if (strcmp(value, "<built in>") == 0)
+    if (strcmp(value, "<built in>") == 0) {
         nnue_use_builtin(s->variant);
-    else if (!nnue_load_file(value, why, sizeof why))
+        return;
+    }
+    const NnueNet *net = nnue_load_file(value, why, sizeof why);
+    if (!net)
         error(s, "EvalFile '%s' refused: %s; the net in use is kept", value, why);
+    else if (nnue_net_for(s->variant) != net)
+        say(s, "info string EvalFile %s is a net for %s: %s plays with it from now on, %s does not", net->name,
+            net->variant, net->variant, s->variant->def->name);
 }
 
 /* Which evaluation the next search of the current variant uses, said at `isready` when it

@@ -86,9 +86,9 @@ const NnueNet *nnue_net_for(const Variant *v);
  * in why. */
 NnueNet *nnue_parse(const uint8_t *data, size_t size, const char *name, char *why, size_t why_len);
 void nnue_free(NnueNet *net);
-/* Loads a net file and makes it its variant's net from now on; false (the old net kept) with
- * the reason in why. */
-bool nnue_load_file(const char *path, char *why, size_t why_len);
+/* Loads a net file and makes it its variant's net from now on (the variant the file names,
+ * which may not be the one being played); NULL (the old net kept) with the reason in why. */
+const NnueNet *nnue_load_file(const char *path, char *why, size_t why_len);
 /* Variant v plays with its built-in net again (or none). */
 void nnue_use_builtin(const Variant *v);
 /* For a command's options (OPT_CALL): loads the net file values[0] as nnue_load_file does. */

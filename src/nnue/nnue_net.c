@@ -196,11 +196,11 @@ const NnueNet *nnue_net_for(const Variant *v)
     return fits ? net : NULL;
 }
 
-bool nnue_load_file(const char *path, char *why, size_t why_len)
+const NnueNet *nnue_load_file(const char *path, char *why, size_t why_len)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
-        return refuse(why, why_len, "cannot open '%s'", path), false;
+        return refuse(why, why_len, "cannot open '%s'", path);
     uint8_t *data = NULL;
     long size = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
     bool read = size >= 0 && size <= 64L << 20 && fseek(f, 0, SEEK_SET) == 0 && (data = malloc((size_t)size + 1)) &&
@@ -208,18 +208,18 @@ bool nnue_load_file(const char *path, char *why, size_t why_len)
     fclose(f);
     if (!read) {
         free(data);
-        return refuse(why, why_len, size > 64L << 20 ? "'%s' is larger than 64 MiB" : "cannot read '%s'", path), false;
+        return refuse(why, why_len, size > 64L << 20 ? "'%s' is larger than 64 MiB" : "cannot read '%s'", path);
     }
     const char *base = strrchr(path, '/');
     NnueNet *net = nnue_parse(data, (size_t)size, base ? base + 1 : path, why, why_len);
     free(data);
     if (!net)
-        return false;
+        return NULL;
     pthread_mutex_lock(&nets_lock);
     net->older = last_loaded;
     last_loaded = loaded[variant_index(net->variant)] = net;
     pthread_mutex_unlock(&nets_lock);
-    return true;
+    return net;
 }
 
 void nnue_use_builtin(const Variant *v)

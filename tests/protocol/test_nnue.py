@@ -147,6 +147,14 @@ def test_a_bad_eval_file_is_refused_and_the_net_kept():
             built_in = os.path.exists(os.path.join(REPO_ROOT, "data", "nets", "chess.nnue"))
             assert s.lines_until("readyok")[0].startswith("info string NNUE evaluation using chess.nnue (" if built_in else
                                                    "info string hand-written evaluation: no net for chess yet"), built_in
+            # A net for another variant than the one played is loaded for its own, and said so.
+            s.send("setoption name UCI_Variant value starchess")
+            s.send("setoption name EvalFile value " + good)
+            s.send("isready")
+            lines = s.lines_until("readyok")
+            assert lines[1] == ("info string EvalFile good.nnue is a net for chess: chess plays with it from now on, "
+                                "starchess does not"), lines
+            assert lines[2].startswith("info string NNUE evaluation using starchess.nnue ("), lines
 
 
 def test_commands_take_a_net_and_refuse_a_bad_one():
