@@ -26,12 +26,13 @@
 #include "nnue.h"
 #include "posfile.h"
 
-static struct {
+typedef struct GensfenOptions {
     uint64_t positions, nodes, seed;
     int depth, random_plies, threads, max_plies, hash;
     const char *out;
     bool no_nnue, keep_tactical;
-} opt;
+} GensfenOptions;
+static GensfenOptions opt;
 
 /* Where --keep-tactical writes a mate score: far beyond any material balance, yet a score the
  * trainer's sigmoid still tells apart from certainty. */
@@ -357,8 +358,7 @@ int gensfen_main(int argc, char **argv)
 {
     char *args[1];
     int nargs, status;
-    opt.random_plies = 8, opt.threads = 1, opt.max_plies = 400, opt.hash = 16, opt.seed = 1;
-    opt.keep_tactical = false;
+    opt = (GensfenOptions){.random_plies = 8, .threads = 1, .max_plies = 400, .hash = 16, .seed = 1};
     if (!options_parse(&gensfen_command, argc, argv, args, &nargs, &status))
         return status;
     const Variant *v = variant_by_name(args[0]);
