@@ -1,11 +1,12 @@
 /*
  * Starchess endgame tablebases (src/tablebase): the tables of up to 3 men and KQvKR (with
- * what it needs) are built into a temporary folder once, then checked
+ * what it needs) are built into a temporary folder once (tb_fixture.c), then checked
  *   - against facts derived by hand from rules/starchess.md (the cells below);
  *   - against the rules core: every sampled entry's value agrees with its successors'
  *     (gen_legal, pos_in_check: tb_verify_entry), symmetric images probe alike;
  *   - against an exhaustive mate search that knows nothing of the tables;
- *   - and the file format rejects corrupted and truncated files with a clear error.
+ *   - and the engine, given them, wins within the fifty-move rule.
+ * Their files are tested in test_tablebase_files.c.
  *
  * Cells as (q, r); directions N (0,1) S (0,-1) NE (1,0) SE (1,-1) NW (-1,1) SW (-1,0):
  *    1 (-4,2)   2 (-3,1)   3 (-3,2)   4 (-2,-2)  5 (-2,-1)  6 (-2,0)   7 (-2,1)   8 (-2,2)
@@ -26,44 +27,10 @@
 #include <unistd.h>
 
 #include "../../src/engine/search.h"
-#include "../../src/tablebase/tb_derived.h"
 #include "../../src/tablebase/tb_internal.h"
 #include "helpers.h"
+#include "tb_fixture.h"
 #include "test.h"
-
-static char tb_folder[64];
-static int tables_state; /* 0 not tried, 1 built, -1 failed */
-
-/* Builds the tables once: 3 men, then KQvKR (which needs only 3-man tables). */
-static bool tables(void)
-{
-    if (tables_state)
-        return tables_state > 0;
-    tables_state = -1;
-    snprintf(tb_folder, sizeof tb_folder, "/tmp/starfish-tb-test-XXXXXX");
-    if (!mkdtemp(tb_folder)) {
-        test_fail(__FILE__, __LINE__, "cannot make a temporary folder");
-        return false;
-    }
-    TbGenOptions o = {.max_men = 3, .threads = 2, .dir = tb_folder, .quiet = true};
-    if (tb_generate(&o) != 0) {
-        test_fail(__FILE__, __LINE__, "generating the 3-man tables failed");
-        return false;
-    }
-    o.only = "KQvKR";
-    if (tb_generate(&o) != 0) {
-        test_fail(__FILE__, __LINE__, "generating KQvKR failed");
-        return false;
-    }
-    tables_state = 1;
-    return true;
-}
-
-/* Position text from a list of men: "K7 Q10 k1", a limping pawn "P12~"; side 'w' or 'b'. */
-static const char *star(const char *men, char side)
-{
-    return star_fen(men, "", side == 'w' ? "w 0 1" : "b 0 1");
-}
 
 static bool probe_fen(const char *men, char side, TbResult *r, Position *pos)
 {
@@ -145,7 +112,7 @@ TEST(tb_star_tip_has_two_neighbours)
 
 TEST(tb_king_on_star_tip_checkmated_and_stalemated)
 {
-    if (!tables())
+    if (!tb_test_tables())
         return;
     Position pos;
     TbResult r;
@@ -181,7 +148,7 @@ TEST(tb_king_on_star_tip_checkmated_and_stalemated)
 
 TEST(tb_mates_in_one_with_each_piece)
 {
-    if (!tables())
+    if (!tb_test_tables())
         return;
     /* Queen: 10-8 down the column checks 1 through 3 (7 takes 2 and 3). */
     check_mate_in_one("K7 Q10 k1", "10-8");
@@ -201,24 +168,6 @@ TEST(tb_mates_in_one_with_each_piece)
         CHECK(!move_mates(&pos, "20-21r")); /* a rook on 21 checks only along its column */
 }
 
-/* A table of the test folder (built on first use); NULL, with a failure recorded, if absent. */
-static const TbTable *table(const char *name)
-{
-    if (!tables())
-        return NULL;
-    TbSig sig;
-    if (!tb_sig_parse(name, &sig)) {
-        test_fail(__FILE__, __LINE__, "bad signature %s", name);
-        return NULL;
-    }
-    if (strcmp(tb_get_dir(), tb_folder) != 0)
-        tb_set_dir(tb_folder);
-    const TbTable *t = tb_get_table(&sig);
-    if (!t)
-        test_fail(__FILE__, __LINE__, "no table %s: %s", name, tb_last_error());
-    return t;
-}
-
 static void count_kvk(const TbTable *t, int side, uint64_t idx, int v, Position *pos, void *ctx)
 {
     (void)t, (void)side, (void)idx, (void)pos;
@@ -229,7 +178,7 @@ static void count_kvk(const TbTable *t, int side, uint64_t idx, int v, Position 
 
 TEST(tb_king_against_king_all_dead_draws)
 {
-    const TbTable *t = table("KvK");
+    const TbTable *t = tb_test_table("KvK");
     if (!t)
         return;
     int c[2] = {0, 0};
@@ -275,7 +224,7 @@ static void count_kqk(const TbTable *t, int side, uint64_t idx, int v, Position 
 
 TEST(tb_queen_wins_against_king)
 {
-    const TbTable *t = table("KQvK");
+    const TbTable *t = tb_test_table("KQvK");
     if (!t)
         return;
     KqkCount c = {0};
@@ -319,7 +268,7 @@ static void count_krk(const TbTable *t, int side, uint64_t idx, int v, Position 
 
 TEST(tb_rook_on_middle_columns_is_dead)
 {
-    const TbTable *t = table("KRvK");
+    const TbTable *t = tb_test_table("KRvK");
     if (!t)
         return;
     KrkCount c = {0};
@@ -359,7 +308,7 @@ static void count_kbk(const TbTable *t, int side, uint64_t idx, int v, Position 
 
 TEST(tb_bishop_forces_mate)
 {
-    const TbTable *t = table("KBvK");
+    const TbTable *t = tb_test_table("KBvK");
     if (!t)
         return;
     KbkCount c = {0};
@@ -376,7 +325,7 @@ TEST(tb_bishop_forces_mate)
 
 TEST(tb_limping_pawn_is_part_of_the_position)
 {
-    if (!tables())
+    if (!tb_test_tables())
         return;
     Position a, b;
     TbResult ra, rb;
@@ -389,7 +338,7 @@ TEST(tb_limping_pawn_is_part_of_the_position)
     /* Both entries agree with their own successors. */
     TbSig sig;
     TbPos p;
-    const TbTable *t = table("KPvK");
+    const TbTable *t = tb_test_table("KPvK");
     if (!t)
         return;
     Position *both[2] = {&a, &b};
@@ -415,12 +364,11 @@ static uint64_t next_rand(void)
     return rng;
 }
 
-static const char *const sample_tables[] = {"KvK", "KQvK", "KRvK", "KBvK", "KNvK", "KPvK", "KQvKR"};
 
 TEST(tb_values_agree_with_successors)
 {
-    for (size_t k = 0; k < sizeof sample_tables / sizeof *sample_tables; k++) {
-        const TbTable *t = table(sample_tables[k]);
+    for (size_t k = 0; k < tb_sample_count; k++) {
+        const TbTable *t = tb_test_table(tb_sample_tables[k]);
         if (!t)
             return;
         int n = k == 6 ? 4000 : 1500, bad = 0;
@@ -454,8 +402,8 @@ static void mirror(const Position *src, Position *dst, int xf, bool swap)
 
 TEST(tb_symmetric_positions_probe_alike)
 {
-    for (size_t k = 0; k < sizeof sample_tables / sizeof *sample_tables; k++) {
-        const TbTable *t = table(sample_tables[k]);
+    for (size_t k = 0; k < tb_sample_count; k++) {
+        const TbTable *t = tb_test_table(tb_sample_tables[k]);
         if (!t)
             return;
         for (int i = 0; i < 300; i++) {
@@ -521,11 +469,11 @@ static bool defender_mated_within(Position *pos, int plies)
 
 TEST(tb_agrees_with_exhaustive_mate_search)
 {
-    if (!tables())
+    if (!tb_test_tables())
         return;
     int checked_short = 0;
-    for (size_t k = 1; k < sizeof sample_tables / sizeof *sample_tables; k++) {
-        const TbTable *t = table(sample_tables[k]);
+    for (size_t k = 1; k < tb_sample_count; k++) {
+        const TbTable *t = tb_test_table(tb_sample_tables[k]);
         if (!t)
             return;
         int want = k == 6 ? 40 : 60;
@@ -562,16 +510,16 @@ TEST(tb_agrees_with_exhaustive_mate_search)
  * later ones answer once the table is in memory; a folder change meanwhile loses nothing. */
 TEST(tb_probe_loaded_does_not_wait_for_files)
 {
-    if (!tables())
+    if (!tb_test_tables())
         return;
     Position pos;
     TbResult r;
     if (!setup(&pos, "starchess", star("K7 Q9 k37", 'w')))
         return;
-    tb_set_dir(tb_folder); /* forget what is loaded */
+    tb_set_dir(tb_test_folder()); /* forget what is loaded */
     CHECK(!tb_probe_loaded(&pos, &r));
     CHECK_EQ_STR(tb_last_error(), "the table is being loaded");
-    tb_set_dir(tb_folder); /* the load under way is thrown away when it ends */
+    tb_set_dir(tb_test_folder()); /* the load under way is thrown away when it ends */
     bool answered = false;
     for (int i = 0; i < 500 && !answered; i++) {
         answered = tb_probe_loaded(&pos, &r);
@@ -621,7 +569,7 @@ static Move engine_move(Engine *e, const Position *pos, int halfmove)
  */
 TEST(tb_engine_wins_within_the_fifty_move_rule)
 {
-    const TbTable *t = table("KQvKR");
+    const TbTable *t = tb_test_table("KQvKR");
     if (!t)
         return;
     Engine e;
@@ -662,137 +610,4 @@ TEST(tb_engine_wins_within_the_fifty_move_rule)
     }
     CHECK(found >= 12);
     engine_free(&e);
-}
-
-/* ---- files ---- */
-
-static bool copy_file(const char *from, const char *to, long truncate_at, long flip_at)
-{
-    FILE *f = fopen(from, "rb");
-    if (!f)
-        return false;
-    fseek(f, 0, SEEK_END);
-    long len = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    unsigned char *buf = malloc((size_t)len);
-    bool ok = fread(buf, 1, (size_t)len, f) == (size_t)len;
-    fclose(f);
-    if (flip_at >= 0 && flip_at < len)
-        buf[flip_at] ^= 0x5a;
-    if (truncate_at >= 0 && truncate_at < len)
-        len = truncate_at;
-    f = fopen(to, "wb");
-    ok = ok && f && fwrite(buf, 1, (size_t)len, f) == (size_t)len;
-    if (f)
-        fclose(f);
-    free(buf);
-    return ok;
-}
-
-TEST(tb_file_checksum_rejects_corruption)
-{
-    if (!tables())
-        return;
-    char src[128], bad[160], dir[96];
-    snprintf(src, sizeof src, "%s/KQvK.stb", tb_folder);
-    snprintf(dir, sizeof dir, "%s/bad", tb_folder);
-    mkdir(dir, 0777);
-    snprintf(bad, sizeof bad, "%s/KQvK.stb", dir);
-    TbSig sig;
-    tb_sig_parse("KQvK", &sig);
-    TbTable t;
-    char err[600];
-    /* Intact: accepted. */
-    CHECK(tb_read_table(src, &sig, &t, err, sizeof err));
-    tb_table_free(&t);
-    /* One byte of the payload changed. */
-    CHECK(copy_file(src, bad, -1, 96 + 5000));
-    CHECK(!tb_read_table(bad, &sig, &t, err, sizeof err));
-    CHECK(strstr(err, "payload checksum mismatch") != NULL);
-    /* A probe through the registry refuses the table and says why. */
-    tb_set_dir(dir);
-    Position pos;
-    TbResult r;
-    if (setup(&pos, "starchess", star("K7 Q10 k1", 'w'))) {
-        CHECK(!tb_probe(&pos, &r));
-        CHECK(strstr(tb_last_error(), "checksum") != NULL);
-    }
-    /* One byte of the header changed. */
-    CHECK(copy_file(src, bad, -1, 20));
-    CHECK(!tb_read_table(bad, &sig, &t, err, sizeof err));
-    CHECK(strstr(err, "header checksum mismatch") != NULL);
-    /* Truncated: in the payload, and in the header. */
-    CHECK(copy_file(src, bad, 96 + 100, -1));
-    CHECK(!tb_read_table(bad, &sig, &t, err, sizeof err));
-    CHECK(strstr(err, "truncated") != NULL);
-    CHECK(copy_file(src, bad, 50, -1));
-    CHECK(!tb_read_table(bad, &sig, &t, err, sizeof err));
-    CHECK(strstr(err, "truncated") != NULL);
-    /* Not a table at all. */
-    FILE *f = fopen(bad, "wb");
-    if (f) {
-        for (int i = 0; i < 200; i++)
-            fputc('x', f);
-        fclose(f);
-    }
-    CHECK(!tb_read_table(bad, &sig, &t, err, sizeof err));
-    CHECK(strstr(err, "bad magic") != NULL);
-    remove(bad);
-    rmdir(dir);
-    tb_set_dir(tb_folder);
-}
-
-TEST(tb_derived_rules_match_tables)
-{
-    if (!tables())
-        return;
-    /* The compiled derived data against the tables built here: a random sample of each. */
-    for (size_t k = 0; k < sizeof sample_tables / sizeof *sample_tables; k++) {
-        const TbTable *t = table(sample_tables[k]);
-        if (t && t->L.men <= tb_derived_max_men())
-            CHECK_EQ_INT(tb_check_table(t, tb_verify_derived_entry, 4000, 99 + k, 2), 0);
-    }
-    Position pos;
-    if (setup(&pos, "starchess", star("K19 k1", 'w')))
-        CHECK(tb_derived_dead(&pos));
-    if (setup(&pos, "starchess", star("K19 R18 k1", 'b')))
-        CHECK(tb_derived_dead(&pos));
-    if (setup(&pos, "starchess", star("K19 Q18 k1", 'b')))
-        CHECK(!tb_derived_dead(&pos));
-    if (setup(&pos, "starchess", star("K19 Q18 k1", 'b')))
-        CHECK(!tb_derived_fifty_exception(&pos));
-}
-
-/* The compiled image passes its own check; one changed byte or a cut is refused. */
-TEST(tb_derived_data_checksum_rejects_corruption)
-{
-    extern const uint8_t tb_derived_blob[], tb_derived_blob_end[];
-    size_t size = (size_t)(tb_derived_blob_end - tb_derived_blob);
-    char err[128];
-    CHECK(tb_derived_check(tb_derived_blob, size, err, sizeof err));
-    CHECK(tb_derived_max_men() >= 4);
-    uint8_t *copy = malloc(size);
-    memcpy(copy, tb_derived_blob, size);
-    copy[size / 2] ^= 0x21;
-    CHECK(!tb_derived_check(copy, size, err, sizeof err));
-    CHECK_EQ_STR(err, "checksum mismatch (the data is corrupted)");
-    copy[size / 2] ^= 0x21;
-    CHECK(!tb_derived_check(copy, size - 1, err, sizeof err));
-    CHECK(strstr(err, "size") != NULL);
-    free(copy);
-}
-
-/* Last (names sort after the others only by registration order): remove the folder. */
-TEST(tb_zz_cleanup)
-{
-    if (tables_state <= 0)
-        return;
-    TbSig list[64];
-    int n = tb_sig_list(4, list, 64);
-    for (int i = 0; i < n; i++) {
-        char path[200];
-        tb_file_name(tb_folder, &list[i], path, sizeof path);
-        remove(path);
-    }
-    rmdir(tb_folder);
 }
