@@ -23,7 +23,6 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "../core/game.h"
 #include "../core/movegen.h"
@@ -33,12 +32,10 @@
 #include "../engine/eval.h"
 #include "../engine/search.h"
 #include "../nnue/nnue.h"
-#include "../tablebase/tb.h"
-#include "../util/options.h"
 #include "../util/parse.h"
-#include "../util/version.h"
 #include "../variants/registry.h"
 #include "display.h"
+#include "uci_session.h"
 
 #define LINE_MAX_BYTES 65536
 /* Enough for any line that fits the buffer: a token takes a byte and its separator another. */
@@ -46,30 +43,8 @@
 /* One output line: an `info` line with a principal variation of MAX_PLY moves fits. */
 #define OUT_LINE_MAX (256 + MAX_PLY * (MOVE_TEXT_MAX + 1))
 
-#define HASH_DEFAULT 16
-#define HASH_MAX 4096
-
-typedef struct {
-    FILE *out;
-    const Variant *variant;
-    Game game;
-    Engine engine;
-    int skill_level, elo;
-    bool limit_strength;
-    /* The search runs on its own thread so that `stop` and `isready` are answered at once. */
-    pthread_t thread;
-    bool searching;       /* a search or perft thread was started and is not joined yet */
-    bool counting_perft;  /* that thread counts a perft */
-    atomic_bool job_done; /* set by that thread before its last line: only the join is left */
-    SearchLimits limits;
-    int perft_depth; /* of the running `go perft` */
-    /* The evaluation last said at `isready` (at the start: the hand-written one, unsaid). */
-    const NnueNet *said_net;
-    bool said_off;
-} Session;
-
-/* Writes one whole line (printf-style, the newline added). */
-__attribute__((format(printf, 2, 3))) static void say(Session *s, const char *fmt, ...)
+/* Writes one whole line (printf-style, the newline added), control bytes made safe. */
+void uci_say(Session *s, const char *fmt, ...)
 {
     char line[OUT_LINE_MAX];
     va_list ap;
@@ -90,7 +65,6 @@ __attribute__((format(printf, 2, 3))) static void say(Session *s, const char *fm
     fflush(s->out);
 }
 
-#define error(s, ...) say(s, "info string error: " __VA_ARGS__)
 
 /* Waits for the search thread to end on its own. */
 static void join_search(Session *s)
@@ -129,257 +103,27 @@ static void start_thread(Session *s, void *(*run)(void *), bool perft)
     atomic_store(&s->engine.stop, false);
     atomic_store(&s->job_done, false);
     if (pthread_create(&s->thread, NULL, run, s) != 0) {
-        error(s, "cannot start the search thread");
+        uci_error(s, "cannot start the search thread");
         return;
     }
     s->searching = true;
     s->counting_perft = perft;
 }
 
-static void reset_game(Session *s)
+void uci_reset_game(Session *s)
 {
     char err[160];
     game_init(&s->game, s->variant, NULL, err, sizeof err);
-}
-
-/* ---- Options: one table prints them for `uci` and applies them for `setoption` ------------ */
-
-typedef enum { UCI_SPIN, UCI_CHECK, UCI_BUTTON, UCI_STRING, UCI_COMBO } UciOptionType;
-
-typedef struct UciOption {
-    const char *name;
-    UciOptionType type;
-    const char *def; /* the default, as text */
-    int min, max;    /* UCI_SPIN */
-    /* Applies a value already checked against the type and range (number: its value). */
-    void (*apply)(Session *s, const char *value, int number);
-} UciOption;
-
-/* The strength the engine plays at: Skill Level, or UCI_Elo when strength is limited. */
-static void apply_strength(Session *s)
-{
-    int skill = s->skill_level;
-    if (s->limit_strength) /* 800 Elo plays as level 0, 2800 as level 20 */
-        skill = (s->elo - 800) / 100;
-    s->engine.skill = skill < 0 ? 0 : skill > 20 ? 20 : skill;
-}
-
-static void set_variant(Session *s, const char *value, int number)
-{
-    (void)number;
-    const Variant *v = variant_by_name(value);
-    if (!v) {
-        error(s, "unknown variant '%s'", value);
-        return;
-    }
-    s->variant = v;
-    reset_game(s);
-    say(s, "info string variant %s", v->def->name);
-}
-
-static void set_threads(Session *s, const char *value, int number)
-{
-    if (!engine_set_threads(&s->engine, number))
-        error(s, "cannot start %s threads", value);
-}
-
-static void set_hash(Session *s, const char *value, int number)
-{
-    if (!tt_resize(&s->engine.tt, (size_t)number))
-        error(s, "cannot allocate %s MB for the hash table", value);
-}
-
-static void clear_hash(Session *s, const char *value, int number)
-{
-    (void)value, (void)number;
-    engine_new_game(&s->engine);
-}
-
-static void set_multipv(Session *s, const char *value, int number)
-{
-    (void)value;
-    s->engine.multipv = number;
-}
-
-static void set_ponder(Session *s, const char *value, int number)
-{
-    (void)s, (void)value, (void)number; /* pondering needs no preparation */
-}
-
-static void set_skill(Session *s, const char *value, int number)
-{
-    (void)value;
-    s->skill_level = number;
-    apply_strength(s);
-}
-
-static void set_limit_strength(Session *s, const char *value, int number)
-{
-    (void)value;
-    s->limit_strength = number;
-    apply_strength(s);
-}
-
-static void set_elo(Session *s, const char *value, int number)
-{
-    (void)value;
-    s->elo = number;
-    apply_strength(s);
-}
-
-static void set_greedy(Session *s, const char *value, int number)
-{
-    (void)value;
-    s->engine.greedy = number;
-}
-
-/* The Starchess tables' folder (`starfish tb generate`); "<empty>" turns them off. */
-static void set_tablebase_path(Session *s, const char *value, int number)
-{
-    (void)s, (void)number;
-    tb_set_dir(strcmp(value, "<empty>") == 0 ? "" : value);
-}
-
-static void set_use_nnue(Session *s, const char *value, int number)
-{
-    (void)value;
-    s->engine.use_nnue = number;
-}
-
-/* A net file for its variant (any of ours, said when not the current one); "<built in>": the
- * current variant's own again. */
-static void set_eval_file(Session *s, const char *value, int number)
-{
-    (void)number;
-    char why[200];
-    if (strcmp(value, "<built in>") == 0) {
-        nnue_use_builtin(s->variant);
-        return;
-    }
-    const NnueNet *net = nnue_load_file(value, why, sizeof why);
-    if (!net)
-        error(s, "EvalFile '%s' refused: %s; the net in use is kept", value, why);
-    else if (nnue_net_for(s->variant) != net)
-        say(s, "info string EvalFile %s is a net for %s: %s plays with it from now on, %s does not", net->name,
-            net->variant, net->variant, s->variant->def->name);
-}
-
-/* Which evaluation the next search of the current variant uses, said at `isready` when it
- * changed since it was last said (the hand-written one needs no word at the start). */
-static void say_evaluation(Session *s)
-{
-    bool off = !s->engine.use_nnue;
-    const NnueNet *net = off ? NULL : nnue_net_for(s->variant);
-    if (net == s->said_net && off == s->said_off)
-        return;
-    if (off)
-        say(s, "info string hand-written evaluation enabled (Use NNUE false)");
-    else if (!net)
-        say(s, "info string hand-written evaluation: no net for %s yet", s->variant->def->name);
-    else
-        say(s, "info string NNUE evaluation using %s (%zu KiB)", net->name, (net->bytes + 1023) / 1024);
-    s->said_net = net;
-    s->said_off = off;
-}
-
-static const UciOption options[] = {
-    {"UCI_Variant", UCI_COMBO, NULL, 0, 0, set_variant},
-    {"Threads", UCI_SPIN, "1", 1, MAX_THREADS, set_threads},
-    {"Hash", UCI_SPIN, NUMBER_TEXT(HASH_DEFAULT), 1, HASH_MAX, set_hash},
-    {"Clear Hash", UCI_BUTTON, NULL, 0, 0, clear_hash},
-    {"MultiPV", UCI_SPIN, "1", 1, MAX_MULTIPV, set_multipv},
-    {"Ponder", UCI_CHECK, "false", 0, 0, set_ponder},
-    {"Skill Level", UCI_SPIN, "20", 0, 20, set_skill},
-    {"UCI_LimitStrength", UCI_CHECK, "false", 0, 0, set_limit_strength},
-    {"UCI_Elo", UCI_SPIN, "1500", 800, 2800, set_elo},
-    {"Greedy", UCI_CHECK, "false", 0, 0, set_greedy},
-    {"TablebasePath", UCI_STRING, "tb", 0, 0, set_tablebase_path},
-    {"Use NNUE", UCI_CHECK, "true", 0, 0, set_use_nnue},
-    {"EvalFile", UCI_STRING, "<built in>", 0, 0, set_eval_file},
-};
-
-static void cmd_uci(Session *s)
-{
-    static const char *type_names[] = {"spin", "check", "button", "string", "combo"};
-    say(s, "id name starfish %s", version_number());
-    say(s, "id author the starfish developers");
-    for (size_t i = 0; i < sizeof options / sizeof options[0]; i++) {
-        const UciOption *o = &options[i];
-        char text[4096];
-        int len = snprintf(text, sizeof text, "option name %s type %s", o->name, type_names[o->type]);
-        if (o->type == UCI_COMBO) {
-            len += snprintf(text + len, sizeof text - (size_t)len, " default %s", variant_at(0)->def->name);
-            for (int k = 0; k < variant_count() && (size_t)len < sizeof text; k++)
-                len += snprintf(text + len, sizeof text - (size_t)len, " var %s", variant_at(k)->def->name);
-        } else if (o->def) {
-            len += snprintf(text + len, sizeof text - (size_t)len, " default %s", o->def);
-        }
-        if (o->type == UCI_SPIN)
-            snprintf(text + len, sizeof text - (size_t)len, " min %d max %d", o->min, o->max);
-        say(s, "%s", text);
-    }
-    say(s, "uciok");
-}
-
-/* Checks a value against its option's type and range, then applies it. */
-static void set_option(Session *s, const char *name, const char *value)
-{
-    const UciOption *o = NULL;
-    for (size_t i = 0; i < sizeof options / sizeof options[0] && !o; i++)
-        if (strcasecmp(name, options[i].name) == 0)
-            o = &options[i];
-    if (!o) {
-        error(s, "unknown option '%s'", name);
-        return;
-    }
-    int number = 0;
-    if (o->type == UCI_SPIN && !parse_int(value, o->min, o->max, &number)) {
-        error(s, "%s must be a number from %d to %d, not '%s'", o->name, o->min, o->max, value);
-        return;
-    }
-    if (o->type == UCI_CHECK) {
-        if (strcmp(value, "true") != 0 && strcmp(value, "false") != 0) {
-            error(s, "%s must be true or false, not '%s'", o->name, value);
-            return;
-        }
-        number = strcmp(value, "true") == 0;
-    }
-    o->apply(s, value, number);
-}
-
-static void cmd_setoption(Session *s, char **tok, int n)
-{
-    /* setoption name NAME... value VALUE... */
-    char name[256] = "", value[256] = "";
-    char *dst = NULL;
-    for (int i = 1; i < n; i++) {
-        if (strcmp(tok[i], "name") == 0 && !dst) {
-            dst = name;
-            continue;
-        }
-        if (strcmp(tok[i], "value") == 0 && dst == name) {
-            dst = value;
-            continue;
-        }
-        if (!dst || strlen(dst) + strlen(tok[i]) + 2 > sizeof name) {
-            error(s, "malformed setoption: expected 'setoption name NAME value VALUE'");
-            return;
-        }
-        if (*dst)
-            strcat(dst, " ");
-        strcat(dst, tok[i]);
-    }
-    set_option(s, name, value);
 }
 
 /* The current position's static evaluations, in centipawns for the side to move. */
 static void cmd_eval(Session *s)
 {
     const Position *pos = &s->game.pos;
-    say(s, "hand-written evaluation %d cp (side to move)", evaluate(pos, eval_tables(pos->v)));
+    uci_say(s, "hand-written evaluation %d cp (side to move)", evaluate(pos, eval_tables(pos->v)));
     const NnueNet *net = nnue_net_for(pos->v);
     if (net)
-        say(s, "NNUE evaluation %d cp (side to move, %s)", nnue_evaluate_position(net, pos), net->name);
+        uci_say(s, "NNUE evaluation %d cp (side to move, %s)", nnue_evaluate_position(net, pos), net->name);
 }
 
 static void cmd_position(Session *s, char **tok, int n)
@@ -393,7 +137,7 @@ static void cmd_position(Session *s, char **tok, int n)
         from_fen = true;
         for (i++; i < n && strcmp(tok[i], "moves") != 0; i++) {
             if (strlen(fen) + strlen(tok[i]) + 2 > sizeof fen) {
-                error(s, "position text is too long");
+                uci_error(s, "position text is too long");
                 return;
             }
             if (*fen)
@@ -401,16 +145,16 @@ static void cmd_position(Session *s, char **tok, int n)
             strcat(fen, tok[i]);
         }
     } else {
-        error(s, "malformed position: expected 'position startpos|fen FEN [moves ...]'");
+        uci_error(s, "malformed position: expected 'position startpos|fen FEN [moves ...]'");
         return;
     }
     if (i < n && strcmp(tok[i], "moves") != 0) {
-        error(s, "malformed position: unexpected '%s'", tok[i]);
+        uci_error(s, "malformed position: unexpected '%s'", tok[i]);
         return;
     }
     Game g = {0};
     if (!game_init(&g, s->variant, from_fen ? fen : NULL, err, sizeof err)) {
-        error(s, "bad position: %s", err);
+        uci_error(s, "bad position: %s", err);
         game_free(&g);
         return;
     }
@@ -418,7 +162,7 @@ static void cmd_position(Session *s, char **tok, int n)
         int used;
         Move m = parse_move_tokens(&g.pos, tok + i, n - i, &used, err, sizeof err);
         if (m == MOVE_NONE) {
-            error(s, "%s", err);
+            uci_error(s, "%s", err);
             game_free(&g);
             return;
         }
@@ -460,7 +204,7 @@ static void print_iteration(void *ctx, const Position *root, const SearchInfo *i
             snprintf(score, sizeof score, "cp %d", line->score);
         moves[0] = 0;
         append_moves(moves, sizeof moves, root, line);
-        say(s, "info depth %d seldepth %d multipv %d score %s nodes %llu nps %llu hashfull %d tbhits %llu time %.0f pv%s",
+        uci_say(s, "info depth %d seldepth %d multipv %d score %s nodes %llu nps %llu hashfull %d tbhits %llu time %.0f pv%s",
             info->depth, info->seldepth, i + 1, score, (unsigned long long)info->nodes, (unsigned long long)nps,
             info->hashfull, (unsigned long long)info->tbhits, info->seconds * 1000, moves);
     }
@@ -470,7 +214,7 @@ static void print_current_move(void *ctx, const Position *root, Move m, int numb
 {
     char move[MOVE_TEXT_MAX];
     move_to_text(root, m, move);
-    say(ctx, "info depth %d currmove %s currmovenumber %d", depth, move, number);
+    uci_say(ctx, "info depth %d currmove %s currmovenumber %d", depth, move, number);
 }
 
 static void *search_thread(void *arg)
@@ -489,9 +233,9 @@ static void *search_thread(void *arg)
     }
     mark_job_done(s);
     if (r.ponder != MOVE_NONE)
-        say(s, "bestmove %s ponder %s", best, ponder);
+        uci_say(s, "bestmove %s ponder %s", best, ponder);
     else
-        say(s, "bestmove %s", best);
+        uci_say(s, "bestmove %s", best);
     return NULL;
 }
 
@@ -517,13 +261,13 @@ static void start_search(Session *s, char **tok, int n)
         int nodes;
         if (field) {
             if (i + 1 >= n || !parse_int(tok[i + 1], -100000000, 1000000000, field)) {
-                error(s, "go: '%s' needs a number", k);
+                uci_error(s, "go: '%s' needs a number", k);
                 return;
             }
             i++;
         } else if (strcmp(k, "nodes") == 0) {
             if (i + 1 >= n || !parse_int(tok[i + 1], 1, 2000000000, &nodes)) {
-                error(s, "go: 'nodes' needs a positive number");
+                uci_error(s, "go: 'nodes' needs a positive number");
                 return;
             }
             l.nodes = (uint64_t)nodes;
@@ -533,7 +277,7 @@ static void start_search(Session *s, char **tok, int n)
         } else if (strcmp(k, "ponder") == 0) {
             ponder = true;
         } else {
-            error(s, "go: unknown parameter '%s'", k);
+            uci_error(s, "go: unknown parameter '%s'", k);
             return;
         }
     }
@@ -551,7 +295,7 @@ static void *perft_thread(void *arg)
     if (counted)
         perft_print_total(s->out, total);
     else
-        say(s, "info string perft %d stopped: only the moves above were counted", s->perft_depth);
+        uci_say(s, "info string perft %d stopped: only the moves above were counted", s->perft_depth);
     fflush(s->out);
     return NULL;
 }
@@ -560,7 +304,7 @@ static void cmd_go(Session *s, char **tok, int n)
 {
     if (n >= 3 && strcmp(tok[1], "perft") == 0) {
         if (!parse_int(tok[2], 1, 64, &s->perft_depth))
-            error(s, "bad perft depth '%s'", tok[2]);
+            uci_error(s, "bad perft depth '%s'", tok[2]);
         else
             start_thread(s, perft_thread, true);
         return;
@@ -575,7 +319,7 @@ static void cmd_pgn(Session *s)
     if (game_pgn(&s->game, NULL, &pgn))
         fputs(pgn.s, s->out);
     else
-        error(s, "out of memory for the PGN");
+        uci_error(s, "out of memory for the PGN");
     text_free(&pgn);
 }
 
@@ -600,9 +344,9 @@ static bool handle(Session *s, char *line)
     if (strcmp(c, "isready") == 0) {
         if (!s->searching) {
             engine_prepare(&s->engine, s->variant);
-            say_evaluation(s);
+            uci_say_evaluation(s);
         }
-        say(s, "readyok");
+        uci_say(s, "readyok");
         return true;
     }
     if (strcmp(c, "ponderhit") == 0) {
@@ -612,18 +356,18 @@ static bool handle(Session *s, char *line)
     /* While a search runs a `go` is refused, `isready` and `ponderhit` leave it alone, and
      * anything else ends it first. */
     if (strcmp(c, "go") == 0 && search_running(s)) {
-        error(s, "go: a search is running (stop ends it)");
+        uci_error(s, "go: a search is running (stop ends it)");
         return true;
     }
     stop_search(s);
     if (strcmp(c, "quit") == 0)
         return false;
     if (strcmp(c, "uci") == 0)
-        cmd_uci(s);
+        uci_cmd_uci(s);
     else if (strcmp(c, "setoption") == 0)
-        cmd_setoption(s, tok, n);
+        uci_cmd_setoption(s, tok, n);
     else if (strcmp(c, "ucinewgame") == 0) {
-        reset_game(s);
+        uci_reset_game(s);
         engine_new_game(&s->engine);
     } else if (strcmp(c, "position") == 0)
         cmd_position(s, tok, n);
@@ -636,7 +380,7 @@ static bool handle(Session *s, char *line)
     else if (strcmp(c, "eval") == 0)
         cmd_eval(s);
     else if (strcmp(c, "stop") != 0) /* the search, if any, was stopped above */
-        error(s, "unknown command '%s'", c);
+        uci_error(s, "unknown command '%s'", c);
     return true;
 }
 
@@ -671,15 +415,15 @@ int uci_loop(FILE *in, FILE *out)
     static char line[LINE_MAX_BYTES];
     size_t len;
     bool too_long;
-    reset_game(&s);
+    uci_reset_game(&s);
     bool quit = false;
     while (!quit && read_line(in, line, sizeof line, &len, &too_long)) {
         if (too_long) {
-            error(&s, "line longer than %d bytes ignored", LINE_MAX_BYTES - 1);
+            uci_error(&s, "line longer than %d bytes ignored", LINE_MAX_BYTES - 1);
             continue;
         }
         if (memchr(line, 0, len)) {
-            error(&s, "line with a NUL byte ignored");
+            uci_error(&s, "line with a NUL byte ignored");
             continue;
         }
         quit = !handle(&s, line);
