@@ -9,11 +9,14 @@
 #define TIME_RESERVE 0.3
 #define TIME_LATENCY 0.1
 /* The optimum is the usable clock over TIME_MOVES_TO_GO moves (or the moves to go given)
- * plus TIME_INC_SHARE of the increment; a search may run to TIME_MAX_FACTOR times the
+ * plus TIME_INC_SHARE of the increment (less on a low clock, below); a search may run to TIME_MAX_FACTOR times the
  * optimum, never past TIME_MAX_SHARE of the usable clock (or the share of one move, when
  * fewer than 1 / TIME_MAX_SHARE moves are to go), nor half the clock. */
 #define TIME_MOVES_TO_GO 25
 #define TIME_INC_SHARE 0.75
+/* Below TIME_LOW_CLOCK seconds on the clock the increment's share shrinks with the clock: a
+ * clock that stalls have run low refills, rather than staying one stall away from zero. */
+#define TIME_LOW_CLOCK 0.5
 #define TIME_MAX_FACTOR 3.0
 #define TIME_MAX_SHARE 0.25
 #define TIME_MIN 0.002
@@ -49,10 +52,11 @@ TimePlan time_plan(int movetime_ms, int left_ms, int inc_ms, int movestogo, bool
         return plan;
     double t = left_ms / 1000.0, inc = inc_ms / 1000.0;
     double usable = max2(t - min2(t / 3, TIME_RESERVE) - TIME_LATENCY, 0);
+    double inc_share = TIME_INC_SHARE * inc * min2(t / TIME_LOW_CLOCK, 1.0);
     int togo = movestogo > 0 ? movestogo : TIME_MOVES_TO_GO;
     /* With a few moves to go the clock is soon refilled: up to a move's whole share. */
-    double most = min2(usable * max2(1.0 / togo, TIME_MAX_SHARE) + TIME_INC_SHARE * inc, t / 2);
-    double optimum = min2(usable / togo + TIME_INC_SHARE * inc, most);
+    double most = min2(usable * max2(1.0 / togo, TIME_MAX_SHARE) + inc_share, t / 2);
+    double optimum = min2(usable / togo + inc_share, most);
     plan.optimum = max2(optimum, TIME_MIN);
     plan.maximum = max2(min2(optimum * TIME_MAX_FACTOR, most), TIME_MIN);
     return plan;

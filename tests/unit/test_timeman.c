@@ -46,6 +46,28 @@ TEST(time_plan_from_a_clock)
     CHECK(p.optimum == 0 && p.maximum == 0);
 }
 
+/* Megastar's games at 1+0.01 run 300 plies and more, and its clock settled where the base
+ * was spent: with the whole increment's share still planned, moves that overran it on a
+ * loaded machine (a stall of the process, the pipe, the scheduler) drained the last 15 ms. */
+TEST(time_plan_refills_a_low_clock)
+{
+    /* 15 ms left, 10 ms a move: 0.75 x 10 ms x 15 / 500 = 0.225 ms, so the smallest plan. */
+    TimePlan p = time_plan(0, 15, 10, 0, false);
+    CHECK(near(p.optimum, 0.002) && near(p.maximum, 0.002));
+    /* From 0.5 s up, the increment's share is whole: 0.5 s + 10 ms: usable 0.5 - 0.1667 - 0.1;
+     * optimum 0.2333 / 25 + 0.0075. */
+    p = time_plan(0, 500, 10, 0, false);
+    CHECK(near(p.optimum, (0.5 - 0.5 / 3 - 0.1) / 25 + 0.0075));
+    /* 400 moves at 1+0.01, each taking its optimum and a stall of 8 ms on top: the clock
+     * never runs out, and ends above 100 ms (with the whole share it fell to 5 ms). */
+    double clock = 1.0;
+    for (int move = 0; move < 400 && clock > 0; move++) {
+        p = time_plan(0, (int)(clock * 1000), 10, 0, false);
+        clock += 0.010 - p.optimum - 0.008;
+    }
+    CHECK(clock > 0.1);
+}
+
 TEST(time_iteration_end_follows_the_root)
 {
     TimePlan p = time_plan(0, 2000, 0, 0, false);
