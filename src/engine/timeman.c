@@ -9,13 +9,13 @@
 #define TIME_RESERVE 0.3
 #define TIME_LATENCY 0.1
 /* The optimum is the usable clock over TIME_MOVES_TO_GO moves (or the moves to go given)
- * plus TIME_INC_SHARE of the increment (less on a low clock, below); a search may run to TIME_MAX_FACTOR times the
- * optimum, never past TIME_MAX_SHARE of the usable clock (or the share of one move, when
- * fewer than 1 / TIME_MAX_SHARE moves are to go), nor half the clock. */
+ * plus TIME_INC_SHARE of the increment (less on a low clock, below); a search may run to
+ * TIME_MAX_FACTOR times the optimum, never past TIME_MAX_SHARE of the usable clock (or the
+ * share of one move, when fewer than 1 / TIME_MAX_SHARE moves are to go), nor half the clock. */
 #define TIME_MOVES_TO_GO 25
 #define TIME_INC_SHARE 0.75
-/* Below TIME_LOW_CLOCK seconds on the clock the increment's share shrinks with the clock: a
- * clock that stalls have run low refills, rather than staying one stall away from zero. */
+/* Below TIME_LOW_CLOCK seconds on the clock the increment's share shrinks in proportion, so
+ * that a clock run low by stalls refills instead of staying one stall away from zero. */
 #define TIME_LOW_CLOCK 0.5
 #define TIME_MAX_FACTOR 3.0
 #define TIME_MAX_SHARE 0.25
