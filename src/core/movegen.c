@@ -55,6 +55,15 @@ bool pos_in_check(const Position *pos)
     return k != NO_CELL && pos_attacked(pos, k, pos->side ^ 1);
 }
 
+bool pos_gives_check(Position *pos, Move m)
+{
+    Undo u;
+    pos_make(pos, m, &u);
+    bool check = pos_in_check(pos);
+    pos_unmake(pos, m, &u);
+    return check;
+}
+
 bool pos_mover_safe(const Position *pos)
 {
     return pos->v->ops->mover_safe(pos);

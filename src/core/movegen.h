@@ -42,6 +42,9 @@ bool pos_attacked_by(const Position *pos, Cell x, int by, unsigned patterns);
  * hopper's screen, along rose paths).  The cell x itself may stay in *occ. */
 CellSet pos_attackers(const Position *pos, Cell x, int by, const CellSet *occ);
 bool pos_in_check(const Position *pos);
+/* Would a pseudo-legal move put the opponent in check?  Made and unmade to see: for the few
+ * moves a search asks about before making them. */
+bool pos_gives_check(Position *pos, Move m);
 /* After pos_make: did the move leave the mover's royal piece safe (and on the board)? */
 bool pos_mover_safe(const Position *pos);
 /* True when the side to move has a legal en-passant capture (repetition keys need it). */

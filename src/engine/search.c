@@ -40,6 +40,11 @@
  * searched within SEE_PRUNE_MAX_DEPTH plies of the leaves. */
 #define SEE_PRUNE_MAX_DEPTH 5
 #define SEE_PRUNE_MARGIN 100
+/* A quiet move whose piece loses more than SEE_QUIET_MARGIN per ply of depth where it lands
+ * is not searched within SEE_QUIET_MAX_DEPTH plies of the leaves, unless it gives check
+ * (Ethereal's values; the exemption keeps mating sacrifices). */
+#define SEE_QUIET_MAX_DEPTH 8
+#define SEE_QUIET_MARGIN 64
 /* Null move: the reply is searched NMP_BASE + depth / NMP_DEPTH_DIVISOR plies shallower, and a
  * ply more per NMP_EVAL_UNIT the static evaluation stands above beta (at most NMP_EVAL_MAX). */
 #define NMP_BASE 3
@@ -545,9 +550,14 @@ int negamax(Worker *w, int alpha, int beta, int depth, int ply, bool check, bool
         bool quiet = is_quiet(pos, m);
         /* Read before the move is made, for late-move reductions and history pruning. */
         int history = quiet && MOVE_KIND(m) != MK_PLACE && (depth >= 3 || prunable) ? quiet_history(w, &followups, m) : 0;
-        /* Step 8a. A capture near the leaves that loses too much in its exchange. */
-        if (prunable && !quiet && legal && best > -SCORE_MATE_BOUND && depth <= SEE_PRUNE_MAX_DEPTH &&
-            pos_is_capture(pos, m) && !MOVE_PIECE(m) && exchange_below(w, m, -SEE_PRUNE_MARGIN * depth))
+        /* Step 8a. A move near the leaves that loses too much in its exchange: a capture, or
+         * a quiet move whose piece the opponent then takes for less, unless it gives check
+         * (asked last: it makes the move). */
+        if (prunable && legal && best > -SCORE_MATE_BOUND && !MOVE_PIECE(m) && MOVE_KIND(m) != MK_PLACE &&
+            (quiet ? depth <= SEE_QUIET_MAX_DEPTH && exchange_below(w, m, -SEE_QUIET_MARGIN * depth) &&
+                         !pos_gives_check(pos, m)
+                   : depth <= SEE_PRUNE_MAX_DEPTH && pos_is_capture(pos, m) &&
+                         exchange_below(w, m, -SEE_PRUNE_MARGIN * depth)))
             continue;
         Undo u;
         if (root)

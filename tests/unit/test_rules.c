@@ -26,14 +26,19 @@ static int compare_moves(const void *a, const void *b)
 }
 
 /* pos_make_if_legal against make-and-test: it makes the move exactly when that is legal,
- * and otherwise leaves the position as it was (every byte). */
+ * and otherwise leaves the position as it was (every byte).  pos_gives_check leaves it as it
+ * was too, and says whether the opponent is in check once the move is made. */
 static void check_make_if_legal(Position *pos, Move m, bool legal)
 {
     Position before = *pos;
+    bool gives_check = pos_gives_check(pos, m);
+    CHECK(memcmp(pos, &before, sizeof before) == 0);
     Undo u;
     bool made = pos_make_if_legal(pos, m, &u, pos_in_check(pos));
-    if (made)
+    if (made) {
+        CHECK(pos_in_check(pos) == gives_check);
         pos_unmake(pos, m, &u);
+    }
     CHECK(memcmp(pos, &before, sizeof before) == 0);
     if (made != legal) {
         char text[MOVE_TEXT_MAX];
