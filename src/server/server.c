@@ -158,7 +158,7 @@ static const Option serve_options[] = {
                &serve.claim_after, 0, 3600),
     OPTION_STRING("tournaments", "FILE",
                   "scheduled tournaments: a JSON list of {name, variant, clockTime, clockIncrement, minutes, every "
-                  "(hour, day), at (minutes into it), rated, berserkable, bots} (docs/api.md)",
+                  "(hour, day), at (minutes into it), rated, berserkable, bots} (docs/api-lichess.md)",
                   &serve.tournaments),
     OPTIONS_END,
 };

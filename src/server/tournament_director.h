@@ -18,7 +18,7 @@
 /* Starts the thread (and hears the tournaments' games end); stops it. */
 bool director_start(Store *store);
 void director_stop(void);
-/* Reads the scheduled tournaments (a JSON file, see docs/api.md); false with err set when the
+/* Reads the scheduled tournaments (a JSON file, see docs/api-lichess.md); false with err set when the
  * file is not one. */
 bool director_schedule(const char *path, char *err, size_t errlen);
 

@@ -1,5 +1,5 @@
 """Helpers for the tests of tournaments: an arena made, a tournament read; and the rules
-computed again from the stored games, independently of the server's C (docs/api.md,
+computed again from the stored games, independently of the server's C (docs/api-lichess.md,
 "Tournaments and TV"), to compare with the server's standings: an arena's points, sheets, fire,
 berserks and no immediate rematch; a round robin's points and cross table.
 

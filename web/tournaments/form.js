@@ -91,7 +91,7 @@ export class TournamentFormView {
       : 'Players join and leave as they like and are paired as soon as they wait; 2 points a win, 1 a draw, double after two wins in a row.';
   }
 
-  // The form in lichess's fields (docs/api.md: POST /api/tournament).
+  // The form in lichess's fields (docs/api-lichess.md: POST /api/tournament).
   body(form) {
     const value = (id) => $(`#${id}`, form).value.trim();
     const checked = (id) => $(`#${id}`, form).checked;

@@ -1,5 +1,5 @@
 // What the tournament pages and TV share: the server's tournament (lichess's ArenaTournament,
-// docs/api.md "Tournaments and TV") put in words, and its variant keys ("standard" is chess).
+// docs/api-lichess.md "Tournaments and TV") put in words, and its variant keys ("standard" is chess).
 
 import { h, variantTitle, formatClock, formatDate } from '../ui.js';
 
