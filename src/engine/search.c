@@ -402,6 +402,15 @@ static bool prune_quiet(int static_eval, int alpha, int depth, int legal, int hi
     return depth <= FUTILITY_MAX_DEPTH && static_eval + FUTILITY_MARGIN * (depth + 1) <= alpha;
 }
 
+/* Does the move give check?  Asked of the position by making the move, once: `known` keeps
+ * the answer (CHECK_UNKNOWN until asked). */
+static bool gives_check_known(Position *pos, Move m, int *known)
+{
+    if (*known == CHECK_UNKNOWN)
+        *known = pos_gives_check(pos, m);
+    return *known;
+}
+
 /* A new best move at `ply`: its line is the move followed by the child's line. */
 static void update_pv(Worker *w, Move m, int ply)
 {
@@ -550,15 +559,25 @@ int negamax(Worker *w, int alpha, int beta, int depth, int ply, bool check, bool
         bool quiet = is_quiet(pos, m);
         /* Read before the move is made, for late-move reductions and history pruning. */
         int history = quiet && MOVE_KIND(m) != MK_PLACE && (depth >= 3 || prunable) ? quiet_history(w, &followups, m) : 0;
-        /* Step 8a. A move near the leaves that loses too much in its exchange: a capture, or
-         * a quiet move whose piece the opponent then takes for less, unless it gives check
-         * (asked last: it makes the move). */
-        if (prunable && legal && best > -SCORE_MATE_BOUND && !MOVE_PIECE(m) && MOVE_KIND(m) != MK_PLACE &&
-            (quiet ? depth <= SEE_QUIET_MAX_DEPTH && exchange_below(w, m, -SEE_QUIET_MARGIN * depth) &&
-                         !pos_gives_check(pos, m)
-                   : depth <= SEE_PRUNE_MAX_DEPTH && pos_is_capture(pos, m) &&
-                         exchange_below(w, m, -SEE_PRUNE_MARGIN * depth)))
-            continue;
+        /* Step 8. Moves near the leaves not worth searching, skipped before they are made
+         * (quiet moves that give check excepted: asked last, since it makes the move). */
+        if (prunable && legal && best > -SCORE_MATE_BOUND && !MOVE_PIECE(m) && MOVE_KIND(m) != MK_PLACE) {
+            int checks = CHECK_UNKNOWN;
+            /* 8a. Late, hopeless or futile quiet moves (they count as tried, for the
+             * reductions of the moves after them). */
+            if (quiet && prune_quiet(static_eval, alpha, depth, legal + 1, history) &&
+                !gives_check_known(pos, m, &checks)) {
+                legal++;
+                continue;
+            }
+            /* 8b. A move that loses too much in its exchange: a capture, or a quiet move whose
+             * piece the opponent then takes for less. */
+            if (quiet ? depth <= SEE_QUIET_MAX_DEPTH && exchange_below(w, m, -SEE_QUIET_MARGIN * depth) &&
+                            !gives_check_known(pos, m, &checks)
+                      : depth <= SEE_PRUNE_MAX_DEPTH && pos_is_capture(pos, m) &&
+                            exchange_below(w, m, -SEE_PRUNE_MARGIN * depth))
+                continue;
+        }
         Undo u;
         if (root)
             report_current_move(w, m, legal + 1, depth);
@@ -566,13 +585,6 @@ int negamax(Worker *w, int alpha, int beta, int depth, int ply, bool check, bool
             continue;
         legal++;
         bool gives_check = pos_in_check(pos);
-
-        /* Step 8b. Futility, late-move and history pruning of quiet moves near the leaves. */
-        if (prunable && quiet && !gives_check && legal > 1 && best > -SCORE_MATE_BOUND &&
-            prune_quiet(static_eval, alpha, depth, legal, history)) {
-            unmake(w, m, &u);
-            continue;
-        }
 
         /* Step 9. Principal-variation search: the first move with the full window, the rest
          * with a null window, late quiet moves shallower first (late-move reductions). */
