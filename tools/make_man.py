@@ -47,7 +47,8 @@ FILES = [
     ("PREFIX/share/starfish/data/puzzles, PREFIX/share/starfish/data/openings",
      "the puzzles served and the opening books for match --openings."),
     ("PREFIX/share/doc/starfish", "the documentation: README.md, docs/deploy.md (service, metrics, backups, "
-                                  "logs), docs/api.md and api-lichess.md, docs/bots.md (bot: the account, the config), CHANGELOG.md."),
+                                  "logs), docs/api.md and api-lichess.md, docs/bots.md (bot: the account, the "
+                                  "config), CHANGELOG.md."),
 ]
 
 SIGNALS = """\

@@ -561,8 +561,8 @@ int negamax(Worker *w, int alpha, int beta, int depth, int ply, bool check, bool
         int history = quiet && MOVE_KIND(m) != MK_PLACE && (depth >= 3 || prunable) ? quiet_history(w, &followups, m) : 0;
         /* Step 8. Moves near the leaves not worth searching, skipped before they are made
          * (quiet moves that give check excepted: asked last, since it makes the move). */
+        int checks = CHECK_UNKNOWN;
         if (prunable && legal && best > -SCORE_MATE_BOUND && !MOVE_PIECE(m) && MOVE_KIND(m) != MK_PLACE) {
-            int checks = CHECK_UNKNOWN;
             /* 8a. Late, hopeless or futile quiet moves (they count as tried, for the
              * reductions of the moves after them). */
             if (quiet && prune_quiet(static_eval, alpha, depth, legal + 1, history) &&
@@ -584,7 +584,7 @@ int negamax(Worker *w, int alpha, int beta, int depth, int ply, bool check, bool
         if (!make_if_legal(w, m, &u, check))
             continue;
         legal++;
-        bool gives_check = pos_in_check(pos);
+        bool gives_check = checks == CHECK_UNKNOWN ? pos_in_check(pos) : checks;
 
         /* Step 9. Principal-variation search: the first move with the full window, the rest
          * with a null window, late quiet moves shallower first (late-move reductions). */
