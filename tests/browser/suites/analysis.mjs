@@ -37,8 +37,10 @@ test('analysis-mode', async (t) => {
   check(g.moves.length === 6, 'exploring changed the game');
   // The evaluation graph: one point per position, a click goes to a move.
   await page.waitForFunction(() => Number(document.querySelector('#eval-graph').dataset.points) === 7, null, { timeout: 20000 });
+  // Clicked through the locator: the point is taken when the graph stands still, not before
+  // the panels around it have settled (the streamed lines move what is under a fixed point).
   const box = await page.locator('#eval-graph').boundingBox();
-  await page.mouse.click(box.x + box.width * 0.5, box.y + box.height / 2);
+  await page.locator('#eval-graph').click({ position: { x: box.width * 0.5, y: box.height / 2 } });
   await page.waitForFunction(() => document.querySelector('.mv.current') && document.querySelector('.mv.current').dataset.ply === '3');
   // The "earlier position" note is shown, under the board, not over its top row.
   const note = await page.locator('#history-note').boundingBox();
@@ -76,16 +78,21 @@ test('analysis-waits-for-a-place', async (t) => {
     const ctl = new AbortController();
     const r = await fetch(`${env.server.base}/api/analysis/stream?variant=${variant}`, { signal: ctl.signal });
     check(r.status === 200, `holding stream ${variant}: ${r.status}`);
-    holders.push(ctl);
+    // Read on: Node's fetch cancels the body of a Response the garbage collector takes, and
+    // the server would then give the place back before the page asks.
+    const reader = r.body.getReader();
+    const drained = (async () => { try { while (!(await reader.read()).done); } catch { /* aborted */ } })();
+    holders.push({ ctl, reader, drained });
   }
   try {
     const page = await newPlayer(t);
     await page.goto(`${env.server.base}/#/analysis?variant=chess`);
     await page.waitForFunction(() => /busy/.test(document.querySelector('#analysis-meta')?.textContent || ''), null, { timeout: 15000 });
     check(await page.locator('#lines .line').count() === 0, 'lines shown while the server had no place');
-    for (const ctl of holders) ctl.abort();
+    for (const h of holders) h.ctl.abort();
     await page.waitForSelector('#lines .line', { timeout: 20000 });
   } finally {
-    for (const ctl of holders) ctl.abort();
+    for (const h of holders) h.ctl.abort();
+    await Promise.all(holders.map((h) => h.drained));
   }
 });
