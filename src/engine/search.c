@@ -54,6 +54,12 @@
 /* Where zugzwang is common and a verified null move pays (VariantDef.null_move_verified),
  * the null move from this depth, and verified. */
 #define NMP_VERIFY_DEPTH 6
+/* Singular extensions: from SE_MIN_DEPTH plies, a table move whose entry is a lower bound at
+ * most SE_TT_DEPTH_LAG plies shallower is searched a ply deeper when every other move, searched
+ * half as deep, falls SE_MARGIN per ply of depth below the entry's score. */
+#define SE_MIN_DEPTH 6
+#define SE_TT_DEPTH_LAG 3
+#define SE_MARGIN 2
 /* Late-move reductions: LMR_BASE + log(depth) log(move number) / LMR_DIVISOR plies, one less
  * in the principal variation, in or into check, and for killers and counter moves, and one
  * less (more) per LMR_HISTORY_UNIT of good (bad) history (the move's own plus its two
@@ -453,13 +459,36 @@ static void report_current_move(Worker *w, Move m, int number, int depth)
         sh->observer->current_move(sh->observer->ctx, &w->pos, m, number, depth);
 }
 
+/* Step 6b. Is the table move singular, the only good move here?  The node is searched again,
+ * half as deep, with the table move left out and a null window below the entry's score.  If
+ * every other move falls below it, the table move earns a ply more (returns 1).  If even
+ * without it the node beats a bound at or above beta, several moves beat beta, and the node
+ * fails high at once (multi-cut: returns SINGULAR_CUT, the bound in *cut).  Else 0. */
+#define SINGULAR_CUT (-1)
+static int singular_extension(Worker *w, const TTEntry *e, int depth, int beta, int ply, bool check, int *cut)
+{
+    int tt_score = score_from_tt(e->score, ply);
+    int singular_beta = tt_score - SE_MARGIN * depth;
+    w->singular[ply] = e->move;
+    int score = negamax(w, singular_beta - 1, singular_beta, (depth - 1) / 2, ply, check, false);
+    w->singular[ply] = MOVE_NONE;
+    if (w->stopped)
+        return 0;
+    if (score < singular_beta)
+        return 1;
+    *cut = singular_beta;
+    return singular_beta >= beta ? SINGULAR_CUT : 0;
+}
+
 /* The main search of the node at `ply`; `check`: the side to move is in check (the caller
- * knows it already, from the move it made). */
+ * knows it already, from the move it made).  While w->singular[ply] is set, the node is
+ * searched without that move (step 6b): no table cut or store, no null move. */
 int negamax(Worker *w, int alpha, int beta, int depth, int ply, bool check, bool allow_null)
 {
     Position *pos = &w->pos;
     const Shared *sh = w->shared;
     bool pv_node = beta - alpha > 1, root = ply == 0;
+    Move singular = w->singular[ply];
     w->pv_len[ply] = ply;
     if (ply > w->seldepth)
         w->seldepth = ply;
@@ -495,7 +524,7 @@ int negamax(Worker *w, int alpha, int beta, int depth, int ply, bool check, bool
     TTEntry e;
     bool found = tt_probe(&sh->engine->tt, key, &e);
     Move tt_move = found ? e.move : MOVE_NONE;
-    if (found && !pv_node && !root && tt_entry_decides(&e, depth, alpha, beta, ply))
+    if (found && !pv_node && !root && !singular && tt_entry_decides(&e, depth, alpha, beta, ply))
         return score_from_tt(e.score, ply);
 
     /* Step 4. The 50-move rule ends the game unless the side to move is mated. */
@@ -529,7 +558,7 @@ int negamax(Worker *w, int alpha, int beta, int depth, int ply, bool check, bool
      * the variant says it pays) only from NMP_VERIFY_DEPTH plies and verified: a search as
      * shallow as the null move's reply, with the null move barred, must beat beta too. */
     bool null_allowed = !zugzwang || pos->v->def->null_move_verified;
-    if (allow_null && prunable && null_allowed && depth >= (zugzwang ? NMP_VERIFY_DEPTH : 3) && has_pieces(pos) &&
+    if (allow_null && !singular && prunable && null_allowed && depth >= (zugzwang ? NMP_VERIFY_DEPTH : 3) && has_pieces(pos) &&
         static_eval >= beta) {
         int reduced = depth - null_reduction(depth, static_eval, beta);
         int score = null_move_search(w, beta, reduced, ply);
@@ -543,6 +572,17 @@ int negamax(Worker *w, int alpha, int beta, int depth, int ply, bool check, bool
             return score;
     }
 
+    int extension = 0, cut = 0;
+    if (!root && !singular && tt_move && depth >= SE_MIN_DEPTH && (e.bound & BOUND_LOWER) &&
+        e.depth >= depth - SE_TT_DEPTH_LAG && abs(score_from_tt(e.score, ply)) < SCORE_MATE_BOUND &&
+        ply < 2 * (w->completed_depth + 1)) {
+        extension = singular_extension(w, &e, depth, beta, ply, check, &cut);
+        if (w->stopped)
+            return 0;
+        if (extension == SINGULAR_CUT)
+            return cut;
+    }
+
     /* Step 7. The moves, best first (generated only now: the steps above often end the node). */
     Move moves[MAX_MOVES];
     int n = gen_pseudo(pos, moves), legal = 0;
@@ -554,7 +594,7 @@ int negamax(Worker *w, int alpha, int beta, int depth, int ply, bool check, bool
     Move best_move = MOVE_NONE, quiets[MAX_MOVES];
     for (int i = 0; i < n; i++) {
         Move m = order_next(&order, i);
-        if (root && excluded_at_root(w, m))
+        if ((root && excluded_at_root(w, m)) || m == singular)
             continue;
         bool quiet = is_quiet(pos, m);
         /* Read before the move is made, for late-move reductions and history pruning. */
@@ -593,16 +633,16 @@ int negamax(Worker *w, int alpha, int beta, int depth, int ply, bool check, bool
         w->path_move[ply] = m;
         w->path_piece[ply] = pos->board[MOVE_TO(m)];
         w->followup_at[ply] = followup_key(w, pos->board[MOVE_TO(m)], MOVE_TO(m));
-        int score;
+        int score, child_depth = depth - 1 + (m == tt_move ? extension : 0);
         if (legal == 1) {
-            score = -negamax(w, -beta, -alpha, depth - 1, ply + 1, gives_check, true);
+            score = -negamax(w, -beta, -alpha, child_depth, ply + 1, gives_check, true);
         } else {
             int r = depth >= 3 && legal > 1 + 2 * pv_node && quiet
                         ? reduction(w, m, depth, legal, ply, pv_node, check, gives_check, counter, history)
                         : 0;
-            score = -negamax(w, -alpha - 1, -alpha, depth - 1 - r, ply + 1, gives_check, true);
+            score = -negamax(w, -alpha - 1, -alpha, child_depth - r, ply + 1, gives_check, true);
             if (score > alpha && (r || pv_node))
-                score = -negamax(w, -beta, -alpha, depth - 1, ply + 1, gives_check, true);
+                score = -negamax(w, -beta, -alpha, child_depth, ply + 1, gives_check, true);
         }
         unmake(w, m, &u);
         if (w->stopped)
@@ -625,9 +665,9 @@ int negamax(Worker *w, int alpha, int beta, int depth, int ply, bool check, bool
     /* Step 10. No legal move: mate or the variant's stalemate; else remember the result (at
      * the root only the first MultiPV line: the others left the best moves out). */
     if (legal == 0)
-        return root && w->nexcluded ? -SCORE_INF : no_moves_score(pos, check, ply);
+        return singular ? alpha : root && w->nexcluded ? -SCORE_INF : no_moves_score(pos, check, ply);
     int bound = best >= beta ? BOUND_LOWER : best > orig_alpha ? BOUND_EXACT : BOUND_UPPER;
-    if (!(root && w->nexcluded))
+    if (!(root && w->nexcluded) && !singular)
         tt_store(&sh->engine->tt, key, best_move, score_to_tt(best, ply), depth, bound);
     return best;
 }

@@ -129,6 +129,7 @@ static void worker_start(Worker *w, Shared *sh, const Game *game)
     w->completed_depth = 0;
     w->info.nlines = 0;
     memset(w->killers, 0, sizeof w->killers);
+    memset(w->singular, 0, sizeof w->singular);
     memset(w->pv_len, 0, sizeof w->pv_len);
     history_prepare(w, game->pos.v);
 }

@@ -60,6 +60,8 @@ typedef struct Worker {
     SearchInfo info; /* the last completed iteration's lines */
     RootTrend trend; /* how settled the root is (the main thread's time) */
     Move killers[MAX_PLY + 1][2];
+    /* The move left out of the node at each ply while its singularity is tested (or none). */
+    Move singular[MAX_PLY + 1];
     /* The move made at each ply of the path and the piece code it moved (for counter moves). */
     Move path_move[MAX_PLY + 1];
     uint8_t path_piece[MAX_PLY + 1];
