@@ -15,7 +15,8 @@ loss: the mean squared difference of sigmoid(cp / CP) and lambda x sigmoid(score
 (1 - lambda) x the game's result (0, 1/2, 1), where CP (--scale, default 400) is the margin
 that makes a win about three times as likely as a loss: larger in a game whose scores run
 larger (Megastar's), so that its large scores still differ in the loss.  A fraction of the
-positions (by a seeded shuffle) is held out for the validation loss printed after each epoch.
+games (whole games, chosen by a seeded shuffle: positions of one game are too alike to test
+each other) is held out for the validation loss printed after each epoch.
 The same data, options and seed give the same file.  The net is written quantised (int16
 weights, int32 layer biases, docs/nnue.md); the last line says how far the quantised net's
 evaluations stray from the float net's.
@@ -61,6 +62,32 @@ def load(paths):
     if len(data) < 10:
         fail("too few positions (%d)" % len(data))
     return header, data
+
+
+def game_numbers(data):
+    """Each record's game: gensfen writes a game's positions together, plies rising, so a ply
+    no higher than the one before starts the next game.  (Two games whose plies happen to rise
+    across the seam count as one: still whole, which is what holding games out needs.)"""
+    ply = data["ply"].astype(np.int64)
+    starts = np.empty(len(ply), dtype=bool)
+    starts[0] = True
+    starts[1:] = ply[1:] <= ply[:-1]
+    return np.cumsum(starts) - 1
+
+
+def split_by_games(data, share, seed):
+    """(training, validation, games, games held out): whole games, shuffled by the seed, held out
+    until they hold `share` of the positions (at least one, and at least one left to train on)."""
+    games = game_numbers(data)
+    count = int(games[-1]) + 1
+    if count < 2:
+        fail("the positions come from a single game: none can be held out")
+    sizes = np.bincount(games, minlength=count)
+    order = np.random.RandomState(seed).permutation(count)
+    taken = np.searchsorted(np.cumsum(sizes[order]), share * len(data)) + 1
+    held = np.zeros(count, dtype=bool)
+    held[order[:min(taken, count - 1)]] = True
+    return data[~held[games]], data[held[games]], count, int(held.sum())
 
 
 class Features:
@@ -225,7 +252,8 @@ def main():
                         help="weight of the search's score against the game's result (default 0.75)")
     parser.add_argument("--hidden", type=int, default=128, help="values per side (default 128)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--validation", type=float, default=0.05, help="share held out (default 0.05)")
+    parser.add_argument("--validation", type=float, default=0.05,
+                        help="share of the positions held out, in whole games (default 0.05)")
     parser.add_argument("--plot", help="a PNG of the loss curves")
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--scale", type=float, default=400.0,
@@ -242,15 +270,16 @@ def main():
     torch.set_num_threads(args.threads)
     torch.use_deterministic_algorithms(True)
     header, data = load(args.data)
-    data = data[np.random.RandomState(args.seed).permutation(len(data))]
-    held = max(1, int(len(data) * args.validation))
-    train, valid = data[held:], data[:held]
+    train, valid, games, held_games = split_by_games(data, args.validation, args.seed)
     features = Features(header)
     model = build_model(torch, features.count, args.hidden)
     optimizer = torch.optim.Adam(model.parameters(), lr=args.lr)
-    print("%s: %d positions (%d held out), %d features, %d x 2 -> %d -> 1, lambda %.2f, scale %g cp" % (
-        header["variant"], len(data), held, features.count, args.hidden, L1, args.lam, args.scale), flush=True)
+    print("%s: %d positions of %d games (%d positions, %d games, held out), %d features, %d x 2 -> %d -> 1, "
+          "lambda %.2f, scale %g cp" % (header["variant"], len(data), games, len(valid), held_games, features.count,
+                                        args.hidden, L1, args.lam, args.scale), flush=True)
     curves = {"training": [], "validation": []}
+    # The loss of the untrained net on the held-out games: what the training has to beat.
+    print("untrained: validation %.6f" % run_epoch(torch, model, features, valid, args), flush=True)
     shuffle = np.random.RandomState(args.seed + 1)
     for epoch in range(1, args.epochs + 1):
         start = time.monotonic()
@@ -268,7 +297,7 @@ def main():
         exact = model(white, black, stm).numpy() * OUTPUT_CP
     stray = np.abs(quantised_eval(q, features, valid) - exact)
     print("quantised: %.1f cp mean, %.1f cp most from the float net over the %d held-out positions" % (
-        stray.mean(), stray.max(), held))
+        stray.mean(), stray.max(), len(valid)))
     if args.plot:
         plot(args.plot, curves)
     print("written to %s" % args.out)

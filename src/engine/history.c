@@ -19,8 +19,15 @@ static void clear_followups(Worker *w)
     memset(w->followup_written, 0, sizeof w->followup_written);
 }
 
+static void clear_corrections(Worker *w)
+{
+    memset(w->pawn_correction, 0, sizeof w->pawn_correction);
+    memset(w->material_correction, 0, sizeof w->material_correction);
+}
+
 void history_forget(Worker *w)
 {
+    clear_corrections(w);
     memset(w->history, 0, sizeof w->history);
     memset(w->counter, 0, sizeof w->counter);
     clear_followups(w);
@@ -33,6 +40,7 @@ void history_prepare(Worker *w, const Variant *v)
     if (w->followup && w->followup_variant == v)
         return;
     clear_followups(w);
+    clear_corrections(w);
     w->followup_keys = 2 * v->ntypes * v->geo->ncells;
     size_t entries = (size_t)w->followup_keys * (size_t)w->followup_keys;
     if (!w->followup || entries > w->followup_capacity) {
@@ -51,6 +59,26 @@ void history_prepare(Worker *w, const Variant *v)
 void history_free(Worker *w)
 {
     free(w->followup);
+}
+
+/* A correction entry's running mean: the new difference weighs up to CORRECTION_WEIGHT_MAX
+ * of 256 (more for deeper searches), and an entry stays within CORRECTION_MAX centipawns. */
+#define CORRECTION_WEIGHT_MAX 16
+#define CORRECTION_MAX 96
+
+static void correction_moved(int16_t *entry, int diff, int weight)
+{
+    int v = (*entry * (256 - weight) + diff * CORRECTION_GRAIN * weight) / 256;
+    int limit = CORRECTION_MAX * CORRECTION_GRAIN;
+    *entry = (int16_t)(v < -limit ? -limit : v > limit ? limit : v);
+}
+
+void update_correction(Worker *w, int raw, int best, int depth)
+{
+    const Position *pos = &w->pos;
+    int weight = depth + 1 < CORRECTION_WEIGHT_MAX ? depth + 1 : CORRECTION_WEIGHT_MAX;
+    correction_moved(&w->pawn_correction[pos->side][pawn_correction_index(pos)], best - raw, weight);
+    correction_moved(&w->material_correction[pos->side][material_correction_index(pos)], best - raw, weight);
 }
 
 /* History scores move toward +-HISTORY_MAX by each update, more slowly the closer they are. */

@@ -10,6 +10,8 @@
 #ifndef STARFISH_HISTORY_H
 #define STARFISH_HISTORY_H
 
+#include <string.h>
+
 #include "worker.h"
 
 /* The index of a (piece code, cell) pair in the continuation-history table, or -1 without a
@@ -52,6 +54,52 @@ static inline Move counter_move(const Worker *w, int ply)
     Move prev = ply > 0 ? w->path_move[ply - 1] : MOVE_NONE;
     return prev ? w->counter[w->path_piece[ply - 1]][MOVE_TO(prev)] : MOVE_NONE;
 }
+
+/* Correction history: the static evaluation is corrected by what searches of positions with
+ * the same pawns (the same cells) and with the same material found it to be off, on average
+ * over the two tables, each entry a running mean of (search result - static evaluation). */
+#define CORRECTION_GRAIN 16
+
+/* The cells of the pawns, or the pieces' counts: hashed into a correction table's index. */
+static inline uint64_t correction_mix(uint64_t h)
+{
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
+    return h;
+}
+
+static inline int pawn_correction_index(const Position *pos)
+{
+    const CellSet *pawns = &pos->by_type[pos->v->pawn_type];
+    uint64_t h = 0;
+    for (int i = 0; i < SET_WORDS_MAX; i++)
+        h = correction_mix(h ^ (pawns->w[i] & pos->by_side[0].w[i]) ^ correction_mix(pawns->w[i] & pos->by_side[1].w[i]));
+    return (int)(h & (CORRECTION_ENTRIES - 1));
+}
+
+static inline int material_correction_index(const Position *pos)
+{
+    uint64_t words[MAX_CODES / 8];
+    memcpy(words, pos->count, sizeof words);
+    uint64_t h = 0;
+    for (size_t i = 0; i < MAX_CODES / 8; i++)
+        h = correction_mix(h ^ words[i]);
+    return (int)(h & (CORRECTION_ENTRIES - 1));
+}
+
+/* What to add to the static evaluation of the worker's position (centipawns). */
+static inline int eval_correction(const Worker *w)
+{
+    const Position *pos = &w->pos;
+    int sum = w->pawn_correction[pos->side][pawn_correction_index(pos)] +
+              w->material_correction[pos->side][material_correction_index(pos)];
+    return sum / (2 * CORRECTION_GRAIN);
+}
+
+/* A search `depth` plies deep found the node's score `best` where the uncorrected static
+ * evaluation said `raw`: both tables' entries move toward the difference. */
+void update_correction(Worker *w, int raw, int best, int depth);
 
 /* Forgets everything learnt (a new game). */
 void history_forget(Worker *w);

@@ -267,9 +267,8 @@ static bool tt_entry_decides(const TTEntry *e, int depth, int alpha, int beta, i
 
 /* The static evaluation, refined by the table's score where its bound says the true score
  * lies beyond the evaluation (a search's result knows more than the evaluation). */
-static int refined_eval(Worker *w, const TTEntry *e, int ply)
+static int refined_eval(int eval, const TTEntry *e, int ply)
 {
-    int eval = static_eval(w);
     if (!e || e->bound == BOUND_NONE)
         return eval;
     int score = score_from_tt(e->score, ply);
@@ -327,7 +326,7 @@ static int quiescence(Worker *w, int alpha, int beta, int ply, int qdepth, int c
     if (check) {
         n = gen_pseudo(pos, moves);
     } else {
-        best = refined_eval(w, found ? &e : NULL, ply);
+        best = refined_eval(static_eval(w) + eval_correction(w), found ? &e : NULL, ply);
         if (best >= beta) {
             tt_store(tt, key, MOVE_NONE, score_to_tt(best, ply), -qdepth, BOUND_LOWER);
             return best;
@@ -535,7 +534,8 @@ int negamax(Worker *w, int alpha, int beta, int depth, int ply, bool check, bool
      * principal variation, not during a setup phase, not near mate scores. */
     bool prunable = !pv_node && !check && !root && !pos->hand_total[pos->side] && abs(alpha) < SCORE_MATE_BOUND &&
                     abs(beta) < SCORE_MATE_BOUND;
-    int static_eval = prunable ? refined_eval(w, found ? &e : NULL, ply) : 0;
+    int raw_eval = prunable ? static_eval(w) : 0, corrected_eval = prunable ? raw_eval + eval_correction(w) : 0;
+    int static_eval = prunable ? refined_eval(corrected_eval, found ? &e : NULL, ply) : 0;
     bool zugzwang = pos->v->def->zugzwang_prone;
 
     /* Step 5. Reverse futility: far enough above beta that a move is assumed to keep it there
@@ -669,5 +669,10 @@ int negamax(Worker *w, int alpha, int beta, int depth, int ply, bool check, bool
     int bound = best >= beta ? BOUND_LOWER : best > orig_alpha ? BOUND_EXACT : BOUND_UPPER;
     if (!(root && w->nexcluded) && !singular)
         tt_store(&sh->engine->tt, key, best_move, score_to_tt(best, ply), depth, bound);
+    /* The correction history learns how far off the evaluation was, where the result says
+     * more than the evaluation (not a bound on its far side) and a capture did not make it. */
+    if (prunable && (!best_move || is_quiet(pos, best_move)) && abs(best) < SCORE_MATE_BOUND &&
+        !(bound == BOUND_LOWER && best <= corrected_eval) && !(bound == BOUND_UPPER && best >= corrected_eval))
+        update_correction(w, raw_eval, best, depth);
     return best;
 }

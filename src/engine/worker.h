@@ -18,6 +18,8 @@
 #include "search.h"
 #include "timeman.h"
 
+/* Entries of each correction-history table, a power of two. */
+#define CORRECTION_ENTRIES 16384
 /* Keys of the game's earlier positions kept for repetitions. */
 #define MAX_HISTORY_KEYS 8192
 /* The continuation history's keys: a (side, piece type, cell) triple each. */
@@ -71,6 +73,11 @@ typedef struct Worker {
      * side, from, to) cut off, and the quiet move that last refuted each move (by the piece
      * it moved and its target). */
     int history[2][MAX_CELLS][MAX_CELLS];
+    /* Correction history, kept like the history: how far searches found the static evaluation
+     * off, by side and a hash of the pawns' cells (and of the material), in 1/CORRECTION_GRAIN
+     * centipawns (history.h). */
+    int16_t pawn_correction[2][CORRECTION_ENTRIES];
+    int16_t material_correction[2][CORRECTION_ENTRIES];
     Move counter[MAX_CODES][MAX_CELLS];
     /* Continuation history, kept like the history: how a quiet move fared after the move one
      * and two plies before it, a square table over this variant's (piece code, target) pairs
