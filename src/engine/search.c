@@ -670,8 +670,9 @@ int negamax(Worker *w, int alpha, int beta, int depth, int ply, bool check, bool
     if (!(root && w->nexcluded) && !singular)
         tt_store(&sh->engine->tt, key, best_move, score_to_tt(best, ply), depth, bound);
     /* The correction history learns how far off the evaluation was, where the result says
-     * more than the evaluation (not a bound on its far side) and a capture did not make it. */
-    if (prunable && (!best_move || is_quiet(pos, best_move)) && abs(best) < SCORE_MATE_BOUND &&
+     * more than the evaluation (not a bound on its far side) and a capture did not make it;
+     * not from a search without the table move (step 6b), which is not the node's value. */
+    if (prunable && !singular && (!best_move || is_quiet(pos, best_move)) && abs(best) < SCORE_MATE_BOUND &&
         !(bound == BOUND_LOWER && best <= corrected_eval) && !(bound == BOUND_UPPER && best >= corrected_eval))
         update_correction(w, raw_eval, best, depth);
     return best;
