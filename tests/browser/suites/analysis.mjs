@@ -82,7 +82,7 @@ test('analysis-waits-for-a-place', async (t) => {
     // the server would then give the place back before the page asks.
     const reader = r.body.getReader();
     const drained = (async () => { try { while (!(await reader.read()).done); } catch { /* aborted */ } })();
-    holders.push({ ctl, reader, drained });
+    holders.push({ ctl, drained });
   }
   try {
     const page = await newPlayer(t);
