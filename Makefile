@@ -196,7 +196,7 @@ FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -MMD -MP -g -O2 -fsanitize=address,undefin
 # bytes, so libFuzzer's comparison tracing there gave its mutations nothing to use while it
 # took 35-50 % of the targets' CPU: these files keep edge coverage without it.
 FUZZ_NO_CMP := $(addprefix src/core/,attack.c mate.c movegen.c perft.c position.c rules_w1.c rules_w3.c) \
-	$(addprefix src/engine/,eval.c history.c movepick.c root.c search.c see.c threads.c tt.c)
+	$(addprefix src/engine/,eval.c history.c movepick.c node.c quiescence.c root.c search.c see.c threads.c tt.c)
 $(patsubst %.c,$(FUZZ)/%.o,$(FUZZ_NO_CMP)): FUZZ_CFLAGS += -fno-sanitize-coverage=trace-cmp
 # make and unmake check the whole position after one move in 8 (position.c says why).
 $(FUZZ)/src/core/position.o: FUZZ_CFLAGS += -DPOS_CHECK_ONE_IN=8

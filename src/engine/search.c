@@ -1,8 +1,9 @@
 /*
  * The node search: principal-variation alpha-beta in numbered steps (negamax) down to
- * quiescence, which searches captures until the position is quiet.  Each step says what it
- * does and why; docs/engine.md prices them.  The moves come in the order movepick.c gives,
- * and what the search learns of quiet moves goes to history.c.
+ * quiescence (quiescence.c), which searches captures until the position is quiet.  Each step
+ * says what it does and why; docs/engine.md prices them.  The moves come in the order
+ * movepick.c gives, what the search learns of quiet moves goes to history.c, and what every
+ * node does before and after its moves is node.c's.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -12,19 +13,9 @@
 #include "../util/clock.h"
 #include "history.h"
 #include "movepick.h"
-#include "worker.h"
-
+#include "node.h"
 
 /* Pruning margins, centipawns. */
-#define QS_DELTA_MARGIN 200
-/* Quiet check evasions quiescence tries once an escape is known. */
-#define QS_QUIET_EVASIONS 2
-/* Where capture chains run long (VariantDef.long_capture_chains), quiescence stops after
- * QS_MAX_DEPTH plies, and out of check, after its first QS_FULL_PLIES plies, searches
- * QS_CAPTURES captures, then only recaptures and promotions. */
-#define QS_MAX_DEPTH 8
-#define QS_FULL_PLIES 2
-#define QS_CAPTURES 2
 #define RFP_MAX_DEPTH 5
 #define RFP_MARGIN 100 /* per ply of depth */
 #define FUTILITY_MAX_DEPTH 2
@@ -67,78 +58,10 @@
 #define LMR_BASE 0.75
 #define LMR_DIVISOR 2.25
 #define LMR_HISTORY_UNIT 16384
-/* How often (in nodes, a power of two) a thread looks at the clock and the stop flags: often,
- * since a Megastar node can take microseconds. */
-#define CHECK_EVERY 32
 /* The main thread names each root move it starts once the search has run this long. */
 #define CURRMOVE_AFTER 1.0
 
 /* ---- Small helpers ----------------------------------------------------------------------- */
-
-/* A finished game's score for the side to move, preferring quick wins and slow losses. */
-static int result_score(GameResult r, int side, int ply)
-{
-    if (r.kind == RESULT_DRAW || r.kind == RESULT_NONE)
-        return 0;
-    bool win = (r.kind == RESULT_WHITE_WINS) == (side == WHITE);
-    return win ? SCORE_MATE - ply : -(SCORE_MATE - ply);
-}
-
-static int drawn_score(const Position *pos, const char *reason, int ply)
-{
-    const VariantDef *d = pos->v->def;
-    if (!d->decide_draw)
-        return 0;
-    return result_score(d->decide_draw(pos, reason), pos->side, ply);
-}
-
-/* Should this thread stop?  Every thread obeys `stop` and the main thread's end; the main
- * thread also keeps the node limit and the clock (not while pondering). */
-static bool out_of_time(Worker *w)
-{
-    if (w->stopped)
-        return true;
-    Shared *sh = w->shared;
-    if ((counter_read(&w->nodes) & (CHECK_EVERY - 1)) != 0)
-        return false;
-    if (atomic_load(&sh->engine->stop) || atomic_load(&sh->abort))
-        w->stopped = true;
-    else if (w->id == 0 && sh->limits.nodes && total_nodes(sh) >= sh->limits.nodes)
-        w->stopped = true;
-    else if (w->id == 0 && sh->time.maximum > 0 && !atomic_load(&sh->engine->pondering) &&
-             clock_seconds() - sh->start >= sh->time.maximum)
-        w->stopped = true;
-    return w->stopped;
-}
-
-/* Has the current position occurred before, since the last irreversible move? */
-static bool repeated(const Worker *w)
-{
-    uint64_t now = w->keys[w->nkeys - 1];
-    int reach = w->pos.halfmove < w->nkeys - 1 ? w->pos.halfmove : w->nkeys - 1;
-    for (int i = 2; i <= reach; i += 2)
-        if (w->keys[w->nkeys - 1 - i] == now)
-            return true;
-    return false;
-}
-
-/* Neither a capture nor a promotion (a placement from the hand counts as quiet). */
-static bool is_quiet(const Position *pos, Move m)
-{
-    return !pos_is_capture(pos, m) && !(MOVE_PIECE(m) && MOVE_KIND(m) != MK_PLACE);
-}
-
-/* Quiescence skips a capture that cannot lift the score near alpha even if the victim is won
- * for free (delta pruning), and one that loses material in the exchange it starts.  Promotions
- * are always searched. */
-static bool qsearch_skips(const Worker *w, Move m, int stand_pat, int alpha)
-{
-    if (MOVE_PIECE(m) && MOVE_KIND(m) != MK_PLACE)
-        return false;
-    if (stand_pat + victim_value(w, m) + QS_DELTA_MARGIN <= alpha)
-        return true;
-    return capture_loses(w, m);
-}
 
 /* Late-move reductions by depth and move number: log(depth) * log(moves), as Ethereal's. */
 static int lmr_table[64][64];
@@ -161,229 +84,13 @@ static int reduction(const Worker *w, Move m, int depth, int legal, int ply, boo
     return r < 0 ? 0 : r > depth - 2 ? depth - 2 : r;
 }
 
-/* After a move: the new position's key goes on the path (for repetitions), and its table
- * bucket is fetched ahead of the probe. */
-static void push_key(Worker *w)
-{
-    uint64_t key = search_key(&w->pos);
-    w->keys[w->nkeys++] = key;
-    tt_prefetch(&w->shared->engine->tt, key);
-}
-
-/* The key of the position after a move, as far as the move alone tells it (not castling
- * rights, en passant, promotion, limping pawns or the variants' events): good enough to fetch
- * the child's table bucket before the move is made and tested (push_key fetches the exact
- * one after). */
-static uint64_t key_after(const Position *pos, Move m)
-{
-    Cell from = MOVE_FROM(m), to = MOVE_TO(m);
-    if (MOVE_KIND(m) == MK_PLACE)
-        return pos->key ^ zobrist_side;
-    uint8_t code = pos->board[from], victim = pos->board[to];
-    uint64_t k = pos->key ^ zobrist_side ^ zobrist_piece[code][from] ^ zobrist_piece[code][to];
-    return victim ? k ^ zobrist_piece[victim][to] : k;
-}
-
-void make(Worker *w, Move m, Undo *u)
-{
-    bool net = w->net; /* read once: the compiler then knows `note` is set where it is read */
-    NnueMoveNote note;
-    if (net)
-        nnue_before(&note, &w->pos, m);
-    pos_make(&w->pos, m, u);
-    if (net)
-        nnue_push(w->nnue, &note, &w->pos);
-    push_key(w);
-    counter_add(&w->nodes, 1);
-}
-
-/* Makes a pseudo-legal move if it is legal: the search tests legality only for the moves it
- * actually reaches (`check`: the side to move is in check, which lets masks decide most). */
-static bool make_if_legal(Worker *w, Move m, Undo *u, bool check)
-{
-    tt_prefetch(&w->shared->engine->tt, key_after(&w->pos, m));
-    bool net = w->net;
-    NnueMoveNote note;
-    if (net)
-        nnue_before(&note, &w->pos, m);
-    if (!pos_make_if_legal(&w->pos, m, u, check))
-        return false;
-    if (net)
-        nnue_push(w->nnue, &note, &w->pos);
-    push_key(w);
-    counter_add(&w->nodes, 1);
-    return true;
-}
-
-void unmake(Worker *w, Move m, const Undo *u)
-{
-    w->nkeys--;
-    if (w->net)
-        nnue_pop(w->nnue);
-    pos_unmake(&w->pos, m, u);
-}
-
-/* The score when the side to move has no legal move. */
-static int no_moves_score(const Position *pos, bool check, int ply)
-{
-    if (check)
-        return -(SCORE_MATE - ply);
-    return pos->v->def->stalemate ? result_score(pos->v->def->stalemate(pos), pos->side, ply) : 0;
-}
-
-/* Scores stored in the table are relative to the node, not the root. */
-static int score_to_tt(int score, int ply)
-{
-    return score >= SCORE_MATE_BOUND ? score + ply : score <= -SCORE_MATE_BOUND ? score - ply : score;
-}
-
-static int score_from_tt(int score, int ply)
-{
-    return score >= SCORE_MATE_BOUND ? score - ply : score <= -SCORE_MATE_BOUND ? score + ply : score;
-}
-
-static int endgame_score(const EndgameVerdict *tb, int ply)
-{
-    return tb->wdl == 0 ? 0 : tb->wdl > 0 ? SCORE_MATE - (ply + tb->dtm) : -(SCORE_MATE - (ply + tb->dtm));
-}
-
+/* A root move left out of this search (MultiPV's lines already found). */
 static bool excluded_at_root(const Worker *w, Move m)
 {
     for (int i = 0; i < w->nexcluded; i++)
         if (w->excluded[i] == m)
             return true;
     return false;
-}
-
-/* Does a table entry this deep, with this bound, settle the node's score for the window? */
-static bool tt_entry_decides(const TTEntry *e, int depth, int alpha, int beta, int ply)
-{
-    if (e->depth < depth)
-        return false;
-    int score = score_from_tt(e->score, ply);
-    return e->bound == BOUND_EXACT || (e->bound == BOUND_LOWER && score >= beta) ||
-           (e->bound == BOUND_UPPER && score <= alpha);
-}
-
-/* The static evaluation, refined by the table's score where its bound says the true score
- * lies beyond the evaluation (a search's result knows more than the evaluation). */
-static int refined_eval(int eval, const TTEntry *e, int ply)
-{
-    if (!e || e->bound == BOUND_NONE)
-        return eval;
-    int score = score_from_tt(e->score, ply);
-    if (abs(score) >= SCORE_MATE_BOUND)
-        return eval;
-    bool beyond = e->bound == BOUND_EXACT || (e->bound == BOUND_LOWER ? score > eval : score < eval);
-    return beyond ? score : eval;
-}
-
-/* ---- Quiescence -------------------------------------------------------------------------- */
-
-/*
- * Quiescence: captures and promotions until the position is quiet, standing pat on the static
- * evaluation.  In check every evasion counts, but once one has been found to escape, at most
- * QS_QUIET_EVASIONS quiet ones are tried.  Where capture chains run long, out of check and
- * below its first QS_FULL_PLIES plies, the QS_CAPTURES best captures are searched, then only
- * recaptures and promotions, and the whole of it stops after QS_MAX_DEPTH plies.  These bounds
- * keep the capture trees of crowded boards (Megastar's, where dozens of pieces stand en prise
- * to hopping Slings) from growing without end; elsewhere the captures that lose material,
- * which quiescence skips, bound the tree.
- *
- * `check_known`: whether the side to move is in check, or CHECK_UNKNOWN (the main search
- * knows it for the nodes it hands over; below, each node finds out itself once the table has
- * not settled it, which most captures' replies are spared).
- */
-#define CHECK_UNKNOWN (-1)
-/* Quiescence asks for the table buckets of its first QS_PREFETCHES captures' children as soon
- * as it has them, before ordering them: a probe's cache miss is a large part of what a node
- * costs, and by the time a capture is made its bucket has arrived.  (All of them: Megastar's
- * long capture lists then fetched more than the search used, and it slowed.) */
-#define QS_PREFETCHES 4
-
-static int quiescence(Worker *w, int alpha, int beta, int ply, int qdepth, int check_known)
-{
-    Position *pos = &w->pos;
-    if (ply > w->seldepth)
-        w->seldepth = ply;
-    if (out_of_time(w))
-        return 0;
-    bool bounded = pos->v->def->long_capture_chains;
-    if (ply >= MAX_PLY || (bounded && qdepth >= QS_MAX_DEPTH))
-        return static_eval(w);
-    /* The table, outside the principal variation: an entry of this quiescence ply or a
-     * shallower one (its search was wider) or of the main search settles the node. */
-    TT *tt = &w->shared->engine->tt;
-    uint64_t key = search_key(pos);
-    TTEntry e;
-    bool found = tt_probe(tt, key, &e);
-    if (found && beta - alpha == 1 && tt_entry_decides(&e, -qdepth, alpha, beta, ply))
-        return score_from_tt(e.score, ply);
-    bool check = check_known == CHECK_UNKNOWN ? pos_in_check(pos) : check_known;
-    Move moves[MAX_MOVES], best_move = MOVE_NONE;
-    int n, legal = 0, quiet_evasions = 0, orig_alpha = alpha;
-    int best = -SCORE_INF;
-    if (check) {
-        n = gen_pseudo(pos, moves);
-    } else {
-        best = refined_eval(static_eval(w) + eval_correction(w), found ? &e : NULL, ply);
-        if (best >= beta) {
-            tt_store(tt, key, MOVE_NONE, score_to_tt(best, ply), -qdepth, BOUND_LOWER);
-            return best;
-        }
-        if (best > alpha)
-            alpha = best;
-        n = gen_captures(pos, moves);
-        int k = 0;
-        for (int i = 0; i < n; i++)
-            if (!qsearch_skips(w, moves[i], best, alpha)) {
-                if (k < QS_PREFETCHES)
-                    tt_prefetch(tt, key_after(pos, moves[i]));
-                moves[k++] = moves[i];
-            }
-        n = k;
-    }
-    Followups followups = followups_at(w, ply);
-    MoveOrder order;
-    order_moves(w, &order, moves, n, found ? e.move : MOVE_NONE, ply, &followups);
-    Cell recapture = ply > 0 && w->path_move[ply - 1] ? MOVE_TO(w->path_move[ply - 1]) : NO_CELL;
-    for (int i = 0; i < n; i++) {
-        Move m = order_next(&order, i);
-        bool quiet = is_quiet(pos, m);
-        /* Quiet moves come last: enough of them once an escape is known. */
-        if (quiet && best > -SCORE_MATE_BOUND && quiet_evasions >= QS_QUIET_EVASIONS)
-            break;
-        /* Where chains run long, deeper down, out of check: the best few captures, then only
-         * recaptures and promotions. */
-        if (bounded && !check && qdepth >= QS_FULL_PLIES && legal >= QS_CAPTURES && MOVE_TO(m) != recapture &&
-            !MOVE_PIECE(m))
-            continue;
-        Undo u;
-        if (!make_if_legal(w, m, &u, check))
-            continue;
-        legal++;
-        quiet_evasions += quiet;
-        w->path_move[ply] = m;
-        w->followup_at[ply] = -1;
-        int score = -quiescence(w, -beta, -alpha, ply + 1, qdepth + 1, CHECK_UNKNOWN);
-        unmake(w, m, &u);
-        if (w->stopped)
-            return 0;
-        if (score > best) {
-            best = score;
-            if (score > alpha) {
-                alpha = score;
-                best_move = m;
-                if (score >= beta)
-                    break;
-            }
-        }
-    }
-    if (check && legal == 0)
-        best = no_moves_score(pos, true, ply);
-    int bound = best >= beta ? BOUND_LOWER : best > orig_alpha ? BOUND_EXACT : BOUND_UPPER;
-    tt_store(tt, key, best_move, score_to_tt(best, ply), -qdepth, bound);
-    return best;
 }
 
 /* ---- The main search --------------------------------------------------------------------- */

@@ -2,8 +2,9 @@
  * Inside the search: what the threads of one search share (Shared), what one search thread
  * holds (Worker), and the few small helpers and entry points its parts call across files.
  *
- * The parts: search.c searches a node (negamax and quiescence, in numbered steps); movepick.c
- * puts a node's moves in the order they are tried; history.c keeps what the search learns of
+ * The parts: search.c searches a node (negamax, in numbered steps), quiescence.c below the
+ * leaves, and node.c holds what both do around their moves (node.h); movepick.c puts a
+ * node's moves in the order they are tried; history.c keeps what the search learns of
  * quiet moves (history, killers, counter moves, continuation histories); root.c iterates
  * deeper at the root and reports; threads.c is the engine's lifecycle and a search's run on
  * its threads (Lazy SMP).
@@ -147,7 +148,7 @@ static inline int victim_value(const Worker *w, Move m)
     return piece_value(w, MOVE_KIND(m) == MK_EP ? pos->board[pos->ep_victim] : pos->board[MOVE_TO(m)]);
 }
 
-/* ---- The node search (search.c), as the root calls it ----------------------------------- */
+/* ---- The node search (search.c, node.c), as the root calls it ----------------------------------- */
 
 /* Fills the late-move reduction table; once, before the first search. */
 void init_reductions(void);
