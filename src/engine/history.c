@@ -73,12 +73,11 @@ static void correction_moved(int16_t *entry, int diff, int weight)
     *entry = (int16_t)(v < -limit ? -limit : v > limit ? limit : v);
 }
 
-void update_correction(Worker *w, int raw, int best, int depth)
+void update_correction(CorrectionSlots slots, int raw, int best, int depth)
 {
-    const Position *pos = &w->pos;
     int weight = depth + 1 < CORRECTION_WEIGHT_MAX ? depth + 1 : CORRECTION_WEIGHT_MAX;
-    correction_moved(&w->pawn_correction[pos->side][pawn_correction_index(pos)], best - raw, weight);
-    correction_moved(&w->material_correction[pos->side][material_correction_index(pos)], best - raw, weight);
+    correction_moved(slots.pawn, best - raw, weight);
+    correction_moved(slots.material, best - raw, weight);
 }
 
 /* History scores move toward +-HISTORY_MAX by each update, more slowly the closer they are. */

@@ -88,18 +88,28 @@ static inline int material_correction_index(const Position *pos)
     return (int)(h & (CORRECTION_ENTRIES - 1));
 }
 
-/* What to add to the static evaluation of the worker's position (centipawns). */
-static inline int eval_correction(const Worker *w)
+/* A position's entries in the two correction tables (its side, pawns and material), found
+ * once a node: the node reads them for its evaluation and may update them after its moves. */
+typedef struct CorrectionSlots {
+    int16_t *pawn, *material;
+} CorrectionSlots;
+
+static inline CorrectionSlots correction_slots(Worker *w)
 {
     const Position *pos = &w->pos;
-    int sum = w->pawn_correction[pos->side][pawn_correction_index(pos)] +
-              w->material_correction[pos->side][material_correction_index(pos)];
-    return sum / (2 * CORRECTION_GRAIN);
+    return (CorrectionSlots){&w->pawn_correction[pos->side][pawn_correction_index(pos)],
+                             &w->material_correction[pos->side][material_correction_index(pos)]};
+}
+
+/* What to add to the static evaluation of the slots' position (centipawns). */
+static inline int eval_correction(CorrectionSlots slots)
+{
+    return (*slots.pawn + *slots.material) / (2 * CORRECTION_GRAIN);
 }
 
 /* A search `depth` plies deep found the node's score `best` where the uncorrected static
- * evaluation said `raw`: both tables' entries move toward the difference. */
-void update_correction(Worker *w, int raw, int best, int depth);
+ * evaluation said `raw`: both of its entries move toward the difference. */
+void update_correction(CorrectionSlots slots, int raw, int best, int depth);
 
 /* Forgets everything learnt (a new game). */
 void history_forget(Worker *w);

@@ -75,7 +75,7 @@ int quiescence(Worker *w, int alpha, int beta, int ply, int qdepth, int check_kn
     if (check) {
         n = gen_pseudo(pos, moves);
     } else {
-        best = refined_eval(static_eval(w) + eval_correction(w), found ? &e : NULL, ply);
+        best = refined_eval(static_eval(w) + eval_correction(correction_slots(w)), found ? &e : NULL, ply);
         if (best >= beta) {
             tt_store(tt, key, MOVE_NONE, score_to_tt(best, ply), -qdepth, BOUND_LOWER);
             return best;

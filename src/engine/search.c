@@ -241,7 +241,8 @@ int negamax(Worker *w, int alpha, int beta, int depth, int ply, bool check, bool
      * principal variation, not during a setup phase, not near mate scores. */
     bool prunable = !pv_node && !check && !root && !pos->hand_total[pos->side] && abs(alpha) < SCORE_MATE_BOUND &&
                     abs(beta) < SCORE_MATE_BOUND;
-    int raw_eval = prunable ? static_eval(w) : 0, corrected_eval = prunable ? raw_eval + eval_correction(w) : 0;
+    CorrectionSlots slots = prunable ? correction_slots(w) : (CorrectionSlots){0};
+    int raw_eval = prunable ? static_eval(w) : 0, corrected_eval = prunable ? raw_eval + eval_correction(slots) : 0;
     int static_eval = prunable ? refined_eval(corrected_eval, found ? &e : NULL, ply) : 0;
     bool zugzwang = pos->v->def->zugzwang_prone;
 
@@ -381,6 +382,6 @@ int negamax(Worker *w, int alpha, int beta, int depth, int ply, bool check, bool
      * not from a search without the table move (step 6b), which is not the node's value. */
     if (prunable && !singular && (!best_move || is_quiet(pos, best_move)) && abs(best) < SCORE_MATE_BOUND &&
         !(bound == BOUND_LOWER && best <= corrected_eval) && !(bound == BOUND_UPPER && best >= corrected_eval))
-        update_correction(w, raw_eval, best, depth);
+        update_correction(slots, raw_eval, best, depth);
     return best;
 }
