@@ -21,17 +21,34 @@ static bool can_end_at_once(Game *g)
     return ends;
 }
 
+/* Black's placement that mirrors White's last one (the same piece on the image of its cell),
+ * or MOVE_NONE when there is none among the legal moves. */
+static Move mirrored_placement(const Move *list, int n, Move white, const Cell *mirror)
+{
+    for (int i = 0; i < n; i++)
+        if (MOVE_KIND(list[i]) == MK_PLACE && MOVE_PIECE(list[i]) == MOVE_PIECE(white) &&
+            MOVE_TO(list[i]) == mirror[MOVE_TO(white)])
+            return list[i];
+    return MOVE_NONE;
+}
+
 /* One random line from where g stands, of at most `placements` placements and then `plies`
- * movement plies; false where it runs out of moves that keep the game open. */
-static bool try_opening(Game *g, int placements, int plies, uint64_t state)
+ * movement plies; false where it runs out of moves that keep the game open.  With `mirror`,
+ * Black answers each placement of White's with its image, and the line fails if it cannot. */
+static bool try_opening(Game *g, int placements, int plies, const Cell *mirror, uint64_t state)
 {
     int movement = 0, placed = 0;
+    Move white_placed = MOVE_NONE;
     for (;;) {
         bool placing = g->pos.hand_total[WHITE] + g->pos.hand_total[BLACK] > 0;
         if ((!placing && movement >= plies) || (placing && placed >= placements))
             return true;
         Move list[MAX_MOVES];
         int n = gen_legal(&g->pos, list);
+        if (placing && mirror && g->pos.side == BLACK && white_placed != MOVE_NONE) {
+            list[0] = mirrored_placement(list, n, white_placed, mirror);
+            n = list[0] != MOVE_NONE;
+        }
         bool played = false;
         while (n > 0 && !played) {
             int i = (int)rng_below(&state, (uint64_t)n);
@@ -40,6 +57,8 @@ static bool try_opening(Game *g, int placements, int plies, uint64_t state)
             if (!played) {
                 game_undo(g);
                 list[i] = list[--n];
+            } else if (placing && g->pos.side == BLACK) {
+                white_placed = list[i];
             }
         }
         if (!played)
@@ -49,12 +68,12 @@ static bool try_opening(Game *g, int placements, int plies, uint64_t state)
     }
 }
 
-static bool random_line(Game *g, int placements, int plies, uint64_t seed)
+static bool random_line(Game *g, int placements, int plies, const Cell *mirror, uint64_t seed)
 {
     uint64_t state = seed;
     for (int attempt = 0; attempt < OPENING_TRIES; attempt++) {
         rng_next(&state);
-        if (try_opening(g, placements, plies, state))
+        if (try_opening(g, placements, plies, mirror, state))
             return true;
         while (game_undo(g))
             ;
@@ -64,10 +83,16 @@ static bool random_line(Game *g, int placements, int plies, uint64_t seed)
 
 bool opening_random(Game *g, int plies, uint64_t seed)
 {
-    return random_line(g, INT_MAX, plies, seed);
+    return random_line(g, INT_MAX, plies, NULL, seed);
+}
+
+bool opening_random_mirrored(Game *g, int plies, uint64_t seed)
+{
+    Cell mirror[MAX_CELLS];
+    return random_line(g, INT_MAX, plies, geo_mirror_cells(g->pos.v->geo, mirror) ? mirror : NULL, seed);
 }
 
 bool opening_random_setup(Game *g, int placements, uint64_t seed)
 {
-    return random_line(g, placements, 0, seed);
+    return random_line(g, placements, 0, NULL, seed);
 }

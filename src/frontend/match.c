@@ -154,6 +154,11 @@ static const Option match_options[] = {
                "without --openings: random openings of N legal plies (default\n"
                "4) that decide nothing; Starchess first gets a random setup",
                &cfg.random_plies, 0, 200),
+    OPTION_FLAG("mirrored-setup",
+                "random openings with a setup phase (Starchess): Black places\n"
+                "each piece on the image of White's cell, so the setup favours\n"
+                "neither side",
+                &cfg.mirrored_setup),
     OPTION_U64("seed", "S", "seed for the openings (default, or 0: from the time)", &cfg.seed),
     OPTION_STRING("pgn", "FILE", "write every game to FILE", &cfg.pgn_path),
     OPTION_CALL("sprt", "ELO0 ELO1",
@@ -473,7 +478,7 @@ static void print_start(const Match *m)
     if (c->book.n)
         printf("openings %s (%d%s)", c->openings_path, c->book.n, c->shuffle ? ", shuffled" : "");
     else
-        printf("random openings of %d plies", c->random_plies);
+        printf("random openings of %d plies%s", c->random_plies, c->mirrored_setup ? ", setups mirrored" : "");
     printf(", seed %llu\n", (unsigned long long)c->seed);
     if (c->sprt)
         printf("SPRT: elo0 %.2f, elo1 %.2f (%s Elo), alpha %g, beta %g: bounds (%.2f, %.2f)\n", c->elo0, c->elo1,

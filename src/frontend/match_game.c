@@ -117,7 +117,8 @@ static bool set_up(Run *r, int index)
     if (!ok)
         return fatal(r, "opening %d does not load: %s", k + 1, err);
     if (!cfg->book.n)
-        opening_random(&r->g, cfg->random_plies, cfg->seed ^ (0xD1B54A32D192ED03ull * (uint64_t)(k + 1)));
+        (cfg->mirrored_setup ? opening_random_mirrored : opening_random)(
+            &r->g, cfg->random_plies, cfg->seed ^ (0xD1B54A32D192ED03ull * (uint64_t)(k + 1)));
     Position start;
     pos_set_fen(&start, cfg->v, cfg->v->def->start_fen, err, sizeof err);
     pos_fen(&start, initial, sizeof initial);

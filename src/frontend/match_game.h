@@ -32,6 +32,7 @@ typedef struct MatchConfig {
     OpeningBook book;    /* --openings FILE: its openings (n == 0: random openings) */
     const char *openings_path;
     bool shuffle;        /* the book in an order decided by the seed */
+    bool mirrored_setup; /* random openings: Black's setup mirrors White's */
     uint64_t seed;
     int movetime_ms;     /* > 0: `go movetime` instead of a clock */
     double base, inc;    /* the clock per side and the increment, seconds */

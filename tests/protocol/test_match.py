@@ -349,6 +349,25 @@ def test_random_plies_and_the_old_openings_number_agree():
     assert firsts[0][0] == firsts[0][1], "the same 5 random plies in both games: %r" % firsts
 
 
+# Starchess's back ranks, White's cell and its image on Black's side (the rules' setup).
+STARCHESS_BACK_RANK_IMAGE = {"4": "10", "11": "16", "17": "21", "22": "27", "28": "34"}
+
+
+def test_mirrored_setups_place_black_on_the_images_of_whites_cells():
+    path = pgn_path("mirrored")
+    match_ok(["--engine1", engine(), "--engine2", engine(), "--option1", "Greedy=true", "--option2", "Greedy=true",
+              "--variant", "starchess", "--games", 6, "--movetime", 20, "--random-plies", 2, "--mirrored-setup",
+              "--seed", 5, "--pgn", path, "--max-plies", 14])
+    setups = set()
+    for _, moves in read_pgn(path):
+        placements = re.findall(r"\b([KQRBN])@?(\d+)\b", " ".join(moves.split()[:15]))[:10]
+        assert len(placements) == 10, moves
+        for (wtype, wcell), (btype, bcell) in zip(placements[0::2], placements[1::2]):
+            assert wtype == btype and STARCHESS_BACK_RANK_IMAGE[wcell] == bcell, (placements, moves)
+        setups.add(tuple(placements))
+    assert len(setups) == 3, "each pair of games its own setup, both games of a pair the same: %r" % setups
+
+
 def test_bad_openings_files_are_named():
     cases = [(write("bad.epd", "# fine\n%s\nnot a position\n" % MATE_IN_ONE[0]), "bad.epd:3: "),
              (write("bad.pgn", '[Event "x"]\n\n1. e4 e4 *\n'), "bad.pgn: game 1: move 1... (Black): illegal move 'e4'"),
