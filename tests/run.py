@@ -111,6 +111,15 @@ def run_perft(results, command, label, limit):
                        f"expected {expected}, got {got} (exit {proc.returncode}) {proc.stderr.strip()}")
 
 
+# A test that runs this long says so after its name (what to look at when the run grows long).
+SLOW_TEST_SECONDS = 5
+
+
+def took(began):
+    seconds = time.time() - began
+    return f" ({seconds:.0f} s)" if seconds >= SLOW_TEST_SECONDS else ""
+
+
 def run_protocol(results, binary, label, folder_name="protocol", only_file=None):
     """Calls every test_* function of tests/FOLDER/test_*.py (or of only_file there); the binary
     is in STARFISH_BIN."""
@@ -130,12 +139,13 @@ def run_protocol(results, binary, label, folder_name="protocol", only_file=None)
             backend = os.environ.get("STARFISH_TEST_DB", "sqlite")
             if not callable(fn) or getattr(fn, "only_on", backend) != backend:  # a test of the other store
                 continue
+            began = time.time()
             try:
                 fn()
-                results.record(f"{label} {name[:-3]}.{fn_name}", True)
+                results.record(f"{label} {name[:-3]}.{fn_name}{took(began)}", True)
             except Exception as e:  # a failed assert or a crash of the test itself
                 detail = f"{type(e).__name__}: {e}" if str(e) else traceback.format_exc(limit=2)
-                results.record(f"{label} {name[:-3]}.{fn_name}", False, detail.strip()[:2000])
+                results.record(f"{label} {name[:-3]}.{fn_name}{took(began)}", False, detail.strip()[:2000])
 
 
 def run_api_postgresql(results):
