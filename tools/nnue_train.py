@@ -16,7 +16,8 @@ loss: the mean squared difference of sigmoid(cp / CP) and lambda x sigmoid(score
 that makes a win about three times as likely as a loss: larger in a game whose scores run
 larger (Megastar's), so that its large scores still differ in the loss.  A fraction of the
 games (whole games, chosen by a seeded shuffle: positions of one game are too alike to test
-each other) is held out for the validation loss printed after each epoch.
+each other) is held out for the validation loss printed after each epoch; the net written is
+the epoch's with the lowest validation loss.
 The same data, options and seed give the same file.  The net is written quantised (int16
 weights, int32 layer biases, docs/nnue.md); the last line says how far the quantised net's
 evaluations stray from the float net's.
@@ -281,6 +282,7 @@ def main():
     # The loss of the untrained net on the held-out games: what the training has to beat.
     print("untrained: validation %.6f" % run_epoch(torch, model, features, valid, args), flush=True)
     shuffle = np.random.RandomState(args.seed + 1)
+    best = (float("inf"), 0, None)  # the lowest validation loss, its epoch, the net's weights then
     for epoch in range(1, args.epochs + 1):
         start = time.monotonic()
         train_loss = run_epoch(torch, model, features, train[shuffle.permutation(len(train))], args, optimizer)
@@ -290,6 +292,12 @@ def main():
         seconds = time.monotonic() - start
         print("epoch %d: training %.6f, validation %.6f (%.1f s, %.0f positions/s)" % (
             epoch, train_loss, valid_loss, seconds, len(train) / seconds), flush=True)
+        if valid_loss < best[0]:
+            best = (valid_loss, epoch, {k: v.clone() for k, v in model.state_dict().items()})
+    # The net written is the epoch's that predicted the held-out games best: once the data are
+    # learnt, later epochs fit the training games only (the validation curve goes flat or up).
+    model.load_state_dict(best[2])
+    print("kept: the net of epoch %d (validation %.6f)" % (best[1], best[0]), flush=True)
     q = quantise(model, args.hidden)
     write_net(args.out, header, args.hidden, features, q)
     with torch.no_grad():

@@ -47,6 +47,10 @@ def test_chess_net_learns_and_is_the_same_for_a_seed():
         # The training loss falls, and the held-out games' loss ends well below the untrained
         # net's (about 0.09 -> 0.025 here).
         assert losses[-1][0] < losses[0][0] * 0.9 and losses[-1][1] < untrained * 0.7, (untrained, losses)
+        # The net written is the epoch's with the lowest validation loss.
+        kept, kept_loss = re.search(r"^kept: the net of epoch (\d+) \(validation ([\d.]+)\)$", out, re.M).groups()
+        best = min(range(6), key=lambda i: losses[i][1])
+        assert int(kept) == best + 1 and float(kept_loss) == losses[best][1], (kept, kept_loss, losses)
         mean, most = map(float, re.search(r"quantised: ([\d.]+) cp mean, ([\d.]+) cp most", out).groups())
         assert mean < 2 and most < 10, out
         assert open(png, "rb").read(8) == b"\x89PNG\r\n\x1a\n"
