@@ -38,15 +38,16 @@ static Move mirrored_placement(const Move *list, int n, Move white, const Cell *
 static bool try_opening(Game *g, int placements, int plies, const Cell *mirror, uint64_t state)
 {
     int movement = 0, placed = 0;
-    Move white_placed = MOVE_NONE;
     for (;;) {
         bool placing = g->pos.hand_total[WHITE] + g->pos.hand_total[BLACK] > 0;
         if ((!placing && movement >= plies) || (placing && placed >= placements))
             return true;
         Move list[MAX_MOVES];
         int n = gen_legal(&g->pos, list);
-        if (placing && mirror && g->pos.side == BLACK && white_placed != MOVE_NONE) {
-            list[0] = mirrored_placement(list, n, white_placed, mirror);
+        /* Black to place, just after White's placement: only its image. */
+        Move last = g->n ? g->moves[g->n - 1] : MOVE_NONE;
+        if (placing && mirror && g->pos.side == BLACK && last != MOVE_NONE && MOVE_KIND(last) == MK_PLACE) {
+            list[0] = mirrored_placement(list, n, last, mirror);
             n = list[0] != MOVE_NONE;
         }
         bool played = false;
@@ -57,8 +58,6 @@ static bool try_opening(Game *g, int placements, int plies, const Cell *mirror, 
             if (!played) {
                 game_undo(g);
                 list[i] = list[--n];
-            } else if (placing && g->pos.side == BLACK) {
-                white_placed = list[i];
             }
         }
         if (!played)
