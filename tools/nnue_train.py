@@ -3,7 +3,7 @@
 
     /usr/bin/python3 tools/nnue_train.py DATA.sfpos [DATA.sfpos ...] --out NET.nnue
         [--epochs E] [--batch B] [--lr LR] [--lambda L] [--hidden H] [--seed S]
-        [--validation F] [--plot FILE.png] [--threads T] [--scale CP]
+        [--lr-decay G] [--validation F] [--plot FILE.png] [--threads T] [--scale CP]
 
 Debian's PyTorch (python3-torch, CPU) under Debian's own python3; numpy reads the records as
 one array (no object per position).  The network: each side's view of the board (the piece's
@@ -249,6 +249,8 @@ def main():
     parser.add_argument("--epochs", type=int, default=10)
     parser.add_argument("--batch", type=int, default=4096)
     parser.add_argument("--lr", type=float, default=1e-3)
+    parser.add_argument("--lr-decay", type=float, default=1.0,
+                        help="the learning rate is multiplied by this after each epoch (default 1: constant)")
     parser.add_argument("--lambda", dest="lam", type=float, default=0.75,
                         help="weight of the search's score against the game's result (default 0.75)")
     parser.add_argument("--hidden", type=int, default=128, help="values per side (default 128)")
@@ -261,8 +263,9 @@ def main():
                         help="centipawns that sigmoid maps to 1 (default 400; larger where scores run larger)")
     args = parser.parse_args()
     if not 0 <= args.lam <= 1 or not 0 < args.validation < 1 or args.epochs < 1 or args.batch < 1 or \
-            not args.scale > 0:
-        fail("--lambda and --validation lie in [0, 1], --epochs, --batch and --scale are positive")
+            not args.scale > 0 or not 0 < args.lr_decay <= 1:
+        fail("--lambda and --validation lie in [0, 1], --lr-decay in (0, 1], --epochs, --batch and --scale "
+             "are positive")
     try:
         import torch
     except ImportError:
@@ -275,6 +278,7 @@ def main():
     features = Features(header)
     model = build_model(torch, features.count, args.hidden)
     optimizer = torch.optim.Adam(model.parameters(), lr=args.lr)
+    schedule = torch.optim.lr_scheduler.ExponentialLR(optimizer, gamma=args.lr_decay)
     print("%s: %d positions of %d games (%d positions, %d games, held out), %d features, %d x 2 -> %d -> 1, "
           "lambda %.2f, scale %g cp" % (header["variant"], len(data), games, len(valid), held_games, features.count,
                                         args.hidden, L1, args.lam, args.scale), flush=True)
@@ -287,11 +291,13 @@ def main():
         start = time.monotonic()
         train_loss = run_epoch(torch, model, features, train[shuffle.permutation(len(train))], args, optimizer)
         valid_loss = run_epoch(torch, model, features, valid, args)
+        learning_rate = schedule.get_last_lr()[0]
+        schedule.step()
         curves["training"].append(train_loss)
         curves["validation"].append(valid_loss)
         seconds = time.monotonic() - start
-        print("epoch %d: training %.6f, validation %.6f (%.1f s, %.0f positions/s)" % (
-            epoch, train_loss, valid_loss, seconds, len(train) / seconds), flush=True)
+        print("epoch %d: training %.6f, validation %.6f, learning rate %.2e (%.1f s, %.0f positions/s)" % (
+            epoch, train_loss, valid_loss, learning_rate, seconds, len(train) / seconds), flush=True)
         if valid_loss < best[0]:
             best = (valid_loss, epoch, {k: v.clone() for k, v in model.state_dict().items()})
     # The net written is the epoch's that predicted the held-out games best: once the data are

@@ -7,7 +7,7 @@
 #
 # Settings from the environment (defaults in brackets): POSITIONS a round [1000000], NODES
 # searched a move [1000], THREADS [2], HIDDEN [128], EPOCHS [10], LAMBDA [0.75], SCALE (the
-# trainer's --scale) [400], WORK, the folder for the data, nets, plots and the log
+# trainer's --scale) [400], LR_DECAY (its --lr-decay) [1], WORK, the folder for the data, nets, plots and the log
 # [build/nets-work/VARIANT].  Each step's time
 # goes into WORK/log.  The nets are WORK/roundN.nnue; whether one is better than what it
 # replaces is for a match to say (docs/nnue.md shows the commands), and the winner is copied
@@ -46,6 +46,7 @@ while [ "$round" -le "$rounds" ]; do
     # shellcheck disable=SC2086 # $data: one word a file
     timed "round $round: training" /usr/bin/python3 "$root/tools/nnue_train.py" $data --out "$net" \
         --hidden "${HIDDEN:-128}" --epochs "${EPOCHS:-10}" --lambda "${LAMBDA:-0.75}" --scale "${SCALE:-400}" \
+        --lr-decay "${LR_DECAY:-1}" \
         --threads "$threads" --plot "$work/round$round.png" | tee -a "$log"
     round=$((round + 1))
 done

@@ -63,8 +63,11 @@ def test_chess_net_learns_and_is_the_same_for_a_seed():
                                0)
         assert code == 0 and open(os.path.join(tmp, "c.nnue"), "rb").read() != net, "lambda changed nothing"
         code, out, err = train(data, "--out", os.path.join(tmp, "d.nnue"), "--epochs", 4, "--hidden", 32, "--batch",
-                               512, "--scale", 800)
+                               512, "--scale", 800, "--lr-decay", 0.5)
         assert code == 0 and "scale 800 cp" in out, (out, err)
+        # The learning rate halves after each epoch.
+        rates = re.findall(r"^epoch \d+: .*, learning rate ([\d.e+-]+) ", out, re.M)
+        assert rates == ["1.00e-03", "5.00e-04", "2.50e-04", "1.25e-04"], (rates, out)
         assert open(os.path.join(tmp, "d.nnue"), "rb").read() != net, "the scale changed nothing"
 
 
@@ -125,7 +128,8 @@ def test_bad_input_is_named():
                               ([os.path.join(tmp, "none.sfpos")], "No such file"),
                               ([os.path.join(REPO_ROOT, "README.md")], "not a starfish position file"),
                               ([chess, "--lambda", "2"], "--lambda and --validation lie in [0, 1]"),
-                              ([chess, "--scale", "0"], "--batch and --scale are positive")):
+                              ([chess, "--scale", "0"], "--batch and --scale are positive"),
+                              ([chess, "--lr-decay", "0"], "--lr-decay in (0, 1]")):
             code, out, err = train(*(args + ["--out", net]))
             assert code == 2 and err.startswith("nnue_train: ") and message in err, (args, code, err)
         assert not os.path.exists(net)
