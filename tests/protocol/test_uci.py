@@ -4,7 +4,29 @@ Plain test_* functions with plain asserts; tests/run.py imports the module and c
 """
 import time
 
-from harness import Session, errors, field, parse_divide, uci, uci_perft, uci_raw
+import harness
+from harness import Session, errors, field, parse_divide
+
+# The first `isready` names the net chess plays with (test_nnue.py checks that line); the
+# session's own answers are what these tests read, so the helpers leave the line out.
+NET_NAMED = "info string NNUE evaluation using "
+
+
+def without_net_named(lines):
+    return [line for line in lines if not line.startswith(NET_NAMED)]
+
+
+def uci(lines, timeout=60):
+    return without_net_named(harness.uci(lines, timeout))
+
+
+def uci_perft(lines, timeout=60):
+    return without_net_named(harness.uci_perft(lines, timeout))
+
+
+def uci_raw(data, timeout=60):
+    code, out, err = harness.uci_raw(data, timeout)
+    return code, without_net_named(out), err
 
 START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 AFTER_E4_FEN = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"
