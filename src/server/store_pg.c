@@ -73,6 +73,21 @@ static void log_error(PgConn *c, const char *what, const PGresult *r)
         fputc('\n', stderr);
 }
 
+/* Makes a connection of the pool usable again when a failure left it broken, or inside a
+ * transaction: a ROLLBACK that memory ran out for.  Every statement on it would fail from then
+ * on (reads, which open no transaction of their own, too), and the pool hands the connection
+ * freed last out first, so one client's requests would all land on it.  If memory is still
+ * short this fails again, and the next use tries once more. */
+static void make_usable(PgConn *c)
+{
+    if (PQstatus(c->conn) == CONNECTION_OK && PQtransactionStatus(c->conn) != PQTRANS_IDLE)
+        PQclear(PQexec(c->conn, "ROLLBACK"));
+    if (PQstatus(c->conn) == CONNECTION_BAD || PQtransactionStatus(c->conn) != PQTRANS_IDLE) {
+        PQreset(c->conn);
+        atomic_store(&c->pid, PQbackendPID(c->conn));
+    }
+}
+
 /* A connection of the pool, for this thread alone until release (waiting for one to be free). */
 static PgConn *acquire(PgStore *q)
 {
@@ -83,6 +98,7 @@ static PgConn *acquire(PgStore *q)
     q->free_conns = c->next_free;
     pthread_mutex_unlock(&q->pool_lock);
     metrics_db_pool_use(+1);
+    make_usable(c);
     return c;
 }
 

@@ -12,6 +12,7 @@ Plain test_* functions with plain asserts; tests/run.py imports the module and c
 import http.client
 import json
 import os
+import time
 
 import api_harness as h  # tests/api is on the path; the name differs from tests/protocol's harness
 
@@ -71,11 +72,12 @@ def state(client, gid, memory):
     signal come late)."""
     memory.back()
     try:
-        for _ in range(50):
+        for _ in range(100):  # up to 5 s: the signal is not handled at once on a loaded machine
             status, _, payload = client.send("GET", "/api/games/" + gid)
             if status == 200:
                 return json.loads(payload)
             assert status in (503, None), (status, payload)
+            time.sleep(0.05)
         raise AssertionError("GET /api/games/%s never succeeded" % gid)
     finally:
         memory.short()
