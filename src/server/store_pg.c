@@ -73,6 +73,13 @@ static void log_error(PgConn *c, const char *what, const PGresult *r)
         fputc('\n', stderr);
 }
 
+/* Connects c again (a new server process, whose pid marks its own notifications). */
+static void reconnect(PgConn *c)
+{
+    PQreset(c->conn);
+    atomic_store(&c->pid, PQbackendPID(c->conn));
+}
+
 /* Makes a connection of the pool usable again when a failure left it broken, or inside a
  * transaction: a ROLLBACK that memory ran out for.  Every statement on it would fail from then
  * on (reads, which open no transaction of their own, too), and the pool hands the connection
@@ -82,10 +89,8 @@ static void make_usable(PgConn *c)
 {
     if (PQstatus(c->conn) == CONNECTION_OK && PQtransactionStatus(c->conn) != PQTRANS_IDLE)
         PQclear(PQexec(c->conn, "ROLLBACK"));
-    if (PQstatus(c->conn) == CONNECTION_BAD || PQtransactionStatus(c->conn) != PQTRANS_IDLE) {
-        PQreset(c->conn);
-        atomic_store(&c->pid, PQbackendPID(c->conn));
-    }
+    if (PQstatus(c->conn) == CONNECTION_BAD || PQtransactionStatus(c->conn) != PQTRANS_IDLE)
+        reconnect(c);
 }
 
 /* A connection of the pool, for this thread alone until release (waiting for one to be free). */
@@ -119,8 +124,7 @@ static PGresult *run(PgConn *c, const char *sql, int n, const char *const *param
     PGresult *r = PQexecParams(c->conn, sql, n, NULL, params, NULL, NULL, 0);
     if (retry && PQstatus(c->conn) == CONNECTION_BAD) {
         PQclear(r);
-        PQreset(c->conn);
-        atomic_store(&c->pid, PQbackendPID(c->conn));
+        reconnect(c);
         r = PQexecParams(c->conn, sql, n, NULL, params, NULL, NULL, 0);
     }
     return r;
