@@ -4,11 +4,13 @@
     /usr/bin/python3 tools/nnue_train.py DATA.sfpos [DATA.sfpos ...] --out NET.nnue
         [--epochs E] [--batch B] [--lr LR] [--lambda L] [--hidden H] [--seed S]
         [--lr-decay G] [--validation F] [--plot FILE.png] [--threads T] [--scale CP]
+        [--king-buckets SPEC]
 
 Debian's PyTorch (python3-torch, CPU) under Debian's own python3; numpy reads the records as
 one array (no object per position).  The network: each side's view of the board (the piece's
 kind, whether it is the viewer's, its cell, seen from Black's side through the file's mirror
-table; the pieces in hand where a setup phase has them) summed by one shared feature
+table; the pieces in hand where a setup phase has them; with --king-buckets, a set of these
+per bucket of the viewer's king's cell, as HalfKA has one per king cell) summed by one shared feature
 transformer into H values per side, the side to move's first; clipped to [0, 1]; then 2H -> 32
 -> 1.  Its output times OUTPUT_CP is centipawns for the side to move (the engine's scale).  The
 loss: the mean squared difference of sigmoid(cp / CP) and lambda x sigmoid(score / CP) +
@@ -39,6 +41,7 @@ QA, QB = 127, 1024  # quantisation: activations in [0, QA]; layer weights times 
                     # 64, Stockfish's, rounded a small net's weights of +-0.1 to +-6 steps: 14 cp astray)
 FT_SHIFT = 3        # the feature transformer's weights times QA << FT_SHIFT (int16), its sums shifted back
 MAGIC = b"sfnnue\0\0"
+MAX_BUCKETS = 64    # nnue.h's NNUE_MAX_BUCKETS
 
 
 def fail(message):
@@ -91,14 +94,51 @@ def split_by_games(data, share, seed):
     return data[~held[games]], data[held[games]], count, int(held.sum())
 
 
+def king_buckets(spec, header):
+    """The bucket of the viewer's king on each cell (seen from the viewer's side), from --king-buckets:
+    a preset of the 8x8 board ("halves": the king's half of the files; "quarters": that and whether
+    it stands on its first two ranks) or a bucket number per cell, comma-separated, in the
+    position file's cell order.  The viewer's king is the piece whose letter is K."""
+    if "K" not in header["letters"]:
+        fail("--king-buckets: %s has no piece K" % header["variant"])
+    cells = header["cells"]
+    if spec in ("halves", "quarters"):
+        if cells != 64:
+            fail("--king-buckets %s is for 8x8 boards; %s has %d cells" % (spec, header["variant"], cells))
+        # Cells in FEN order: a8 first, so the viewer's rank 1 is the last row.
+        table = [int(c % 8 >= 4) + (2 * int(7 - c // 8 >= 2) if spec == "quarters" else 0) for c in range(64)]
+    else:
+        try:
+            table = [int(x) for x in spec.split(",")]
+        except ValueError:
+            fail("--king-buckets: %r is neither halves, quarters nor a list of numbers" % spec)
+        if len(table) != cells or min(table) < 0 or max(table) >= MAX_BUCKETS:
+            fail("--king-buckets: %d numbers in [0, %d) wanted, one per cell" % (cells, MAX_BUCKETS))
+    return np.array(table, dtype=np.int64)
+
+
 class Features:
     """Each side's view of a batch of records, as EmbeddingBag inputs."""
 
-    def __init__(self, header):
+    def __init__(self, header, buckets=None):
         self.cells, self.types, self.hand = header["cells"], header["types"], header["hand"]
         self.mirror = np.frombuffer(header["mirror"], dtype=np.uint8).astype(np.int64)
         self.board_features = 2 * self.types * self.cells
-        self.count = self.board_features + self.hand  # hand: 2 x types counts
+        self.buckets = buckets  # None: no king buckets (a version 1 net)
+        self.king = header["letters"].find("K") + 1  # the king's type, where buckets need it
+        self.count = self.board_features * self.bucket_count() + self.hand  # hand: 2 x types counts
+
+    def bucket_count(self):
+        return 1 if self.buckets is None else int(self.buckets.max()) + 1
+
+    def king_blocks(self, board, viewer):
+        """Where each record's features start for `viewer`: its king's bucket's block (0 without a king)."""
+        block = np.zeros(len(board), dtype=np.int64)
+        if self.buckets is not None:
+            rows, cells = np.nonzero(board == (viewer << 4 | self.king))
+            cells = self.mirror[cells] if viewer else cells
+            block[rows] = self.buckets[cells] * self.board_features
+        return block
 
     def view(self, records, viewer):
         """(indices, offsets, weights) of the batch seen by `viewer` (0 White, 1 Black)."""
@@ -107,14 +147,14 @@ class Features:
         codes = board[rows, cells].astype(np.int64)
         theirs = (codes >> 4) != viewer
         cell = self.mirror[cells] if viewer else cells.astype(np.int64)
-        index = ((theirs * self.types + (codes & 15) - 1) * self.cells + cell)
+        index = self.king_blocks(board, viewer)[rows] + (theirs * self.types + (codes & 15) - 1) * self.cells + cell
         weight = np.ones(len(index), dtype=np.float32)
         if self.hand:
             hand = records["hand"].reshape(len(records), 2, self.types)
             hand = hand[:, [viewer, 1 - viewer], :].reshape(len(records), -1)  # the viewer's first
             hrows, hcols = np.nonzero(hand)
             rows = np.concatenate([rows, hrows])
-            index = np.concatenate([index, self.board_features + hcols])
+            index = np.concatenate([index, self.board_features * self.bucket_count() + hcols])
             weight = np.concatenate([weight, hand[hrows, hcols].astype(np.float32)])
         order = np.argsort(rows, kind="stable")
         counts = np.bincount(rows, minlength=len(records))
@@ -218,11 +258,14 @@ def quantised_eval(q, features, records):
 
 
 def write_net(path, header, hidden, features, q):
+    version = 1 if features.buckets is None else 2  # version 2: the king bucket table after the mirror
     with open(path, "wb") as f:
-        f.write(MAGIC + struct.pack("<HHHHIII", 1, header["cells"], header["types"], header["hand"],
+        f.write(MAGIC + struct.pack("<HHHHIII", version, header["cells"], header["types"], header["hand"],
                                     features.count, hidden, L1))
         f.write(header["variant"].encode().ljust(24, b"\0")[:24])
         f.write(header["mirror"])
+        if features.buckets is not None:
+            f.write(features.buckets.astype(np.uint8).tobytes())
         for array in q:
             f.write(array.astype(array.dtype.newbyteorder("<")).tobytes())
 
@@ -259,6 +302,9 @@ def main():
                         help="share of the positions held out, in whole games (default 0.05)")
     parser.add_argument("--plot", help="a PNG of the loss curves")
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--king-buckets", metavar="SPEC",
+                        help="features per bucket of the viewer's king's cell (HalfKA-style): halves, quarters "
+                             "(8x8 boards) or a bucket per cell, comma-separated (default: none)")
     parser.add_argument("--scale", type=float, default=400.0,
                         help="centipawns that sigmoid maps to 1 (default 400; larger where scores run larger)")
     args = parser.parse_args()
@@ -274,14 +320,15 @@ def main():
     torch.set_num_threads(args.threads)
     torch.use_deterministic_algorithms(True)
     header, data = load(args.data)
+    features = Features(header, king_buckets(args.king_buckets, header) if args.king_buckets else None)
     train, valid, games, held_games = split_by_games(data, args.validation, args.seed)
-    features = Features(header)
     model = build_model(torch, features.count, args.hidden)
     optimizer = torch.optim.Adam(model.parameters(), lr=args.lr)
     schedule = torch.optim.lr_scheduler.ExponentialLR(optimizer, gamma=args.lr_decay)
-    print("%s: %d positions of %d games (%d positions, %d games, held out), %d features, %d x 2 -> %d -> 1, "
+    print("%s: %d positions of %d games (%d positions, %d games, held out), %d features%s, %d x 2 -> %d -> 1, "
           "lambda %.2f, scale %g cp" % (header["variant"], len(data), games, len(valid), held_games, features.count,
-                                        args.hidden, L1, args.lam, args.scale), flush=True)
+                                        " (%d king buckets)" % features.bucket_count() if features.buckets is not None
+                                        else "", args.hidden, L1, args.lam, args.scale), flush=True)
     curves = {"training": [], "validation": []}
     # The loss of the untrained net on the held-out games: what the training has to beat.
     print("untrained: validation %.6f" % run_epoch(torch, model, features, valid, args), flush=True)

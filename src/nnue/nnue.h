@@ -6,9 +6,11 @@
  * file's layout are in docs/nnue.md (tools/nnue_train.py writes the nets).
  *
  * Features, from view p (0 White, 1 Black): a piece of type t (1..types) on cell c is
- * ((theirs * types + t - 1) * cells + (p ? mirror[c] : c)), theirs = the piece is not p's;
- * where pieces wait in hand, feature 2 x types x cells + (theirs * types + t - 1) carries their
- * count.  Arithmetic as the trainer's quantisation: the accumulators in int16 (x 127 x 8), the
+ * b x 2 x types x cells + ((theirs * types + t - 1) * cells + (p ? mirror[c] : c)), theirs = the
+ * piece is not p's, b = the bucket of p's king's cell (seen from p, through the mirror; 0
+ * without king buckets or without a king on the board); where pieces wait in hand, feature
+ * buckets x 2 x types x cells + (theirs * types + t - 1) carries their count.  A move that takes
+ * a king into another bucket changes every feature of its view: that view is computed afresh.  Arithmetic as the trainer's quantisation: the accumulators in int16 (x 127 x 8), the
  * layer of 32 in int32 over int16 weights (x 1024), each activation clipped to [0, 127].
  *
  * Nets come from data/nets/ compiled into the program (one per variant; none yet for a variant
@@ -27,6 +29,7 @@
 
 #define NNUE_MAX_HIDDEN 512
 #define NNUE_L1 32
+#define NNUE_MAX_BUCKETS 64
 /* A move changes at most 4 cells (castling) and one count in hand: 9 rows a view. */
 #define NNUE_MAX_CHANGES 10
 
@@ -35,7 +38,9 @@ typedef struct NnueNet {
     char name[64]; /* the file's name (a built-in net's is VARIANT.nnue) */
     size_t bytes;  /* the file's size */
     int cells, types, hand, features, hidden;
+    int buckets;                /* king buckets (1: none) */
     uint8_t mirror[MAX_CELLS];
+    uint8_t bucket[MAX_CELLS];  /* the bucket of a king on each cell, seen from its side */
     int16_t *ft_weight; /* [features][hidden] */
     int16_t *ft_bias;   /* [hidden] */
     int16_t *l1_pairs;  /* the layer's weights: [hidden][NNUE_L1][2], input 2i's and 2i+1's
@@ -59,6 +64,7 @@ typedef struct NnueChange {
 typedef struct NnueFrame {
     _Alignas(64) int16_t v[2][NNUE_MAX_HIDDEN];
     bool computed;
+    Cell king[2]; /* each side's king (pos->royal) in this position */
     int nchanges;
     NnueChange changes[NNUE_MAX_CHANGES];
 } NnueFrame;

@@ -17,14 +17,22 @@
 /* The output times 400 / (QA x QB) is centipawns. */
 #define OUTPUT_SCALE 400
 
-/* The feature of a piece (cell NO_CELL: one in hand) seen from `view`. */
-static inline int feature(const NnueNet *net, int view, uint8_t code, Cell cell)
+/* Where view's features start: its king's bucket's block (block 0 without buckets or king). */
+static inline int king_block(const NnueNet *net, int view, Cell king)
+{
+    if (king == NO_CELL)
+        return 0;
+    return net->bucket[view ? net->mirror[king] : king] * 2 * net->types * net->cells;
+}
+
+/* The feature of a piece (cell NO_CELL: one in hand) seen from `view`, whose block is `block`. */
+static inline int feature(const NnueNet *net, int view, int block, uint8_t code, Cell cell)
 {
     int theirs = (code >> 4) != view;
     int kind = theirs * net->types + PIECE_TYPE(code) - 1;
     if (cell == NO_CELL)
-        return 2 * net->types * net->cells + kind;
-    return kind * net->cells + (view ? net->mirror[cell] : cell);
+        return net->buckets * 2 * net->types * net->cells + kind;
+    return block + kind * net->cells + (view ? net->mirror[cell] : cell);
 }
 
 static inline const int16_t *row(const NnueNet *net, int f)
@@ -37,27 +45,31 @@ void nnue_refresh(const NnueNet *net, const Position *pos, NnueFrame *f)
     int cells = pos->v->geo->ncells;
     for (int view = 0; view < 2; view++) {
         int16_t *acc = f->v[view];
+        int block = king_block(net, view, pos->royal[view]);
+        f->king[view] = pos->royal[view];
         memcpy(acc, net->ft_bias, sizeof(int16_t) * (size_t)net->hidden);
         for (int c = 0; c < cells; c++)
             if (pos->board[c])
-                nnue_add_row(acc, row(net, feature(net, view, pos->board[c], (Cell)c)), net->hidden);
+                nnue_add_row(acc, row(net, feature(net, view, block, pos->board[c], (Cell)c)), net->hidden);
         for (int side = 0; side < 2 && net->hand; side++)
             for (int t = 1; t <= net->types; t++)
                 for (int k = 0; k < pos->hand[side][t]; k++)
-                    nnue_add_row(acc, row(net, feature(net, view, MAKE_PIECE(side, t), NO_CELL)), net->hidden);
+                    nnue_add_row(acc, row(net, feature(net, view, block, MAKE_PIECE(side, t), NO_CELL)), net->hidden);
     }
     f->computed = true;
 }
 
-/* The frame's sums from its parent's (computed) and its changes. */
+/* The frame's sums from its parent's (computed) and its changes; its kings in the parent's
+ * buckets (ready() sees to that). */
 static void update(const NnueNet *net, const NnueFrame *parent, NnueFrame *f)
 {
     for (int view = 0; view < 2; view++) {
         int16_t *acc = f->v[view];
+        int block = king_block(net, view, f->king[view]);
         memcpy(acc, parent->v[view], sizeof(int16_t) * (size_t)net->hidden);
         for (int i = 0; i < f->nchanges; i++) {
             const NnueChange *c = &f->changes[i];
-            const int16_t *r = row(net, feature(net, view, c->code, c->cell));
+            const int16_t *r = row(net, feature(net, view, block, c->code, c->cell));
             if (c->sign > 0)
                 nnue_add_row(acc, r, net->hidden);
             else
@@ -103,19 +115,32 @@ void nnue_push(NnueStack *s, const NnueMoveNote *note, const Position *pos)
     if (note->placed)
         f->changes[n++] = (NnueChange){note->placed, NO_CELL, -1};
     f->nchanges = n;
+    f->king[0] = pos->royal[0];
+    f->king[1] = pos->royal[1];
     f->computed = false;
 }
 
+/* Did a king change buckets from frame `before` to the next, `after`? */
+static bool bucket_changed(const NnueNet *net, const NnueFrame *before, const NnueFrame *after)
+{
+    for (int view = 0; view < 2; view++)
+        if (king_block(net, view, before->king[view]) != king_block(net, view, after->king[view]))
+            return true;
+    return false;
+}
+
 /* Makes the top frame's sums ready: from the nearest computed frame below it, move by move,
- * unless that is further than a refresh of the top costs. */
+ * unless that is further than a refresh of the top costs or a king changed buckets on the way. */
 static const NnueFrame *ready(const NnueNet *net, NnueStack *s, const Position *pos)
 {
     int top = s->top, i = top, rows = 0;
+    bool moved_bucket = false;
     while (i > 0 && !s->frames[i].computed) {
         rows += s->frames[i].nchanges;
+        moved_bucket |= net->buckets > 1 && bucket_changed(net, &s->frames[i - 1], &s->frames[i]);
         i--;
     }
-    if (!s->frames[i].computed || rows > pos->pcount[0] + pos->pcount[1] + 2) {
+    if (!s->frames[i].computed || moved_bucket || rows > pos->pcount[0] + pos->pcount[1] + 2) {
         nnue_refresh(net, pos, &s->frames[top]);
         return &s->frames[top];
     }

@@ -15,7 +15,8 @@
 #include "../util/bytes.h"
 
 #define NET_MAGIC "sfnnue\0\0"
-#define NET_VERSION 1
+/* Version 1: no king buckets; version 2: a table of them after the mirror table. */
+#define NET_VERSION_MAX 2
 #define NET_HEADER 52
 
 /* The nets built in, one after another (each file's header gives its size). */
@@ -31,10 +32,21 @@ __attribute__((format(printf, 3, 4))) static void *refuse(char *why, size_t why_
 }
 
 /* The bytes of a net of these sizes, from the header to its last array. */
-static size_t net_size(size_t cells, size_t features, size_t hidden)
+static size_t net_size(unsigned version, size_t cells, size_t features, size_t hidden)
 {
-    return NET_HEADER + cells + 2 * (features * hidden + hidden) + 2 * NNUE_L1 * 2 * hidden + 4 * NNUE_L1 +
+    size_t tables = version >= 2 ? 2 * cells : cells;
+    return NET_HEADER + tables + 2 * (features * hidden + hidden) + 2 * NNUE_L1 * 2 * hidden + 4 * NNUE_L1 +
            2 * NNUE_L1 + 4;
+}
+
+/* The number of king buckets of a version 2 table: one more than its highest; 0 when a
+ * value is out of range. */
+static int count_buckets(const uint8_t *table, int cells)
+{
+    int most = 0;
+    for (int c = 0; c < cells; c++)
+        most = table[c] > most ? table[c] : most;
+    return most < NNUE_MAX_BUCKETS ? most + 1 : 0;
 }
 
 /* Copies n little-endian int16 values (the source need not be aligned). */
@@ -67,8 +79,9 @@ static const Variant *check_header(const uint8_t *d, size_t size, char *why, siz
 {
     if (size < NET_HEADER || memcmp(d, NET_MAGIC, 8) != 0)
         return refuse(why, why_len, "not a starfish net (no 'sfnnue' header)");
-    if (le_get16(d + 8) != NET_VERSION)
-        return refuse(why, why_len, "net version %u, this program reads version %d", le_get16(d + 8), NET_VERSION);
+    unsigned version = le_get16(d + 8);
+    if (version < 1 || version > NET_VERSION_MAX)
+        return refuse(why, why_len, "net version %u, this program reads versions 1 to %d", version, NET_VERSION_MAX);
     char name[25] = {0};
     memcpy(name, d + 28, 24);
     const Variant *v = variant_by_name(name);
@@ -80,15 +93,20 @@ static const Variant *check_header(const uint8_t *d, size_t size, char *why, siz
     if (cells != (uint32_t)v->geo->ncells || types != (uint32_t)v->ntypes || hand != want_hand)
         return refuse(why, why_len, "the net's board (%u cells, %u types, %u in hand) is not %s's", cells, types, hand,
                       v->def->name);
-    if (features != 2 * types * cells + hand)
-        return refuse(why, why_len, "the net has %u features, %s has %u", features, v->def->name,
-                      2 * types * cells + hand);
+    if (size < NET_HEADER + (version >= 2 ? 2 : 1) * (size_t)cells)
+        return refuse(why, why_len, "the file is cut short in its header");
+    int buckets = version >= 2 ? count_buckets(d + NET_HEADER + cells, (int)cells) : 1;
+    if (buckets == 0)
+        return refuse(why, why_len, "a king bucket above %d", NNUE_MAX_BUCKETS - 1);
+    if (features != (uint32_t)buckets * 2 * types * cells + hand)
+        return refuse(why, why_len, "the net has %u features, %s with %d king bucket%s has %u", features, v->def->name,
+                      buckets, buckets > 1 ? "s" : "", (uint32_t)buckets * 2 * types * cells + hand);
     if (hidden == 0 || hidden > NNUE_MAX_HIDDEN || hidden % 16 || l1 != NNUE_L1)
         return refuse(why, why_len, "layer widths %u and %u: this program computes 16 to %d (a multiple of 16) and %d",
                       hidden, l1, NNUE_MAX_HIDDEN, NNUE_L1);
-    if (size != net_size(cells, features, hidden))
+    if (size != net_size(version, cells, features, hidden))
         return refuse(why, why_len, "the file has %zu bytes, its header says %zu (truncated or damaged)", size,
-                      net_size(cells, features, hidden));
+                      net_size(version, cells, features, hidden));
     Cell mirror[MAX_CELLS];
     if (!geo_mirror_cells(v->geo, mirror) || memcmp(mirror, d + NET_HEADER, cells) != 0)
         return refuse(why, why_len, "the net's mirror table is not %s's board's", v->def->name);
@@ -112,6 +130,10 @@ NnueNet *nnue_parse(const uint8_t *d, size_t size, const char *name, char *why, 
     net->features = (int)le_get32(d + 16);
     net->hidden = (int)le_get32(d + 20);
     memcpy(net->mirror, d + NET_HEADER, (size_t)net->cells);
+    bool bucketed = le_get16(d + 8) >= 2;
+    if (bucketed)
+        memcpy(net->bucket, d + NET_HEADER + net->cells, (size_t)net->cells);
+    net->buckets = bucketed ? count_buckets(net->bucket, net->cells) : 1;
     size_t h = (size_t)net->hidden, ft = (size_t)net->features * h, l1 = NNUE_L1 * 2 * h;
     size_t bytes = ((ft + h + l1) * sizeof(int16_t) + 63) / 64 * 64;
     int16_t *memory = aligned_alloc(64, bytes);
@@ -122,7 +144,7 @@ NnueNet *nnue_parse(const uint8_t *d, size_t size, const char *name, char *why, 
     net->ft_weight = memory;
     net->ft_bias = memory + ft;
     net->l1_pairs = memory + ft + h;
-    const uint8_t *p = d + NET_HEADER + net->cells;
+    const uint8_t *p = d + NET_HEADER + (bucketed ? 2 : 1) * net->cells;
     p = read16(net->ft_weight, p, ft);
     p = read16(net->ft_bias, p, h);
     p = read_layer(net->l1_pairs, p, net->hidden);
@@ -160,7 +182,7 @@ static void read_builtin(void)
 {
     const uint8_t *p = nnue_builtin_blob;
     while (p + NET_HEADER <= nnue_builtin_blob_end) {
-        size_t size = net_size(le_get16(p + 10), le_get32(p + 16), le_get32(p + 20));
+        size_t size = net_size(le_get16(p + 8), le_get16(p + 10), le_get32(p + 16), le_get32(p + 20));
         char why[160], name[64];
         snprintf(name, sizeof name, "%.24s.nnue", (const char *)p + 28);
         bool whole = size <= (size_t)(nnue_builtin_blob_end - p);

@@ -20,9 +20,12 @@ TRAIN = ["/usr/bin/python3", os.path.join(REPO_ROOT, "tools", "nnue_train.py")]
 def read_net(path):
     """The net's arrays as Python lists (the layout of docs/nnue.md)."""
     data = open(path, "rb").read()
-    _, _, cells, types, hand, features, hidden, l1 = struct.unpack_from("<8sHHHHIII", data)
+    _, version, cells, types, hand, features, hidden, l1 = struct.unpack_from("<8sHHHHIII", data)
     at = 52 + cells
     mirror = data[52:at]
+    buckets = bytes(cells)  # version 1: every king in bucket 0
+    if version == 2:  # the king bucket table follows the mirror
+        buckets, at = data[at:at + cells], at + cells
 
     def take(fmt, n):
         nonlocal at
@@ -32,8 +35,8 @@ def read_net(path):
     ft_w, ft_b = take("h", features * hidden), take("h", hidden)
     l1_w, l1_b, l2_w, l2_b = take("h", l1 * 2 * hidden), take("i", l1), take("h", l1), take("i", 1)
     assert at == len(data)
-    return dict(cells=cells, types=types, hidden=hidden, l1=l1, mirror=mirror, ft_w=ft_w, ft_b=ft_b, l1_w=l1_w,
-                l1_b=l1_b, l2_w=l2_w, l2_b=l2_b[0])
+    return dict(cells=cells, types=types, hidden=hidden, l1=l1, mirror=mirror, buckets=buckets, ft_w=ft_w, ft_b=ft_b,
+                l1_w=l1_w, l1_b=l1_b, l2_w=l2_w, l2_b=l2_b[0])
 
 
 def oracle_cp(net, board, side):
@@ -42,10 +45,13 @@ def oracle_cp(net, board, side):
     acc = []
     for view in (0, 1):
         a = list(net["ft_b"])
+        # The view's king (chess's type 6) picks the block of features: its bucket's.
+        king = board.index(view << 4 | 6)
+        block = net["buckets"][net["mirror"][king] if view else king] * 2 * types * cells
         for cell, code in enumerate(board):
             if code:
                 theirs = (code >> 4) != view
-                f = ((theirs * types + (code & 15) - 1) * cells + (net["mirror"][cell] if view else cell))
+                f = block + ((theirs * types + (code & 15) - 1) * cells + (net["mirror"][cell] if view else cell))
                 a = [x + w for x, w in zip(a, net["ft_w"][f * h:(f + 1) * h])]
         acc.append(a)
     x = [min(127, max(0, (v + 4) >> 3)) for v in acc[side] + acc[1 - side]]
@@ -71,44 +77,54 @@ def chess_fen(letters, board, side):
     return "/".join(rows) + (" b" if side else " w") + " - - 0 1"
 
 
-def trained_chess_net(tmp):
+def trained_chess_net(tmp, *options):
     data = os.path.join(tmp, "chess.sfpos")
-    code, out, err = cli(["gensfen", "chess", "--positions", 3000, "--depth", 1, "--seed", 5, "--out", data],
-                         timeout=120)
-    assert code == 0, (code, out, err)
+    if not os.path.exists(data):
+        code, out, err = cli(["gensfen", "chess", "--positions", 3000, "--depth", 1, "--seed", 5, "--out", data],
+                             timeout=120)
+        assert code == 0, (code, out, err)
     net = os.path.join(tmp, "trained.nnue")
-    proc = subprocess.run(TRAIN + [data, "--out", net, "--epochs", "2", "--hidden", "32"], capture_output=True,
-                          text=True, timeout=300)
+    proc = subprocess.run(TRAIN + [data, "--out", net, "--epochs", "2", "--hidden", "32"] + list(options),
+                          capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     return data, net
 
 
 def test_a_trained_net_evaluates_as_the_documented_arithmetic():
+    if sanitized():  # no PyTorch run under the sanitizers: the unit tests' random nets serve
+        return
     with tempfile.TemporaryDirectory() as tmp:
-        data, path = trained_chess_net(tmp) if not sanitized() else (None, None)
-        if path is None:  # no PyTorch run under the sanitizers: the random net below serves
-            return
-        header, records = posfile.read(data)
-        net = read_net(path)
-        with Session() as s:
-            s.send("setoption name EvalFile value " + path)
-            s.send("isready")
-            said = s.lines_until("readyok")
-            assert said == ["info string NNUE evaluation using trained.nnue (%d KiB)" %
-                            ((os.path.getsize(path) + 1023) // 1024), "readyok"], said
-            checked = 0
-            for r in records[::150]:
-                s.send("position fen " + chess_fen(header["letters"], r.board, r.side))
-                s.send("eval")
-                lines = s.lines_until("NNUE evaluation")
-                assert lines[-1].endswith("cp (side to move, trained.nnue)"), lines
-                assert int(lines[-1].split()[2]) == oracle_cp(net, r.board, r.side), (r, lines)
-                checked += 1
-            assert checked >= 20
-            # It searches with it (and the hand-written evaluation searches otherwise).
-            s.send("position startpos moves e2e4")
-            lines = [line for _, line in s.search([], "go depth 6")[0]]
-            assert lines[-1].startswith("bestmove "), lines
+        evaluates_as_the_arithmetic(*trained_chess_net(tmp))
+        # King buckets (HalfKA-style): a version 2 net, whose features are the king's bucket's.
+        data, path = trained_chess_net(tmp, "--king-buckets", "quarters")
+        assert struct.unpack_from("<H", open(path, "rb").read(), 8) == (2,)
+        assert len(set(read_net(path)["buckets"])) == 4
+        evaluates_as_the_arithmetic(data, path)
+
+
+def evaluates_as_the_arithmetic(data, path):
+    """Its evaluations (`eval`) of positions from the data equal the oracle's, and it searches."""
+    header, records = posfile.read(data)
+    net = read_net(path)
+    with Session() as s:
+        s.send("setoption name EvalFile value " + path)
+        s.send("isready")
+        said = s.lines_until("readyok")
+        assert said == ["info string NNUE evaluation using trained.nnue (%d KiB)" %
+                        ((os.path.getsize(path) + 1023) // 1024), "readyok"], said
+        checked = 0
+        for r in records[::150]:
+            s.send("position fen " + chess_fen(header["letters"], r.board, r.side))
+            s.send("eval")
+            lines = s.lines_until("NNUE evaluation")
+            assert lines[-1].endswith("cp (side to move, trained.nnue)"), lines
+            assert int(lines[-1].split()[2]) == oracle_cp(net, r.board, r.side), (r, lines)
+            checked += 1
+        assert checked >= 20
+        # It searches with it (and the hand-written evaluation searches otherwise).
+        s.send("position startpos moves e2e4")
+        lines = [line for _, line in s.search([], "go depth 6")[0]]
+        assert lines[-1].startswith("bestmove "), lines
 
 
 def test_a_bad_eval_file_is_refused_and_the_net_kept():

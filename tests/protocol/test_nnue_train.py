@@ -129,7 +129,10 @@ def test_bad_input_is_named():
                               ([os.path.join(REPO_ROOT, "README.md")], "not a starfish position file"),
                               ([chess, "--lambda", "2"], "--lambda and --validation lie in [0, 1]"),
                               ([chess, "--scale", "0"], "--batch and --scale are positive"),
-                              ([chess, "--lr-decay", "0"], "--lr-decay in (0, 1]")):
+                              ([chess, "--lr-decay", "0"], "--lr-decay in (0, 1]"),
+                              ([chess, "--king-buckets", "x"], "'x' is neither halves, quarters nor a list"),
+                              ([chess, "--king-buckets", "0,1"], "64 numbers in [0, 64) wanted"),
+                              ([starchess, "--king-buckets", "halves"], "for 8x8 boards; starchess has 37")):
             code, out, err = train(*(args + ["--out", net]))
             assert code == 2 and err.startswith("nnue_train: ") and message in err, (args, code, err)
         assert not os.path.exists(net)

@@ -22,16 +22,18 @@ static uint8_t *put32(uint8_t *p, int v)
     return put16(put16(p, v), v >> 16);
 }
 
-/* A net file of random weights for variant v, in the layout of docs/nnue.md. */
-static uint8_t *random_net(const Variant *v, int hidden, uint64_t seed, size_t *size)
+/* A net file of random weights for variant v, in the layout of docs/nnue.md: version 1, or
+ * with `buckets` > 1 version 2, whose king buckets are cells chosen at random. */
+static uint8_t *random_net(const Variant *v, int hidden, int buckets, uint64_t seed, size_t *size)
 {
     int cells = v->geo->ncells, types = v->ntypes, hand = v->def->fen_hand ? 2 * types : 0;
-    int features = 2 * types * cells + hand;
-    *size = 52 + (size_t)cells + 2 * ((size_t)features * (size_t)hidden + (size_t)hidden) +
+    int features = (buckets > 1 ? buckets : 1) * 2 * types * cells + hand;
+    size_t tables = (buckets > 1 ? 2 : 1) * (size_t)cells;
+    *size = 52 + tables + 2 * ((size_t)features * (size_t)hidden + (size_t)hidden) +
             2 * NNUE_L1 * 2 * (size_t)hidden + 4 * NNUE_L1 + 2 * NNUE_L1 + 4;
     uint8_t *d = calloc(1, *size), *p = d + 8;
     memcpy(d, "sfnnue\0\0", 8);
-    p = put16(p, 1);
+    p = put16(p, buckets > 1 ? 2 : 1);
     p = put16(put16(put16(p, cells), types), hand);
     p = put32(put32(put32(p, features), hidden), NNUE_L1);
     snprintf((char *)p, 24, "%s", v->def->name);
@@ -40,6 +42,11 @@ static uint8_t *random_net(const Variant *v, int hidden, uint64_t seed, size_t *
     geo_mirror_cells(v->geo, mirror);
     memcpy(p, mirror, (size_t)cells);
     p += cells;
+    if (buckets > 1) {
+        for (int c = 0; c < cells; c++) /* every bucket present, the rest at random */
+            p[c] = (uint8_t)(c < buckets ? c : (int)rng_below(&seed, (uint64_t)buckets));
+        p += cells;
+    }
     for (int i = 0; i < features * hidden + hidden; i++)
         p = put16(p, (int)rng_below(&seed, 161) - 80);
     for (int i = 0; i < NNUE_L1 * 2 * hidden; i++)
@@ -64,15 +71,17 @@ static bool top_is_fresh(const NnueNet *net, NnueStack *s, const Position *pos)
 
 /* Random games of every variant from the start (Starchess's from its setup phase), with the
  * net's stack following each move and each take-back; evaluated at a third of the plies on the
- * way (so the rest are caught up lazily) and at every ply on the way back. */
+ * way (so the rest are caught up lazily) and at every ply on the way back.  With king buckets
+ * too (a king's move into another bucket changes its view's every feature). */
 TEST(incremental_accumulators_equal_a_refresh_in_every_variant)
 {
     static Move path[200];
     static Undo undo[200];
-    for (int i = 0; i < variant_count(); i++) {
-        const Variant *v = variant_at(i);
+    for (int i = 0; i < 2 * variant_count(); i++) {
+        const Variant *v = variant_at(i / 2);
+        int buckets = i % 2 ? 5 : 1;
         size_t size;
-        uint8_t *blob = random_net(v, 32, 7 + (uint64_t)i, &size);
+        uint8_t *blob = random_net(v, 32, buckets, 7 + (uint64_t)i, &size);
         char why[200] = "";
         NnueNet *net = nnue_parse(blob, size, "random.nnue", why, sizeof why);
         CHECK_EQ_STR(why, "");
@@ -112,7 +121,7 @@ TEST(incremental_accumulators_equal_a_refresh_in_every_variant)
             game_free(&g);
         }
         if (mismatched)
-            printf("  %s: %d of %d positions differ\n", v->def->name, mismatched, compared);
+            printf("  %s (%d king buckets): %d of %d positions differ\n", v->def->name, buckets, mismatched, compared);
         CHECK_EQ_INT(mismatched, 0);
         CHECK(compared > 100);
         nnue_free(net);
@@ -141,16 +150,23 @@ TEST(damaged_nets_are_refused_with_their_reason)
 {
     const Variant *v = variant_by_name("chess");
     size_t size;
-    uint8_t *good = random_net(v, 32, 1, &size);
+    uint8_t *good = random_net(v, 32, 1, 1, &size);
     CHECK_EQ_STR(refusal(good, size, 0, size, 0), "(accepted)");
     CHECK(strstr(refusal(good, size, 1, size, 0), "truncated or damaged") != NULL);
     CHECK(strstr(refusal(good, size, size - 20, size, 0), "no 'sfnnue' header") != NULL);
     CHECK(strstr(refusal(good, size, 0, 0, 'x'), "no 'sfnnue' header") != NULL);
-    CHECK(strstr(refusal(good, size, 0, 8, 2), "version 2") != NULL);
+    CHECK(strstr(refusal(good, size, 0, 8, 3), "version 3") != NULL);
     CHECK(strstr(refusal(good, size, 0, 28, 'X'), "unknown variant 'Xhess'") != NULL);
     CHECK(strstr(refusal(good, size, 0, 10, 63), "board (63 cells") != NULL);
     CHECK(strstr(refusal(good, size, 0, 24, 16), "layer widths 32 and 16") != NULL);
     CHECK(strstr(refusal(good, size, 0, 52, 9), "mirror table") != NULL);
+    free(good);
+    /* Version 2: a king bucket table after the mirror, whose buckets the features must match. */
+    good = random_net(v, 32, 4, 1, &size);
+    CHECK_EQ_STR(refusal(good, size, 0, size, 0), "(accepted)");
+    CHECK(strstr(refusal(good, size, 0, 52 + 64 + 10, 64), "a king bucket above 63") != NULL);
+    CHECK(strstr(refusal(good, size, 0, 52 + 64 + 10, 4), "with 5 king buckets has 3840") != NULL);
+    CHECK(strstr(refusal(good, size, 0, 8, 1), "the net has 3072 features, chess with 1 king bucket has 768") != NULL);
     free(good);
     /* A file that is not there, or not a net: refused, the variant's net unchanged. */
     const NnueNet *before = nnue_net_for(v);
