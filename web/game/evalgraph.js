@@ -16,6 +16,12 @@ export class EvalGraph {
     this.scores = []; // White's share after each ply (index 0: the start)
     this.running = false;
     this.svg = el('svg', { class: 'eval-graph', id: 'eval-graph', viewBox: '0 0 100 100', preserveAspectRatio: 'none', role: 'img', 'aria-label': 'Evaluation after each move' });
+    // Drawn once, then only moved: a redraw that replaced them between a click's press and its
+    // release (the graph redraws on every change of the page) would lose the click.
+    el('line', { x1: 0, y1: 50, x2: 100, y2: 50, class: 'graph-mid', 'vector-effect': 'non-scaling-stroke' }, this.svg);
+    this.area = el('polygon', { class: 'graph-area' }, this.svg);
+    this.line = el('polyline', { class: 'graph-line', 'vector-effect': 'non-scaling-stroke' }, this.svg);
+    this.now = el('line', { y1: 0, y2: 100, class: 'graph-now', 'vector-effect': 'non-scaling-stroke' }, this.svg);
     this.svg.addEventListener('click', (e) => {
       const r = this.svg.getBoundingClientRect();
       const n = state.game.moves.length;
@@ -65,13 +71,11 @@ export class EvalGraph {
   draw() {
     const n = Math.max(1, this.state.game.moves.length);
     const pts = this.scores.map((f, k) => `${((k / n) * 100).toFixed(2)},${(100 - f * 100).toFixed(2)}`);
-    this.svg.replaceChildren();
-    el('line', { x1: 0, y1: 50, x2: 100, y2: 50, class: 'graph-mid', 'vector-effect': 'non-scaling-stroke' }, this.svg);
-    if (pts.length) {
-      el('polygon', { points: `0,100 ${pts.join(' ')} ${((this.scores.length - 1) / n * 100).toFixed(2)},100`, class: 'graph-area' }, this.svg);
-      el('polyline', { points: pts.join(' '), class: 'graph-line', 'vector-effect': 'non-scaling-stroke' }, this.svg);
-    }
+    const end = pts.length ? ((this.scores.length - 1) / n * 100).toFixed(2) : 0;
+    this.area.setAttribute('points', pts.length ? `0,100 ${pts.join(' ')} ${end},100` : '');
+    this.line.setAttribute('points', pts.join(' '));
     const x = (this.state.ply / n) * 100;
-    el('line', { x1: x, y1: 0, x2: x, y2: 100, class: 'graph-now', 'vector-effect': 'non-scaling-stroke' }, this.svg);
+    this.now.setAttribute('x1', x);
+    this.now.setAttribute('x2', x);
   }
 }
