@@ -10,8 +10,9 @@
  * piece is not p's, b = the bucket of p's king's cell (seen from p, through the mirror; 0
  * without king buckets or without a king on the board); where pieces wait in hand, feature
  * buckets x 2 x types x cells + (theirs * types + t - 1) carries their count.  A move that takes
- * a king into another bucket changes every feature of its view: that view is computed afresh.  Arithmetic as the trainer's quantisation: the accumulators in int16 (x 127 x 8), the
- * layer of 32 in int32 over int16 weights (x 1024), each activation clipped to [0, 127].
+ * a king into another bucket changes every feature of its view: that view is computed afresh.
+ * Arithmetic as the trainer's quantisation: the accumulators in int16 (x 127 x 8), the layer of
+ * 32 in int32 over int16 weights (x 1024), each activation clipped to [0, 127].
  *
  * Nets come from data/nets/ compiled into the program (one per variant; none yet for a variant
  * means the hand-written evaluation plays it) or from a file (nnue_load_file, UCI's EvalFile),
