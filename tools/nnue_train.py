@@ -10,9 +10,9 @@ Debian's PyTorch (python3-torch, CPU) under Debian's own python3; numpy reads th
 one array (no object per position).  The network: each side's view of the board (the piece's
 kind, whether it is the viewer's, its cell, seen from Black's side through the file's mirror
 table; the pieces in hand where a setup phase has them; with --king-buckets, a set of these
-per bucket of the viewer's king's cell, as HalfKA has one per king cell) summed by one shared feature
-transformer into H values per side, the side to move's first; clipped to [0, 1]; then 2H -> 32
--> 1.  Its output times OUTPUT_CP is centipawns for the side to move (the engine's scale).  The
+per bucket of the viewer's king's cell, as HalfKA has one per king cell) summed by one shared
+feature transformer into H values per side, the side to move's first; clipped to [0, 1]; then
+2H -> 32 -> 1.  Its output times OUTPUT_CP is centipawns for the side to move (the engine's scale).  The
 loss: the mean squared difference of sigmoid(cp / CP) and lambda x sigmoid(score / CP) +
 (1 - lambda) x the game's result (0, 1/2, 1), where CP (--scale, default 400) is the margin
 that makes a win about three times as likely as a loss: larger in a game whose scores run
