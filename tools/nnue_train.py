@@ -125,11 +125,9 @@ class Features:
         self.mirror = np.frombuffer(header["mirror"], dtype=np.uint8).astype(np.int64)
         self.board_features = 2 * self.types * self.cells
         self.buckets = buckets  # None: no king buckets (a version 1 net)
+        self.bucket_count = 1 if buckets is None else int(buckets.max()) + 1
         self.king = header["letters"].find("K") + 1  # the king's type, where buckets need it
-        self.count = self.board_features * self.bucket_count() + self.hand  # hand: 2 x types counts
-
-    def bucket_count(self):
-        return 1 if self.buckets is None else int(self.buckets.max()) + 1
+        self.count = self.board_features * self.bucket_count + self.hand  # hand: 2 x types counts
 
     def king_blocks(self, board, viewer):
         """Where each record's features start for `viewer`: its king's bucket's block (0 without a king)."""
@@ -154,7 +152,7 @@ class Features:
             hand = hand[:, [viewer, 1 - viewer], :].reshape(len(records), -1)  # the viewer's first
             hrows, hcols = np.nonzero(hand)
             rows = np.concatenate([rows, hrows])
-            index = np.concatenate([index, self.board_features * self.bucket_count() + hcols])
+            index = np.concatenate([index, self.board_features * self.bucket_count + hcols])
             weight = np.concatenate([weight, hand[hrows, hcols].astype(np.float32)])
         order = np.argsort(rows, kind="stable")
         counts = np.bincount(rows, minlength=len(records))
@@ -327,7 +325,7 @@ def main():
     schedule = torch.optim.lr_scheduler.ExponentialLR(optimizer, gamma=args.lr_decay)
     print("%s: %d positions of %d games (%d positions, %d games, held out), %d features%s, %d x 2 -> %d -> 1, "
           "lambda %.2f, scale %g cp" % (header["variant"], len(data), games, len(valid), held_games, features.count,
-                                        " (%d king buckets)" % features.bucket_count() if features.buckets is not None
+                                        " (%d king buckets)" % features.bucket_count if features.buckets is not None
                                         else "", args.hidden, L1, args.lam, args.scale), flush=True)
     curves = {"training": [], "validation": []}
     # The loss of the untrained net on the held-out games: what the training has to beat.

@@ -74,8 +74,9 @@ static const uint8_t *read32(int32_t *out, const uint8_t *p, size_t n)
     return p;
 }
 
-/* Does the header fit a variant of ours, in the sizes this code computes with? */
-static const Variant *check_header(const uint8_t *d, size_t size, char *why, size_t why_len)
+/* Does the header fit a variant of ours, in the sizes this code computes with?  Its king
+ * buckets (1 without a table) go to *buckets_out. */
+static const Variant *check_header(const uint8_t *d, size_t size, int *buckets_out, char *why, size_t why_len)
 {
     if (size < NET_HEADER || memcmp(d, NET_MAGIC, 8) != 0)
         return refuse(why, why_len, "not a starfish net (no 'sfnnue' header)");
@@ -110,12 +111,14 @@ static const Variant *check_header(const uint8_t *d, size_t size, char *why, siz
     Cell mirror[MAX_CELLS];
     if (!geo_mirror_cells(v->geo, mirror) || memcmp(mirror, d + NET_HEADER, cells) != 0)
         return refuse(why, why_len, "the net's mirror table is not %s's board's", v->def->name);
+    *buckets_out = buckets;
     return v;
 }
 
 NnueNet *nnue_parse(const uint8_t *d, size_t size, const char *name, char *why, size_t why_len)
 {
-    const Variant *v = check_header(d, size, why, why_len);
+    int buckets;
+    const Variant *v = check_header(d, size, &buckets, why, why_len);
     if (!v)
         return NULL;
     NnueNet *net = calloc(1, sizeof *net);
@@ -133,7 +136,7 @@ NnueNet *nnue_parse(const uint8_t *d, size_t size, const char *name, char *why, 
     bool bucketed = le_get16(d + 8) >= 2;
     if (bucketed)
         memcpy(net->bucket, d + NET_HEADER + net->cells, (size_t)net->cells);
-    net->buckets = bucketed ? count_buckets(net->bucket, net->cells) : 1;
+    net->buckets = buckets;
     size_t h = (size_t)net->hidden, ft = (size_t)net->features * h, l1 = NNUE_L1 * 2 * h;
     size_t bytes = ((ft + h + l1) * sizeof(int16_t) + 63) / 64 * 64;
     int16_t *memory = aligned_alloc(64, bytes);

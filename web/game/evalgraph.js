@@ -71,7 +71,7 @@ export class EvalGraph {
   draw() {
     const n = Math.max(1, this.state.game.moves.length);
     const pts = this.scores.map((f, k) => `${((k / n) * 100).toFixed(2)},${(100 - f * 100).toFixed(2)}`);
-    const end = pts.length ? ((this.scores.length - 1) / n * 100).toFixed(2) : 0;
+    const end = ((this.scores.length - 1) / n * 100).toFixed(2);
     this.area.setAttribute('points', pts.length ? `0,100 ${pts.join(' ')} ${end},100` : '');
     this.line.setAttribute('points', pts.join(' '));
     const x = (this.state.ply / n) * 100;
