@@ -4,7 +4,7 @@
     /usr/bin/python3 tools/nnue_train.py DATA.sfpos [DATA.sfpos ...] --out NET.nnue
         [--epochs E] [--batch B] [--lr LR] [--lambda L] [--hidden H] [--seed S]
         [--lr-decay G] [--validation F] [--plot FILE.png] [--threads T] [--scale CP]
-        [--king-buckets SPEC]
+        [--king-buckets SPEC] [--factorise]
 
 Debian's PyTorch (python3-torch, CPU) under Debian's own python3; numpy reads the records as
 one array (no object per position).  The network: each side's view of the board (the piece's
@@ -12,7 +12,11 @@ kind, whether it is the viewer's, its cell, seen from Black's side through the f
 table; the pieces in hand where a setup phase has them; with --king-buckets, a set of these
 per bucket of the viewer's king's cell, as HalfKA has one per king cell) summed by one shared
 feature transformer into H values per side, the side to move's first; clipped to [0, 1]; then
-2H -> 32 -> 1.  Its output times OUTPUT_CP is centipawns for the side to move (the engine's scale).  The
+2H -> 32 -> 1.  With --factorise each (kind, whose) pair also has one set of weights shared by
+all its cells, added to each cell's own while training and folded into them when the net is
+written (Stockfish's trainer calls these virtual features): every position then teaches the
+shared set, where a cell's own weights learn only from the positions with that piece there,
+few on a large board.  The engine reads the same file either way.  Its output times OUTPUT_CP is centipawns for the side to move (the engine's scale).  The
 loss: the mean squared difference of sigmoid(cp / CP) and lambda x sigmoid(score / CP) +
 (1 - lambda) x the game's result (0, 1/2, 1), where CP (--scale, default 400) is the margin
 that makes a win about three times as likely as a loss: larger in a game whose scores run
@@ -128,6 +132,9 @@ class Features:
         self.bucket_count = 1 if buckets is None else int(buckets.max()) + 1
         self.king = header["letters"].find("K") + 1  # the king's type, where buckets need it
         self.count = self.board_features * self.bucket_count + self.hand  # hand: 2 x types counts
+        # The (kind, whose) pair of each feature, for --factorise; 2 x types (no pair) for the hand.
+        pair = np.arange(self.board_features) // self.cells
+        self.pair = np.concatenate([np.tile(pair, self.bucket_count), np.full(self.hand, 2 * self.types)])
 
     def king_blocks(self, board, viewer):
         """Where each record's features start for `viewer`: its king's bucket's block (0 without a king)."""
@@ -160,22 +167,35 @@ class Features:
         return index[order], offsets, weight[order]
 
 
-def build_model(torch, features, hidden):
+def build_model(torch, features, hidden, factorise):
     nn = torch.nn
 
     class Net(nn.Module):
         def __init__(self):
             super().__init__()
-            self.ft = nn.EmbeddingBag(features, hidden, mode="sum")
+            self.ft = nn.EmbeddingBag(features.count, hidden, mode="sum")
             self.ft_bias = nn.Parameter(torch.zeros(hidden))
             self.l1 = nn.Linear(2 * hidden, L1)
             self.l2 = nn.Linear(L1, 1)
+            self.shared = None  # --factorise: a row per (kind, whose) pair, and a zero row for the hand
+            if factorise:
+                self.shared = nn.Parameter(torch.zeros(2 * features.types, hidden))
+                self.register_buffer("pair", torch.from_numpy(features.pair))
             with torch.no_grad():
                 self.ft.weight.mul_(0.1)
 
+        def ft_weight(self):
+            """The feature transformer's weights as the net file holds them: with --factorise,
+            each feature's own plus its pair's shared ones."""
+            if self.shared is None:
+                return self.ft.weight
+            return self.ft.weight + torch.cat([self.shared, self.shared.new_zeros(1, hidden)])[self.pair]
+
         def forward(self, white, black, black_to_move):
-            w = self.ft(*white[:2], per_sample_weights=white[2]) + self.ft_bias
-            b = self.ft(*black[:2], per_sample_weights=black[2]) + self.ft_bias
+            weight = self.ft_weight()
+            w = nn.functional.embedding_bag(white[0], weight, white[1], mode="sum", per_sample_weights=white[2])
+            b = nn.functional.embedding_bag(black[0], weight, black[1], mode="sum", per_sample_weights=black[2])
+            w, b = w + self.ft_bias, b + self.ft_bias
             us = torch.where(black_to_move, b, w)
             them = torch.where(black_to_move, w, b)
             x = torch.clamp(torch.cat([us, them], dim=1), 0, 1)
@@ -228,7 +248,7 @@ def run_epoch(torch, model, features, data, args, optimizer=None):
 
 def quantise(model, hidden):
     """The integer arrays of the net file (docs/nnue.md)."""
-    ft_w = np.round(model.ft.weight.detach().numpy() * (QA << FT_SHIFT)).astype(np.int16)
+    ft_w = np.round(model.ft_weight().detach().numpy() * (QA << FT_SHIFT)).astype(np.int16)
     ft_b = np.round(model.ft_bias.detach().numpy() * (QA << FT_SHIFT)).astype(np.int16)
     l1_w = np.round(model.l1.weight.detach().numpy() * QB).astype(np.int16)
     l1_b = np.round(model.l1.bias.detach().numpy() * QA * QB).astype(np.int32)
@@ -305,6 +325,9 @@ def main():
                              "(8x8 boards) or a bucket per cell, comma-separated (default: none)")
     parser.add_argument("--scale", type=float, default=400.0,
                         help="centipawns that sigmoid maps to 1 (default 400; larger where scores run larger)")
+    parser.add_argument("--factorise", action="store_true",
+                        help="train a set of weights per (kind, whose) shared by all cells too, folded into the "
+                             "cells' own in the net written")
     args = parser.parse_args()
     if not 0 <= args.lam <= 1 or not 0 < args.validation < 1 or args.epochs < 1 or args.batch < 1 or \
             not args.scale > 0 or not 0 < args.lr_decay <= 1:
@@ -320,13 +343,14 @@ def main():
     header, data = load(args.data)
     features = Features(header, king_buckets(args.king_buckets, header) if args.king_buckets else None)
     train, valid, games, held_games = split_by_games(data, args.validation, args.seed)
-    model = build_model(torch, features.count, args.hidden)
+    model = build_model(torch, features, args.hidden, args.factorise)
     optimizer = torch.optim.Adam(model.parameters(), lr=args.lr)
     schedule = torch.optim.lr_scheduler.ExponentialLR(optimizer, gamma=args.lr_decay)
     print("%s: %d positions of %d games (%d positions, %d games, held out), %d features%s, %d x 2 -> %d -> 1, "
-          "lambda %.2f, scale %g cp" % (header["variant"], len(data), games, len(valid), held_games, features.count,
-                                        " (%d king buckets)" % features.bucket_count if features.buckets is not None
-                                        else "", args.hidden, L1, args.lam, args.scale), flush=True)
+          "lambda %.2f, scale %g cp%s" % (header["variant"], len(data), games, len(valid), held_games, features.count,
+                                          " (%d king buckets)" % features.bucket_count if features.buckets is not None
+                                          else "", args.hidden, L1, args.lam, args.scale,
+                                          ", factorised" if args.factorise else ""), flush=True)
     curves = {"training": [], "validation": []}
     # The loss of the untrained net on the held-out games: what the training has to beat.
     print("untrained: validation %.6f" % run_epoch(torch, model, features, valid, args), flush=True)

@@ -59,6 +59,17 @@ def test_chess_net_learns_and_is_the_same_for_a_seed():
         assert (magic, version, cells, types, hand, features, hidden, l1) == (b"sfnnue\0\0", 1, 64, 6, 0, 768, 32, 32)
         assert net[28:52].rstrip(b"\0") == b"chess"
         assert len(net) == 52 + 64 + 2 * (768 * 32 + 32) + 2 * 32 * 64 + 4 * 32 + 2 * 32 + 4, len(net)
+        # --factorise: the same file layout, other weights, and on 133 games a clearly better fit
+        # of the held-out ones (0.019 against 0.029 here): every position teaches the shared weights.
+        shared = os.path.join(tmp, "f.nnue")
+        code, fout, err = train(data, "--out", shared, "--epochs", 6, "--hidden", 32, "--batch", 512, "--factorise")
+        assert code == 0 and "factorised" in fout, (code, fout, err)
+        shared_net = open(shared, "rb").read()
+        assert len(shared_net) == len(net) and shared_net[:116] == net[:116] and shared_net != net
+        shared_loss = float(re.search(r"^kept: .* \(validation ([\d.]+)\)$", fout, re.M).group(1))
+        assert shared_loss < float(kept_loss) * 0.9, (shared_loss, kept_loss)
+        # The shared weights are folded into the cells' own: the file evaluates as the float net.
+        assert float(re.search(r"quantised: ([\d.]+) cp mean", fout).group(1)) < 2, fout
         code, out, err = train(data, "--out", os.path.join(tmp, "c.nnue"), "--epochs", 1, "--hidden", 32, "--lambda",
                                0)
         assert code == 0 and open(os.path.join(tmp, "c.nnue"), "rb").read() != net, "lambda changed nothing"
