@@ -7,8 +7,8 @@
 #
 # Settings from the environment (defaults in brackets): POSITIONS a round [1000000], NODES
 # searched a move [1000], THREADS [2], HIDDEN [128], EPOCHS [10], LAMBDA [0.75], SCALE (the
-# trainer's --scale) [400], LR_DECAY (its --lr-decay) [1], WORK, the folder for the data, nets, plots and the log
-# [build/nets-work/VARIANT].  Each step's time
+# trainer's --scale) [400], LR_DECAY (its --lr-decay) [1], FACTORISE (1: its --factorise) [0],
+# WORK, the folder for the data, nets, plots and the log [build/nets-work/VARIANT].  Each step's time
 # goes into WORK/log.  The nets are WORK/roundN.nnue; whether one is better than what it
 # replaces is for a match to say (docs/nnue.md shows the commands), and the winner is copied
 # to data/nets/VARIANT.nnue by hand.
@@ -33,6 +33,8 @@ timed() { # timed WHAT COMMAND...: runs it, notes its seconds in the log
 }
 
 echo "$(date -u '+%Y-%m-%d %H:%M') $variant: $rounds rounds of $positions positions at $nodes nodes, $threads threads" >> "$log"
+factorise=""
+[ "${FACTORISE:-0}" = 1 ] && factorise="--factorise"
 data=""
 net=""
 round=1
@@ -46,7 +48,7 @@ while [ "$round" -le "$rounds" ]; do
     # shellcheck disable=SC2086 # $data: one word a file
     timed "round $round: training" /usr/bin/python3 "$root/tools/nnue_train.py" $data --out "$net" \
         --hidden "${HIDDEN:-128}" --epochs "${EPOCHS:-10}" --lambda "${LAMBDA:-0.75}" --scale "${SCALE:-400}" \
-        --lr-decay "${LR_DECAY:-1}" \
+        --lr-decay "${LR_DECAY:-1}" $factorise \
         --threads "$threads" --plot "$work/round$round.png" | tee -a "$log"
     round=$((round + 1))
 done

@@ -155,7 +155,7 @@ def test_train_net_makes_nets_from_nothing():
     if sanitized():
         return
     with tempfile.TemporaryDirectory() as tmp:
-        env = dict(os.environ, POSITIONS="1500", NODES="60", HIDDEN="16", EPOCHS="1", WORK=tmp)
+        env = dict(os.environ, POSITIONS="1500", NODES="60", HIDDEN="16", EPOCHS="1", FACTORISE="1", WORK=tmp)
         proc = subprocess.run([os.path.join(REPO_ROOT, "tools", "train-net.sh"), "starvation", "2"], env=env,
                               capture_output=True, text=True, timeout=300)
         assert proc.returncode == 0, proc.stderr[-2000:]
@@ -163,6 +163,7 @@ def test_train_net_makes_nets_from_nothing():
         for step in ("round 1: gensfen", "round 1: training", "round 2: gensfen", "round 2: training"):
             assert re.search(r"^%s: \d+ s$" % step, log, re.M), (step, log)
         assert "the last net: %s/round2.nnue" % tmp in log, log
+        assert log.count("factorised") == 2, log  # FACTORISE=1 reached the trainer in both rounds
         for name in ("round1.sfpos", "round2.sfpos", "round1.nnue", "round2.png"):
             assert os.path.getsize(os.path.join(tmp, name)) > 0, name
         with Session("starvation") as s:
