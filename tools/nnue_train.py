@@ -13,10 +13,11 @@ table; the pieces in hand where a setup phase has them; with --king-buckets, a s
 per bucket of the viewer's king's cell, as HalfKA has one per king cell) summed by one shared
 feature transformer into H values per side, the side to move's first; clipped to [0, 1]; then
 2H -> 32 -> 1.  With --factorise each (kind, whose) pair also has one set of weights shared by
-all its cells, added to each cell's own while training and folded into them when the net is
-written (Stockfish's trainer calls these virtual features): every position then teaches the
-shared set, where a cell's own weights learn only from the positions with that piece there,
-few on a large board.  The engine reads the same file either way.  Its output times OUTPUT_CP is centipawns for the side to move (the engine's scale).  The
+all its cells (and, with king buckets, each piece on a cell one shared by all buckets), added
+to each feature's own while training and folded into them when the net is written
+(Stockfish's trainer calls these virtual features): every position then teaches the shared
+set, where a cell's own weights learn only from the positions with that piece there, few on a
+large board.  The engine reads the same file either way.  Its output times OUTPUT_CP is centipawns for the side to move (the engine's scale).  The
 loss: the mean squared difference of sigmoid(cp / CP) and lambda x sigmoid(score / CP) +
 (1 - lambda) x the game's result (0, 1/2, 1), where CP (--scale, default 400) is the margin
 that makes a win about three times as likely as a loss: larger in a game whose scores run
@@ -132,9 +133,17 @@ class Features:
         self.bucket_count = 1 if buckets is None else int(buckets.max()) + 1
         self.king = header["letters"].find("K") + 1  # the king's type, where buckets need it
         self.count = self.board_features * self.bucket_count + self.hand  # hand: 2 x types counts
-        # The (kind, whose) pair of each feature, for --factorise; 2 x types (no pair) for the hand.
-        pair = np.arange(self.board_features) // self.cells
-        self.pair = np.concatenate([np.tile(pair, self.bucket_count), np.full(self.hand, 2 * self.types)])
+
+    def shared_sets(self):
+        """--factorise's sets of shared weights, each as its row count and the row of every feature
+        (the row count itself for a feature outside the set: the hand's): the (kind, whose) pair
+        of every cell and bucket; with king buckets also the piece on its cell, in every bucket."""
+        board = np.arange(self.board_features)
+        sets = [(2 * self.types, board // self.cells)]
+        if self.bucket_count > 1:
+            sets.append((self.board_features, board))
+        return [(rows, np.concatenate([np.tile(row, self.bucket_count), np.full(self.hand, rows)]))
+                for rows, row in sets]
 
     def king_blocks(self, board, viewer):
         """Where each record's features start for `viewer`: its king's bucket's block (0 without a king)."""
@@ -177,19 +186,20 @@ def build_model(torch, features, hidden, factorise):
             self.ft_bias = nn.Parameter(torch.zeros(hidden))
             self.l1 = nn.Linear(2 * hidden, L1)
             self.l2 = nn.Linear(L1, 1)
-            self.shared = None  # --factorise: a row per (kind, whose) pair, and a zero row for the hand
-            if factorise:
-                self.shared = nn.Parameter(torch.zeros(2 * features.types, hidden))
-                self.register_buffer("pair", torch.from_numpy(features.pair))
+            # --factorise: the shared sets' weights, and the row of each feature in each set.
+            sets = features.shared_sets() if factorise else []
+            self.shared = nn.ParameterList([nn.Parameter(torch.zeros(rows, hidden)) for rows, _ in sets])
+            self.rows = [torch.from_numpy(row) for _, row in sets]
             with torch.no_grad():
                 self.ft.weight.mul_(0.1)
 
         def ft_weight(self):
             """The feature transformer's weights as the net file holds them: with --factorise,
-            each feature's own plus its pair's shared ones."""
-            if self.shared is None:
-                return self.ft.weight
-            return self.ft.weight + torch.cat([self.shared, self.shared.new_zeros(1, hidden)])[self.pair]
+            each feature's own plus its rows of the shared sets (a zero row past each set's end)."""
+            weight = self.ft.weight
+            for shared, row in zip(self.shared, self.rows):
+                weight = weight + torch.cat([shared, shared.new_zeros(1, hidden)])[row]
+            return weight
 
         def forward(self, white, black, black_to_move):
             weight = self.ft_weight()
