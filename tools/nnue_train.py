@@ -17,11 +17,12 @@ all its cells (and, with king buckets, each piece on a cell one shared by all bu
 to each feature's own while training and folded into them when the net is written
 (Stockfish's trainer calls these virtual features): every position then teaches the shared
 set, where a cell's own weights learn only from the positions with that piece there, few on a
-large board.  The engine reads the same file either way.  Its output times OUTPUT_CP is centipawns for the side to move (the engine's scale).  The
-loss: the mean squared difference of sigmoid(cp / CP) and lambda x sigmoid(score / CP) +
-(1 - lambda) x the game's result (0, 1/2, 1), where CP (--scale, default 400) is the margin
-that makes a win about three times as likely as a loss: larger in a game whose scores run
-larger (Megastar's), so that its large scores still differ in the loss.  A fraction of the
+large board.  The engine reads the same file either way.  The output times OUTPUT_CP is
+centipawns for the side to move (the engine's scale).  The loss: the mean squared difference
+of sigmoid(cp / CP) and lambda x sigmoid(score / CP) + (1 - lambda) x the game's result (0,
+1/2, 1), where CP (--scale, default 400) is the margin that makes a win about three times as
+likely as a loss: larger in a game whose scores run larger (Megastar's), so that its large
+scores still differ in the loss.  A fraction of the
 games (whole games, chosen by a seeded shuffle: positions of one game are too alike to test
 each other) is held out for the validation loss printed after each epoch; the net written is
 the epoch's with the lowest validation loss.
@@ -336,8 +337,8 @@ def main():
     parser.add_argument("--scale", type=float, default=400.0,
                         help="centipawns that sigmoid maps to 1 (default 400; larger where scores run larger)")
     parser.add_argument("--factorise", action="store_true",
-                        help="train a set of weights per (kind, whose) shared by all cells too, folded into the "
-                             "cells' own in the net written")
+                        help="train weights per (kind, whose) shared by all cells (with king buckets also per "
+                             "piece on a cell, shared by all buckets), folded into each feature's own when written")
     args = parser.parse_args()
     if not 0 <= args.lam <= 1 or not 0 < args.validation < 1 or args.epochs < 1 or args.batch < 1 or \
             not args.scale > 0 or not 0 < args.lr_decay <= 1:
