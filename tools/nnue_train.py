@@ -286,6 +286,19 @@ def quantised_eval(q, features, records):
     return out * OUTPUT_CP / (QA * QB)
 
 
+def quantisation_stray(torch, model, q, features, records, batch=8192):
+    """How far the quantised net's evaluations stray from the float net's, in centipawns, batch
+    by batch: the integer evaluation holds a row of H int64 values per feature, and Megastar's
+    450,000 held-out positions at once needed 20 GB."""
+    stray = []
+    with torch.no_grad():
+        for start in range(0, len(records), batch):
+            part = records[start:start + batch]
+            exact = model(*batch_tensors(torch, features, part)).numpy() * OUTPUT_CP
+            stray.append(np.abs(quantised_eval(q, features, part) - exact))
+    return np.concatenate(stray)
+
+
 def write_net(path, header, hidden, features, q):
     version = 1 if features.buckets is None else 2  # version 2: the king bucket table after the mirror
     with open(path, "wb") as f:
@@ -386,10 +399,7 @@ def main():
     print("kept: the net of epoch %d (validation %.6f)" % (best[1], best[0]), flush=True)
     q = quantise(model, args.hidden)
     write_net(args.out, header, args.hidden, features, q)
-    with torch.no_grad():
-        white, black, stm = batch_tensors(torch, features, valid)
-        exact = model(white, black, stm).numpy() * OUTPUT_CP
-    stray = np.abs(quantised_eval(q, features, valid) - exact)
+    stray = quantisation_stray(torch, model, q, features, valid)
     print("quantised: %.1f cp mean, %.1f cp most from the float net over the %d held-out positions" % (
         stray.mean(), stray.max(), len(valid)))
     if args.plot:
