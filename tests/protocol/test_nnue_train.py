@@ -18,6 +18,17 @@ def train(*args):
     return proc.returncode, proc.stdout, proc.stderr
 
 
+def kept(out):
+    """The epoch kept and its validation loss, from the trainer's output."""
+    epoch, loss = re.search(r"^kept: the net of epoch (\d+) \(validation ([\d.]+)\)$", out, re.M).groups()
+    return int(epoch), float(loss)
+
+
+def quantised_stray(out):
+    """The quantised net's mean and largest stray from the float net, in centipawns."""
+    return tuple(map(float, re.search(r"quantised: ([\d.]+) cp mean, ([\d.]+) cp most", out).groups()))
+
+
 def positions(tmp, variant, count, *search):
     path = os.path.join(tmp, variant + ".sfpos")
     code, out, err = cli(["gensfen", variant, "--positions", count, "--seed", 2, "--out", path] + list(search),
@@ -48,10 +59,10 @@ def test_chess_net_learns_and_is_the_same_for_a_seed():
         # net's (about 0.09 -> 0.025 here).
         assert losses[-1][0] < losses[0][0] * 0.9 and losses[-1][1] < untrained * 0.7, (untrained, losses)
         # The net written is the epoch's with the lowest validation loss.
-        kept, kept_loss = re.search(r"^kept: the net of epoch (\d+) \(validation ([\d.]+)\)$", out, re.M).groups()
+        kept_epoch, kept_loss = kept(out)
         best = min(range(6), key=lambda i: losses[i][1])
-        assert int(kept) == best + 1 and float(kept_loss) == losses[best][1], (kept, kept_loss, losses)
-        mean, most = map(float, re.search(r"quantised: ([\d.]+) cp mean, ([\d.]+) cp most", out).groups())
+        assert kept_epoch == best + 1 and kept_loss == losses[best][1], (kept_epoch, kept_loss, losses)
+        mean, most = quantised_stray(out)
         assert mean < 2 and most < 10, out
         assert open(png, "rb").read(8) == b"\x89PNG\r\n\x1a\n"
         # Header, the mirror, then int16 [768][32] + int16 [32], int16 [32][64] + int32 [32], int16 [32] + int32 [1].
@@ -66,10 +77,9 @@ def test_chess_net_learns_and_is_the_same_for_a_seed():
         assert code == 0 and "factorised" in fout, (code, fout, err)
         shared_net = open(shared, "rb").read()
         assert len(shared_net) == len(net) and shared_net[:116] == net[:116] and shared_net != net
-        shared_loss = float(re.search(r"^kept: .* \(validation ([\d.]+)\)$", fout, re.M).group(1))
-        assert shared_loss < float(kept_loss) * 0.9, (shared_loss, kept_loss)
+        assert kept(fout)[1] < kept_loss * 0.9, (kept(fout), kept_loss)
         # The shared weights are folded into the cells' own: the file evaluates as the float net.
-        assert float(re.search(r"quantised: ([\d.]+) cp mean", fout).group(1)) < 2, fout
+        assert quantised_stray(fout)[0] < 2, fout
         # With king buckets, each piece on a cell shares weights across the buckets too: four
         # buckets on 133 games fit the held-out ones far better with the shared sets (0.023
         # against 0.049 here; the pair set alone gave 0.025).
@@ -77,8 +87,8 @@ def test_chess_net_learns_and_is_the_same_for_a_seed():
         for name, extra in (("shared", ["--factorise"]), ("own", [])):
             code, out, err = train(data, "--out", os.path.join(tmp, name + ".nnue"), "--epochs", 6, "--hidden", 32,
                                    "--batch", 512, "--king-buckets", "quarters", *extra)
-            assert code == 0 and float(re.search(r"quantised: ([\d.]+) cp mean", out).group(1)) < 2, (code, out, err)
-            bucketed[name] = float(re.search(r"^kept: .* \(validation ([\d.]+)\)$", out, re.M).group(1))
+            assert code == 0 and quantised_stray(out)[0] < 2, (code, out, err)
+            bucketed[name] = kept(out)[1]
         assert bucketed["shared"] < bucketed["own"] * 0.8, bucketed
         code, out, err = train(data, "--out", os.path.join(tmp, "c.nnue"), "--epochs", 1, "--hidden", 32, "--lambda",
                                0)
