@@ -8,6 +8,7 @@ rook, a malformed line, offers, refused moves.
 
 The engines search a few thousand nodes a move (go.nodes), so that the games in every
 variant end by the rules in seconds even on two busy cores."""
+import os
 import signal
 import subprocess
 import time
@@ -82,7 +83,9 @@ def test_bots_play_rated_games_in_every_variant():
 def test_bot_finishes_its_game_when_its_streams_are_cut():
     port = h.free_port()
     s = h.Server(extra_args=["--port", str(port)])  # the same port after a restart
-    slow = ["go.nodes = 40000"]
+    # Slow enough that the restarts come mid-game; under ASan (STARFISH_TIME_SCALE 10) the same
+    # wall time a move, or a long game outlasts the wait for its end (seen once: unfinished after 119 s).
+    slow = ["go.nodes = %d" % (40000 / float(os.environ.get("STARFISH_TIME_SCALE", "1")))]
     alice, bob = bots.bot_account(s), bots.bot_account(s)
     bot_a = bots.BotProcess(s.url(""), alice.bearer, slow)
     bot_b = bots.BotProcess(s.url(""), bob.bearer, slow)

@@ -77,7 +77,10 @@ def test_threads_stay_bounded():
         for c in streams + stalled:
             c.close()
         assert threads_of(s) <= MAX_THREADS
-        assert s.stop() == 0
+        # Once (make test, PostgreSQL) it stopped with another status, not seen again in 4 runs:
+        # the status and the server's last words say what happened, if it comes back.
+        status = s.stop()
+        assert status == 0, "the server stopped with status %s: %s" % (status, s.stderr()[-2000:])
     finally:
         s.cleanup()
 
