@@ -23,27 +23,20 @@ import signal
 import socket
 import sqlite3
 import subprocess
+import sys
 import tempfile
 import time
 import urllib.error
 import urllib.request
 
-REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tests/
+from testbin import REPO_ROOT, binary, time_scale  # noqa: E402,F401  (used by the tests as h.*)
 WEB_DIR = os.path.join(REPO_ROOT, "web")
 START_TIMEOUT = 30  # seconds; the sanitizer build starts slower
 SANITIZER_MARKS = ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error:", "SUMMARY: UndefinedBehavior",
                    "WARNING: ThreadSanitizer")
 
 VARIANTS = ["chess", "starvation", "square-says", "square-says-reversed", "starchess", "starchess-ludii", "megastar"]
-
-
-def binary():
-    path = os.environ.get("STARFISH_BIN")
-    if not path:
-        return os.path.join(REPO_ROOT, "starfish")
-    if os.path.isabs(path) or os.path.exists(path):
-        return os.path.abspath(path)
-    return os.path.join(REPO_ROOT, path)
 
 
 _running = []

@@ -85,7 +85,7 @@ def test_bot_finishes_its_game_when_its_streams_are_cut():
     s = h.Server(extra_args=["--port", str(port)])  # the same port after a restart
     # Slow enough that the restarts come mid-game; under ASan (STARFISH_TIME_SCALE 10) the same
     # wall time a move, or a long game outlasts the wait for its end (seen once: unfinished after 119 s).
-    slow = ["go.nodes = %d" % (40000 / float(os.environ.get("STARFISH_TIME_SCALE", "1")))]
+    slow = ["go.nodes = %d" % (40000 / h.time_scale())]
     alice, bob = bots.bot_account(s), bots.bot_account(s)
     bot_a = bots.BotProcess(s.url(""), alice.bearer, slow)
     bot_b = bots.BotProcess(s.url(""), bob.bearer, slow)

@@ -7,33 +7,17 @@ message (form feeds, vertical tabs, ...) never look like extra lines.
 import os
 import select
 import subprocess
+import sys
 import time
 
-REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-
-def binary():
-    """The binary under test: $STARFISH_BIN (a relative path is tried from the current
-    directory, then from the repository root), else ./starfish at the repository root."""
-    path = os.environ.get("STARFISH_BIN")
-    if not path:
-        return os.path.join(REPO_ROOT, "starfish")
-    if os.path.isabs(path) or os.path.exists(path):
-        return os.path.abspath(path)
-    return os.path.join(REPO_ROOT, path)
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tests/
+from testbin import REPO_ROOT, binary, time_scale  # noqa: E402,F401  (used by the tests as harness.*)
 
 
 def sanitized():
     """Is the binary under test the ASan+UBSan build?  Tests of the default build itself (make's
     targets, build/release) return at once then: that pass would only repeat them."""
     return os.path.join("asan", "starfish") in binary()
-
-
-def time_scale():
-    """How much slower than the release build the binary under test runs (the test runner sets
-    STARFISH_TIME_SCALE for sanitized builds): tests that time the engine multiply their
-    limits by it."""
-    return float(os.environ.get("STARFISH_TIME_SCALE", "1"))
 
 
 # A search timed by the wall clock says something about the engine only if the engine had the

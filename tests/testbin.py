@@ -1,0 +1,26 @@
+"""What every test folder's harness needs to know about the binary under test.
+
+tests/protocol/harness.py and tests/api/api_harness.py both import it (tests/run.py imports
+those two in one process, under different names, so neither can import the other).
+"""
+import os
+
+REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def binary():
+    """The binary under test: $STARFISH_BIN (a relative path is tried from the current
+    directory, then from the repository root), else ./starfish at the repository root."""
+    path = os.environ.get("STARFISH_BIN")
+    if not path:
+        return os.path.join(REPO_ROOT, "starfish")
+    if os.path.isabs(path) or os.path.exists(path):
+        return os.path.abspath(path)
+    return os.path.join(REPO_ROOT, path)
+
+
+def time_scale():
+    """How much slower than the release build the binary under test runs (the test runner sets
+    STARFISH_TIME_SCALE for sanitized builds): tests that time the engine multiply their
+    limits by it."""
+    return float(os.environ.get("STARFISH_TIME_SCALE", "1"))
