@@ -1,7 +1,7 @@
 """What every test folder's harness needs to know about the binary under test.
 
-tests/protocol/harness.py and tests/api/api_harness.py both import it (tests/run.py imports
-those two in one process, under different names, so neither can import the other).
+tests/protocol/harness.py and tests/api/api_harness.py both import it: a folder's tests have
+only their own folder on the path, so neither harness can import the other's helpers.
 """
 import os
 
