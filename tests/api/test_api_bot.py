@@ -8,7 +8,6 @@ rook, a malformed line, offers, refused moves.
 
 The engines search a few thousand nodes a move (go.nodes), so that the games in every
 variant end by the rules in seconds even on two busy cores."""
-import os
 import signal
 import subprocess
 import time

@@ -13,7 +13,7 @@ import stat
 import subprocess
 import tempfile
 
-from harness import binary
+from harness import REPO_ROOT, binary
 
 VARIANTS = ["chess", "starvation", "square-says", "square-says-reversed", "starchess", "starchess-ludii",
             "megastar"]
@@ -431,8 +431,7 @@ def test_sprt_models():
 
 
 def test_shipped_opening_files_load_and_play():
-    folder = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "data",
-                          "openings")
+    folder = os.path.join(REPO_ROOT, "data", "openings")
     for variant in VARIANTS:
         book = os.path.join(folder, variant + ".epd")
         with open(book) as f:
