@@ -101,6 +101,16 @@ static inline bool pos_is_capture(const Position *pos, Move m)
     MoveKind k = MOVE_KIND(m);
     return k == MK_EP || (k != MK_PLACE && k != MK_CASTLE && pos->board[MOVE_TO(m)] != 0);
 }
+/* Does the move promote?  (A placement's piece field is the placed type, no promotion.) */
+static inline bool move_promotes(Move m)
+{
+    return MOVE_PIECE(m) && MOVE_KIND(m) != MK_PLACE;
+}
+/* A capture or a promotion: what gen_captures lists, and what quiescence searches. */
+static inline bool pos_is_noisy(const Position *pos, Move m)
+{
+    return pos_is_capture(pos, m) || move_promotes(m);
+}
 /* Does the variant's removal event take the moved piece off the board after move m? */
 bool pos_move_removes(const Position *pos, Move m);
 /* Does a pawn of either side stand on a cell next to c (one step in any direction)? */

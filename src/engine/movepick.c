@@ -14,6 +14,36 @@ bool capture_loses(const Worker *w, Move m)
     return exchange_below(w, m, 0);
 }
 
+#define GOOD_CAPTURE (1 << 24)
+#define PROMOTION (1 << 23)
+#define REFUTATION (1 << 22)
+#define TABLE_MOVE (1 << 30)
+
+/* A capture or promotion's score, its exchange not looked at: a capture by most valuable
+ * victim, least valuable attacker, above every promotion; a promotion by its piece. */
+static int noisy_score(const Worker *w, Move m)
+{
+    const Position *pos = &w->pos;
+    if (!pos_is_capture(pos, m))
+        return PROMOTION + MOVE_PIECE(m);
+    return victim_value(w, m) * 16 - piece_value(w, pos->board[MOVE_FROM(m)]) / 16 + GOOD_CAPTURE;
+}
+
+/* A capture that loses material goes below every quiet move, keeping its order. */
+static int lost_exchange(int score)
+{
+    return score - 2 * GOOD_CAPTURE;
+}
+
+/* A quiet move's score, below the killers and the counter move: a placement by the value of
+ * its piece on its cell, a board move by history. */
+static int quiet_score(const Worker *w, Move m, const Followups *f)
+{
+    if (MOVE_KIND(m) == MK_PLACE)
+        return w->shared->eval->mg[MAKE_PIECE(w->pos.side, MOVE_PIECE(m))][MOVE_TO(m)];
+    return quiet_history(w, f, m);
+}
+
 /* The score of a move for ordering: table move, captures that do not lose material (most
  * valuable victim, least valuable attacker), promotions, killers, the counter move, history,
  * then the captures that lose material. */
@@ -21,22 +51,18 @@ static int order_score(Worker *w, Move m, Move tt_move, int ply, Move counter, c
 {
     const Position *pos = &w->pos;
     if (m == tt_move)
-        return 1 << 30;
-    if (pos_is_capture(pos, m)) {
-        int sc = victim_value(w, m) * 16 - piece_value(w, pos->board[MOVE_FROM(m)]) / 16;
-        return sc + (capture_loses(w, m) ? -(1 << 24) : 1 << 24);
+        return TABLE_MOVE;
+    if (pos_is_noisy(pos, m)) {
+        int sc = noisy_score(w, m);
+        return pos_is_capture(pos, m) && capture_loses(w, m) ? lost_exchange(sc) : sc;
     }
-    if (MOVE_PIECE(m) && MOVE_KIND(m) != MK_PLACE)
-        return (1 << 23) + MOVE_PIECE(m);
     if (m == w->killers[ply][0])
-        return 1 << 22;
+        return REFUTATION;
     if (m == w->killers[ply][1])
-        return (1 << 22) - 1;
+        return REFUTATION - 1;
     if (m == counter)
-        return (1 << 22) - 2;
-    if (MOVE_KIND(m) == MK_PLACE)
-        return w->shared->eval->mg[MAKE_PIECE(pos->side, MOVE_PIECE(m))][MOVE_TO(m)];
-    return quiet_history(w, f, m);
+        return REFUTATION - 2;
+    return quiet_score(w, m, f);
 }
 
 void order_moves(Worker *w, MoveOrder *o, Move *moves, int n, Move tt_move, int ply, const Followups *f)
@@ -47,6 +73,15 @@ void order_moves(Worker *w, MoveOrder *o, Move *moves, int n, Move tt_move, int 
     o->placed = 0;
     for (int i = 0; i < n; i++)
         o->score[i] = order_score(w, moves[i], tt_move, ply, counter, f);
+}
+
+void order_noisy(Worker *w, MoveOrder *o, Move *moves, int n, Move tt_move)
+{
+    o->moves = moves;
+    o->n = n;
+    o->placed = 0;
+    for (int i = 0; i < n; i++)
+        o->score[i] = moves[i] == tt_move ? TABLE_MOVE : noisy_score(w, moves[i]);
 }
 
 /* Puts the entry at `from` in place `to` (to <= from), the ones between one place later. */

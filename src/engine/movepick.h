@@ -22,6 +22,9 @@ typedef struct MoveOrder {
 
 /* Scores the n moves (kept where they are, in `moves`) for the node at `ply`. */
 void order_moves(Worker *w, MoveOrder *o, Move *moves, int n, Move tt_move, int ply, const Followups *f);
+/* The same for captures none of which loses material, and promotions (quiescence's moves out
+ * of check, the losing captures left out already): no exchange is worked out again. */
+void order_noisy(Worker *w, MoveOrder *o, Move *moves, int n, Move tt_move);
 /* The i-th move to try (i counts up from 0, one by one). */
 Move order_next(MoveOrder *o, int i);
 

@@ -13,7 +13,7 @@
 /* Neither a capture nor a promotion (a placement from the hand counts as quiet). */
 static inline bool is_quiet(const Position *pos, Move m)
 {
-    return !pos_is_capture(pos, m) && !(MOVE_PIECE(m) && MOVE_KIND(m) != MK_PLACE);
+    return !pos_is_noisy(pos, m);
 }
 
 /* Scores stored in the table are relative to the node, not the root. */

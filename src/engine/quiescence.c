@@ -23,7 +23,7 @@
  * are always searched. */
 static bool qsearch_skips(const Worker *w, Move m, int stand_pat, int alpha)
 {
-    if (MOVE_PIECE(m) && MOVE_KIND(m) != MK_PLACE)
+    if (move_promotes(m))
         return false;
     if (stand_pat + victim_value(w, m) + QS_DELTA_MARGIN <= alpha)
         return true;
@@ -92,9 +92,14 @@ int quiescence(Worker *w, int alpha, int beta, int ply, int qdepth, int check_kn
             }
         n = k;
     }
-    Followups followups = followups_at(w, ply);
     MoveOrder order;
-    order_moves(w, &order, moves, n, found ? e.move : MOVE_NONE, ply, &followups);
+    Move tt_move = found ? e.move : MOVE_NONE;
+    if (check) {
+        Followups followups = followups_at(w, ply);
+        order_moves(w, &order, moves, n, tt_move, ply, &followups);
+    } else {
+        order_noisy(w, &order, moves, n, tt_move);
+    }
     Cell recapture = ply > 0 && w->path_move[ply - 1] ? MOVE_TO(w->path_move[ply - 1]) : NO_CELL;
     for (int i = 0; i < n; i++) {
         Move m = order_next(&order, i);

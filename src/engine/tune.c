@@ -44,11 +44,6 @@ bool tune_set_add(TuneSet *s, const Position *pos, double result)
     return true;
 }
 
-static bool is_noisy(const Position *pos, Move m)
-{
-    return pos_is_capture(pos, m) || (MOVE_PIECE(m) && MOVE_KIND(m) != MK_PLACE);
-}
-
 int tune_add_game(TuneSet *s, const char *pgn, int skip, char *err, size_t errlen)
 {
     char tag[32];
@@ -82,7 +77,7 @@ int tune_add_game(TuneSet *s, const char *pgn, int skip, char *err, size_t errle
     bool after_noisy = false;
     for (int i = 0; i < g.n; i++) {
         Move m = g.moves[i];
-        bool noisy = is_noisy(&pos, m);
+        bool noisy = pos_is_noisy(&pos, m);
         if (!pos.hand_total[WHITE] && !pos.hand_total[BLACK]) {
             if (movement >= skip && !after_noisy && !noisy && !pos_in_check(&pos)) {
                 if (!tune_set_add(s, &pos, result)) {

@@ -70,17 +70,12 @@ static void check_legal(Position *pos)
     CHECK_EQ_INT(count_legal_moves(pos), n);
 }
 
-static bool promotes(Move m)
-{
-    return MOVE_PIECE(m) && MOVE_KIND(m) != MK_PLACE;
-}
-
 static void check_captures(const Position *pos)
 {
     Move pseudo[MAX_MOVES], captures[MAX_MOVES];
     int np = gen_pseudo(pos, pseudo), nc = gen_captures(pos, captures), k = 0;
     for (int i = 0; i < np; i++)
-        if (pos_is_capture(pos, pseudo[i]) || promotes(pseudo[i])) {
+        if (pos_is_noisy(pos, pseudo[i])) {
             if (k >= nc || captures[k] != pseudo[i]) {
                 test_fail(__FILE__, __LINE__, "%s: gen_captures differs from gen_pseudo's captures", fen_of(pos));
                 return;
