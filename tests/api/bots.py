@@ -89,7 +89,7 @@ class BotProcess:
 
 @atexit.register
 def _stop_all():
-    for bot in _running:
-        if bot.proc and bot.proc.poll() is None:
-            bot.proc.kill()
-            bot.proc.wait()
+    for running in _running:
+        if running.proc and running.proc.poll() is None:
+            running.proc.kill()
+            running.proc.wait()

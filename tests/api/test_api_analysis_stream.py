@@ -6,7 +6,6 @@ client hangs up; at most two at once).
 Plain test_* functions with plain asserts; tests/run.py imports the module and calls them.
 """
 import json
-import socket
 import time
 import urllib.parse
 import urllib.request

@@ -12,7 +12,6 @@ import signal
 import subprocess
 import time
 
-import accounts as a
 import api_harness as h
 import bots
 import fake_lichess

@@ -8,7 +8,6 @@ import json
 import accounts as a
 import api_harness as h
 import bots
-import lichess as li
 from test_api_board import bot, stream
 from test_api_challenges import challenge
 from test_api_events import events

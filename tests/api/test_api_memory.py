@@ -11,7 +11,6 @@ Plain test_* functions with plain asserts; tests/run.py imports the module and c
 """
 import http.client
 import json
-import os
 import time
 
 import api_harness as h  # tests/api is on the path; the name differs from tests/protocol's harness

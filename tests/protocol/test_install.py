@@ -13,7 +13,6 @@ import shutil
 import socket
 import subprocess
 import tempfile
-import time
 import urllib.request
 
 from harness import REPO_ROOT, sanitized

@@ -319,7 +319,7 @@ def test_openings_from_a_pgn_file_and_shuffled():
     book = write("book.pgn", PGN_BOOK)
     for shuffle, seed in ((False, 1), (True, 1), (True, 2), (True, 3)):
         path = pgn_path("pgn-book")
-        out = match_ok(["--engine1", engine(), "--engine2", engine(), "--option1", "Greedy=true", "--option2",
+        match_ok(["--engine1", engine(), "--engine2", engine(), "--option1", "Greedy=true", "--option2",
                         "Greedy=true", "--games", 4, "--movetime", 20, "--openings", book, "--pgn", path,
                         "--seed", seed, "--max-plies", 12] + (["--shuffle"] if shuffle else []))
         games = sorted(read_pgn(path), key=lambda r: int(r[0]["Round"]))
