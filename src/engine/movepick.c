@@ -14,10 +14,12 @@ bool capture_loses(const Worker *w, Move m)
     return exchange_below(w, m, 0);
 }
 
+/* The bands of the order's scores, highest first; quiet moves score by history below them, and
+ * captures that lose material (lost_exchange) below those. */
+#define TABLE_MOVE (1 << 30)
 #define GOOD_CAPTURE (1 << 24)
 #define PROMOTION (1 << 23)
 #define REFUTATION (1 << 22)
-#define TABLE_MOVE (1 << 30)
 
 /* A capture or promotion's score, its exchange not looked at: a capture by most valuable
  * victim, least valuable attacker, above every promotion; a promotion by its piece. */

@@ -320,8 +320,8 @@ def test_openings_from_a_pgn_file_and_shuffled():
     for shuffle, seed in ((False, 1), (True, 1), (True, 2), (True, 3)):
         path = pgn_path("pgn-book")
         match_ok(["--engine1", engine(), "--engine2", engine(), "--option1", "Greedy=true", "--option2",
-                        "Greedy=true", "--games", 4, "--movetime", 20, "--openings", book, "--pgn", path,
-                        "--seed", seed, "--max-plies", 12] + (["--shuffle"] if shuffle else []))
+                  "Greedy=true", "--games", 4, "--movetime", 20, "--openings", book, "--pgn", path,
+                  "--seed", seed, "--max-plies", 12] + (["--shuffle"] if shuffle else []))
         games = sorted(read_pgn(path), key=lambda r: int(r[0]["Round"]))
         one = (None, "1. e4 e5 2. Nf3")
         two = ("rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1", "1... d5 2. c4")
