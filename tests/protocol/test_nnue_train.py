@@ -41,8 +41,10 @@ def test_chess_net_learns_and_is_the_same_for_a_seed():
     if sanitized():  # the trainer is Python: one pass is enough
         return
     with tempfile.TemporaryDirectory() as tmp:
-        # Enough games (about 140) that a net learns what holds in games it has not seen.
-        data = positions(tmp, "chess", 12000, "--nodes", 300)
+        # Enough games (about 150) that a net learns what holds in games it has not seen; played
+        # with the hand-written evaluation, so that the data does not change with the built-in net
+        # (with chess's second net, whose games differ, the held-out loss fell only 0.083 -> 0.062).
+        data = positions(tmp, "chess", 12000, "--nodes", 300, "--no-nnue")
         runs = []
         for name in ("a", "b"):
             net, png = os.path.join(tmp, name + ".nnue"), os.path.join(tmp, name + ".png")
@@ -56,7 +58,7 @@ def test_chess_net_learns_and_is_the_same_for_a_seed():
         assert len(losses) == 6, out
         untrained = float(re.search(r"^untrained: validation ([\d.]+)$", out, re.M).group(1))
         # The training loss falls, and the held-out games' loss ends well below the untrained
-        # net's (about 0.09 -> 0.025 here).
+        # net's (about 0.096 -> 0.050 here).
         assert losses[-1][0] < losses[0][0] * 0.9 and losses[-1][1] < untrained * 0.7, (untrained, losses)
         # The net written is the epoch's with the lowest validation loss.
         kept_epoch, kept_loss = kept(out)
@@ -70,8 +72,8 @@ def test_chess_net_learns_and_is_the_same_for_a_seed():
         assert (magic, version, cells, types, hand, features, hidden, l1) == (b"sfnnue\0\0", 1, 64, 6, 0, 768, 32, 32)
         assert net[28:52].rstrip(b"\0") == b"chess"
         assert len(net) == 52 + 64 + 2 * (768 * 32 + 32) + 2 * 32 * 64 + 4 * 32 + 2 * 32 + 4, len(net)
-        # --factorise: the same file layout, other weights, and on 133 games a clearly better fit
-        # of the held-out ones (0.019 against 0.029 here): every position teaches the shared weights.
+        # --factorise: the same file layout, other weights, and on 147 games a clearly better fit
+        # of the held-out ones (0.020 against 0.050 here): every position teaches the shared weights.
         shared = os.path.join(tmp, "f.nnue")
         code, fout, err = train(data, "--out", shared, "--epochs", 6, "--hidden", 32, "--batch", 512, "--factorise")
         assert code == 0 and "factorised" in fout, (code, fout, err)
