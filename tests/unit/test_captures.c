@@ -5,11 +5,6 @@
 #include "helpers.h"
 #include "test.h"
 
-static bool capture_or_promotion(const Position *pos, Move m)
-{
-    return pos_is_capture(pos, m) || (MOVE_PIECE(m) && MOVE_KIND(m) != MK_PLACE);
-}
-
 TEST(captures_are_the_noisy_pseudo_moves)
 {
     uint64_t seed = 7;
@@ -24,7 +19,7 @@ TEST(captures_are_the_noisy_pseudo_moves)
                 Move all[MAX_MOVES], noisy[MAX_MOVES], legal[MAX_MOVES];
                 int n = gen_pseudo(&g.pos, all), k = 0;
                 for (int j = 0; j < n; j++)
-                    if (capture_or_promotion(&g.pos, all[j]))
+                    if (pos_is_noisy(&g.pos, all[j]))
                         all[k++] = all[j];
                 int c = gen_captures(&g.pos, noisy);
                 bool same = c == k && memcmp(all, noisy, sizeof(Move) * (size_t)k) == 0;
