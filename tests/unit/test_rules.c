@@ -70,6 +70,8 @@ static void check_legal(Position *pos)
     CHECK_EQ_INT(count_legal_moves(pos), n);
 }
 
+/* gen_captures lists exactly gen_pseudo's captures and promotions (en passant included), in its
+ * order (quiescence searches them; none in a setup phase). */
 static void check_captures(const Position *pos)
 {
     Move pseudo[MAX_MOVES], captures[MAX_MOVES];
