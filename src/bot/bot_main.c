@@ -17,6 +17,7 @@
 #include "../client/uci_process.h"
 #include "../util/error.h"
 #include "../util/paths.h"
+#include "../util/signals.h"
 #include "bot.h"
 #include "bot_events.h"
 #include "bot_game.h"
@@ -57,27 +58,19 @@ const Command bot_command = {
 
 /* ---- The stop flag and the log --------------------------------------------------------- */
 
-/* -1 while the bot runs, then the exit status; the signal that stopped it, if one did. */
+/* -1 while the bot runs, then the exit status (0 when a signal stopped it: signals.h). */
 static atomic_int stop_status = -1;
-static atomic_int stop_signal = 0;
-_Static_assert(ATOMIC_INT_LOCK_FREE == 2, "a signal handler may store to a lock-free atomic int");
-
-static void on_signal(int sig)
-{
-    int running = -1;
-    if (atomic_compare_exchange_strong(&stop_status, &running, 0))
-        atomic_store(&stop_signal, sig);
-}
 
 bool bot_stopping(void)
 {
-    return atomic_load(&stop_status) >= 0;
+    return atomic_load(&stop_status) >= 0 || stop_signal_caught();
 }
 
 void bot_request_stop(int status)
 {
     int running = -1;
-    atomic_compare_exchange_strong(&stop_status, &running, status);
+    if (!stop_signal_caught()) /* the first reason to stop gives the exit status */
+        atomic_compare_exchange_strong(&stop_status, &running, status);
 }
 
 void bot_log(const char *fmt, ...)
@@ -97,14 +90,8 @@ void bot_log(const char *fmt, ...)
 
 static void catch_signals(void)
 {
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGINT, &sa, NULL);
-    sa.sa_handler = SIG_IGN; /* an engine that exits must not kill the bot as it is written to */
-    sigaction(SIGPIPE, &sa, NULL);
+    stop_signals_catch(false);
+    signal(SIGPIPE, SIG_IGN); /* an engine that exits must not kill the bot as it is written to */
 }
 
 /* ---- Start ----------------------------------------------------------------------------- */
@@ -203,11 +190,11 @@ int bot_main(int argc, char **argv)
     if (check_engine(&bot.cfg) && check_account(&bot)) {
         log_config(&bot.cfg);
         int left = bot_events_run(&bot);
-        int sig = atomic_load(&stop_signal);
-        bot_log("stopping%s%s: %d game%s under way", sig ? " on " : "", sig == SIGTERM ? "SIGTERM" : sig ? "SIGINT" : "",
-                left, left == 1 ? "" : "s");
+        int sig = stop_signal_caught();
+        bot_log("stopping%s%s: %d game%s under way", sig ? " on " : "", sig ? stop_signal_name(sig) : "", left,
+                left == 1 ? "" : "s");
         bot_events_join();
-        exit_status = atomic_load(&stop_status);
+        exit_status = atomic_load(&stop_status) < 0 ? 0 : atomic_load(&stop_status); /* < 0: a signal */
         bot_log("stopped");
     }
     conn_free(&bot.conn);

@@ -12,6 +12,7 @@
 #include "ranks.h"
 
 #define POLL_NS 1000000 /* how often the messages are looked at: 1 ms */
+#define STOP_POLL_NS 100000000 /* how often one rank asks plan.should_stop: 100 ms */
 #define REPORT_MAX 4096 /* the largest report a rank sends */
 
 enum { MSG_REQUEST, MSG_TASK, MSG_RESULT, MSG_REPORT, MSG_STOP, MSG_FINISH };
@@ -271,10 +272,10 @@ static void wait_for_news(Farm *f)
 {
     pthread_mutex_lock(&f->lock);
     if (!f->out && !finished(f)) {
-        if (f->size == 1) {
+        if (f->size == 1 && !f->plan->should_stop) {
             pthread_cond_wait(&f->changed, &f->lock);
         } else {
-            struct timespec until = clock_after_ns(CLOCK_MONOTONIC, POLL_NS);
+            struct timespec until = clock_after_ns(CLOCK_MONOTONIC, f->size == 1 ? STOP_POLL_NS : POLL_NS);
             pthread_cond_timedwait(&f->changed, &f->lock, &until);
         }
     }
@@ -288,6 +289,8 @@ static void carry_messages(Farm *f)
         send_queued(f);
         receive_all(f);
         pthread_mutex_lock(&f->lock);
+        if (f->rank == 0 && f->plan->should_stop && !f->stopped && f->plan->should_stop(f->plan->ctx))
+            farm_stop(f);
         bool end = finished(f) && !f->out;
         pthread_mutex_unlock(&f->lock);
         if (end)

@@ -48,6 +48,9 @@ typedef struct FarmPlan {
      * (rank 0's own included), after every result of that rank. */
     size_t (*report)(void *ctx, void *buf, size_t cap);
     void (*rank_report)(void *ctx, int rank, const void *data, size_t len);
+    /* Optional, rank 0: asked while the messages are carried (at least ten times a second);
+     * true stops the farm as farm_stop does (a signal seen, say). */
+    bool (*should_stop)(void *ctx);
     void *ctx;
 } FarmPlan;
 

@@ -25,7 +25,8 @@ bool selfplay_game(Engine *e, const SelfPlay *sp, uint64_t seed, Game *g)
             game_agree_draw(g);
             break;
         }
-        SearchResult r = search_run(e, g, &sp->limits, NULL);
+        bool given_up = sp->give_up && atomic_load(sp->give_up);
+        SearchResult r = given_up ? (SearchResult){.best = MOVE_NONE} : search_run(e, g, &sp->limits, NULL);
         if (r.best != MOVE_NONE && sp->searched)
             sp->searched(sp->ctx, g, &r);
         if (r.best == MOVE_NONE || !game_play(g, r.best)) {

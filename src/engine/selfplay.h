@@ -20,13 +20,16 @@ typedef struct SelfPlay {
     /* Told of each searched position before its move is played (NULL: nobody). */
     void (*searched)(void *ctx, const Game *g, const SearchResult *r);
     void *ctx;
+    /* Once raised (NULL: never), the game is given up before its next search. */
+    const atomic_bool *give_up;
 } SelfPlay;
 
 /*
  * Plays one game on g (started here; the caller frees it) from the random opening that
  * `seed` draws, with a fresh engine state (engine_new_game), until the game ends.  The same
  * seed, limits and engine give the same game when the engine searches on one thread.
- * False, with g freed, when the game cannot start or memory ran out mid-game.
+ * False, with g freed, when the game cannot start, memory ran out mid-game or it was given
+ * up (sp->give_up).
  */
 bool selfplay_game(Engine *e, const SelfPlay *sp, uint64_t seed, Game *g);
 

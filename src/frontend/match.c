@@ -535,7 +535,13 @@ int match_main(int argc, char **argv)
     signal(SIGPIPE, SIG_IGN); /* a dead engine's pipe is an error code, not a signal */
     if (m.rank == 0)
         print_start(&m);
-    FarmPlan plan = {cfg.concurrency, play_games, pick_game, take_outcome, own_games, take_own_games, &m};
+    FarmPlan plan = {.workers = cfg.concurrency,
+                     .work = play_games,
+                     .pick = pick_game,
+                     .result = take_outcome,
+                     .report = own_games,
+                     .rank_report = take_own_games,
+                     .ctx = &m};
     bool ran = farm_run(&plan);
     if (ran && m.rank == 0)
         print_end(&m);

@@ -9,6 +9,11 @@
  * occurrence of each position only.  With --keep-tactical those three are kept too, a mate
  * score written as +-TACTICAL_SCORE_CLAMP (a game whose evaluation must judge unquiet
  * leaves, as Megastar's bounded quiescence leaves them, may need to see them).
+ *
+ * Ctrl-C or SIGTERM ends a run early and cleanly: the games under way are given up after the
+ * moves being searched, and the file ends with the last game written in order, so it holds
+ * whole records and is the beginning of the file the whole run would have written.  A second
+ * signal ends the program at once.
  */
 #include "gensfen.h"
 
@@ -22,6 +27,7 @@
 #include "../engine/selfplay.h"
 #include "../util/clock.h"
 #include "../util/rng.h"
+#include "../util/signals.h"
 #include "../variants/registry.h"
 #include "nnue.h"
 #include "posfile.h"
@@ -99,6 +105,7 @@ typedef struct Gen {
     Batch *waiting; /* finished games after the next one to write, in no order */
     KeySet seen;
     bool done, failed, tty;
+    int stopped_by; /* the signal that ended the run early, or 0 */
     double start, last_report;
 } Gen;
 
@@ -296,6 +303,7 @@ static void play_games(Farm *f, int worker, void *ctx)
         Batch b = {.game = (uint64_t)game, .record = gen->record};
         SelfPlay play = gen->play;
         play.ctx = &b;
+        play.give_up = farm_stop_flag(f); /* a signal: the games under way end at once */
         Game g;
         bool played = ready && selfplay_game(&e, &play, rng_mix(opt.seed ^ rng_mix((uint64_t)game)), &g);
         if (played) {
@@ -314,6 +322,19 @@ static void play_games(Farm *f, int worker, void *ctx)
         engine_free(&e);
 }
 
+/* Rank 0, as the farm asks: has a signal asked for the end?  Then nothing more is handed out
+ * or written, and the games under way are given up before their next move. */
+static bool stop_asked(void *ctx)
+{
+    Gen *gen = ctx;
+    if (!gen->done && (gen->stopped_by = stop_signal_caught())) {
+        gen->done = true;
+        fprintf(stderr, "%sgensfen: %s: stopping after the moves being searched (again: at once)\n",
+                gen->tty ? "\n" : "", stop_signal_name(gen->stopped_by));
+    }
+    return gen->stopped_by;
+}
+
 /* Rank 0: the next game to play, until enough positions are written. */
 static int pick_game(void *ctx, int rank)
 {
@@ -329,6 +350,8 @@ static void take_game(Farm *f, void *ctx, int rank, int game, const void *data, 
     Gen *gen = ctx;
     int n;
     memcpy(&n, data, sizeof n);
+    if (gen->done) /* enough positions, a failure or a signal: games given up or finished since are not written */
+        return;
     Batch *b = n < 0 ? NULL : unpack_batch(gen, (uint64_t)game, data, len);
     if (!b)
         gen->failed = gen->done = true;
@@ -340,7 +363,12 @@ static void take_game(Farm *f, void *ctx, int rank, int game, const void *data, 
 
 static bool generate(Gen *gen)
 {
-    FarmPlan plan = {.workers = opt.threads, .work = play_games, .pick = pick_game, .result = take_game, .ctx = gen};
+    FarmPlan plan = {.workers = opt.threads,
+                     .work = play_games,
+                     .pick = pick_game,
+                     .result = take_game,
+                     .should_stop = stop_asked,
+                     .ctx = gen};
     bool ran = farm_run(&plan);
     if (ranks_rank() == 0)
         report(gen, true);
@@ -387,6 +415,7 @@ int gensfen_main(int argc, char **argv)
     gen.tty = isatty(STDERR_FILENO) && !ranks_under_mpirun();
     if (writer && !posfile_write_header(gen.out, v))
         gen.failed = gen.done = true; /* no game handed out: every rank ends at once */
+    stop_signals_catch(true);
     bool ok = generate(&gen);
     free(gen.seen.slot);
     if (!writer)
@@ -396,7 +425,8 @@ int gensfen_main(int argc, char **argv)
                 file);
         return 1;
     }
-    printf("%llu positions of %s from %llu games written to %s\n", (unsigned long long)gen.written, v->def->name,
-           (unsigned long long)gen.next_write, file);
+    printf("%llu positions of %s from %llu games written to %s%s%s\n", (unsigned long long)gen.written, v->def->name,
+           (unsigned long long)gen.next_write, file, gen.stopped_by ? ", stopped early by " : "",
+           gen.stopped_by ? stop_signal_name(gen.stopped_by) : "");
     return 0;
 }

@@ -1,11 +1,15 @@
 """`starfish gensfen`: self-play training positions (docs/nnue.md).  The file's layout read
 back by tools/posfile.py, the positions it must leave out, the same file for a seed whatever
-the threads, Starchess's setup phase, and bad command lines."""
+the threads, Starchess's setup phase, stopping a run with a signal, and bad command lines."""
+import contextlib
 import os
+import signal
+import subprocess
 import sys
 import tempfile
+import time
 
-from harness import REPO_ROOT, cli, uci
+from harness import REPO_ROOT, binary, cli, time_scale, uci
 from test_cli import usage_error
 
 sys.path.insert(0, os.path.join(REPO_ROOT, "tools"))
@@ -86,6 +90,80 @@ def test_same_file_whatever_threads():
         assert data[0] == data[1], "one thread and two wrote different files"
         assert data[0] != data[2], "another seed, the same file"
         assert len(data[0]) == 64 + 64 + 250 * 70, len(data[0])
+
+
+@contextlib.contextmanager
+def running_gensfen(path, *args):
+    """A long gensfen run in the background, its stderr in path + ".err"; killed if a failed
+    test leaves it running."""
+    with open(path + ".err", "wb") as err:
+        proc = subprocess.Popen([binary(), "gensfen"] + list(args) + ["--out", path], stdin=subprocess.DEVNULL,
+                                stdout=subprocess.PIPE, stderr=err)
+    try:
+        yield proc
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+
+
+def wait_for(what, seconds=60):
+    deadline = time.time() + seconds
+    while not what():
+        assert time.time() < deadline, "waited %d s in vain" % seconds
+        time.sleep(0.05)
+
+
+def test_a_signal_ends_the_run_with_whole_records():
+    """Ctrl-C (or SIGTERM): the games under way are given up, the file keeps whole records and is
+    the beginning of the whole run's file (the same as a run asked for that many positions)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "stopped.sfpos")
+        common = ["chess", "--nodes", "100", "--seed", "3"]
+        with running_gensfen(path, *common, "--positions", "100000000", "--threads", "2") as proc:
+            wait_for(lambda: os.path.exists(path) and os.path.getsize(path) > 128 + 70 * 500)
+            proc.send_signal(signal.SIGINT)
+            out, _ = proc.communicate(timeout=60)
+            err = open(path + ".err").read()
+            assert proc.returncode == 0, (proc.returncode, err)
+            assert "SIGINT: stopping after the moves being searched" in err, err
+            size = os.path.getsize(path)
+            written = (size - 128) // 70
+            assert (size - 128) % 70 == 0 and written > 500, size
+            assert out.decode().strip().endswith("written to %s, stopped early by SIGINT" % path), out
+            assert out.decode().startswith("%d positions of chess" % written), out
+            whole = gensfen(tmp, "whole.sfpos", *common, "--positions", str(written))
+            assert open(path, "rb").read() == open(whole, "rb").read(), "not the beginning of the run's file"
+
+
+def test_a_signal_gives_up_the_games_under_way():
+    """Games of 300,000 nodes a move take a minute; after the signal only the moves being
+    searched are finished (a second or so each), and their games are not written."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "given-up.sfpos")
+        with running_gensfen(path, "chess", "--nodes", "300000", "--positions", "1000", "--threads", "2") as proc:
+            time.sleep(1)
+            began = time.time()
+            proc.send_signal(signal.SIGINT)
+            out, _ = proc.communicate(timeout=60 * time_scale())
+            took = time.time() - began
+            assert proc.returncode == 0 and took < 10 * time_scale(), (proc.returncode, took)
+            assert out.decode().startswith("0 positions of chess from 0 games"), out
+            assert os.path.getsize(path) == 128
+
+
+def test_a_second_signal_ends_the_run_at_once():
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "killed.sfpos")
+        # Searches to depth 40: the first signal waits for a move that takes minutes.
+        with running_gensfen(path, "chess", "--depth", "40", "--positions", "1000") as proc:
+            time.sleep(0.5)
+            proc.send_signal(signal.SIGTERM)
+            wait_for(lambda: "SIGTERM: stopping" in open(path + ".err").read())
+            assert proc.poll() is None, "the first signal ended the run before its search"
+            proc.send_signal(signal.SIGTERM)
+            proc.communicate(timeout=10)
+            assert proc.returncode == -signal.SIGTERM, proc.returncode
 
 
 def test_starchess_setup_positions_have_their_hands():

@@ -1,7 +1,8 @@
 /*
  * The task farm on one rank (the MPI ranks are tested by tests/scale): tasks handed out by
  * the plan's pick, once each, a task that must wait for another's result given only after
- * it, the results and the rank's report seen by rank 0, and a stop that ends every worker.
+ * it, the results and the rank's report seen by rank 0, and a stop that ends every worker,
+ * asked for by a result or by the plan's should_stop.
  */
 #include <pthread.h>
 #include <time.h>
@@ -20,6 +21,8 @@ typedef struct {
     int waits;            /* how often pick said FARM_WAIT */
     int done_by_worker, reported, reports;
     int stop_after;       /* > 0: stop at this many results */
+    int should_stop_at;   /* > 0: should_stop says yes from this many results on */
+    int stop_asks;        /* how often should_stop was asked */
     bool saw_stop;        /* a worker found its stop flag raised */
     bool left_early;      /* a worker was told "none left" before every task was given */
 } Tasks;
@@ -57,6 +60,8 @@ static void work(Farm *f, int worker, void *ctx)
         pthread_mutex_unlock(&t->lock);
         if (dependency(task + 1) == task) /* slow, so that other workers ask meanwhile */
             nanosleep(&(struct timespec){0, 5000000}, NULL);
+        if (t->should_stop_at) /* 20 ms a task: should_stop is asked ten times a second at least */
+            nanosleep(&(struct timespec){0, 20000000}, NULL);
         farm_done(f, task, &payload, sizeof payload);
     }
     pthread_mutex_lock(&t->lock);
@@ -97,10 +102,24 @@ static void rank_report(void *ctx, int rank, const void *data, size_t len)
     t->reports++;
 }
 
+static bool should_stop(void *ctx)
+{
+    Tasks *t = ctx;
+    t->stop_asks++;
+    return t->nresults >= t->should_stop_at;
+}
+
 static bool run(Tasks *t)
 {
     pthread_mutex_init(&t->lock, NULL);
-    FarmPlan plan = {WORKERS, work, pick, result, report, rank_report, t};
+    FarmPlan plan = {.workers = WORKERS,
+                     .work = work,
+                     .pick = pick,
+                     .result = result,
+                     .report = report,
+                     .rank_report = rank_report,
+                     .should_stop = t->should_stop_at ? should_stop : NULL,
+                     .ctx = t};
     return farm_run(&plan);
 }
 
@@ -126,5 +145,18 @@ TEST(farm_stop_ends_every_worker)
     /* Five results stop the farm: at most the tasks under way then finish after it. */
     CHECK(t.nresults >= 5 && t.nresults <= 5 + WORKERS - 1);
     CHECK(atomic_load(&t.next) < TASKS);
+    CHECK_EQ_INT(t.reports, 1);
+}
+
+TEST(farm_stops_when_should_stop_says_so)
+{
+    static Tasks t = {.should_stop_at = 5};
+    CHECK(run(&t));
+    /* Asked as the messages are carried (ten times a second at least): the tasks given before
+     * it said yes may still finish, none is given after; 40 tasks take 270 ms. */
+    CHECK(t.stop_asks > 0);
+    CHECK(t.nresults >= 5);
+    CHECK(atomic_load(&t.next) < TASKS);
+    CHECK_EQ_INT(t.nresults, atomic_load(&t.next));
     CHECK_EQ_INT(t.reports, 1);
 }
