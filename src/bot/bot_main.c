@@ -58,7 +58,8 @@ const Command bot_command = {
 
 /* ---- The stop flag and the log --------------------------------------------------------- */
 
-/* -1 while the bot runs, then the exit status (0 when a signal stopped it: signals.h). */
+/* -1 while the bot runs and when a signal (signals.h) stopped it, which exits with 0; else
+ * the exit status of the first bot_request_stop. */
 static atomic_int stop_status = -1;
 
 bool bot_stopping(void)

@@ -303,7 +303,7 @@ static void play_games(Farm *f, int worker, void *ctx)
         Batch b = {.game = (uint64_t)game, .record = gen->record};
         SelfPlay play = gen->play;
         play.ctx = &b;
-        play.give_up = farm_stop_flag(f); /* a signal: the games under way end at once */
+        play.give_up = farm_stop_flag(f); /* the run is over (enough positions, a signal): no more moves */
         Game g;
         bool played = ready && selfplay_game(&e, &play, rng_mix(opt.seed ^ rng_mix((uint64_t)game)), &g);
         if (played) {
