@@ -8,7 +8,8 @@
  * go to the same rank.  Rank 0 counts the results as they come: the score, the pentanomial of
  * complete pairs, the tally of endings, the SPRT's verdict (which stops the match on every
  * rank), and the reports (a line per game, a summary every --rating-interval pairs and at the
- * end).
+ * end).  Ctrl-C or SIGTERM ends the match early as the SPRT does: the games under way are
+ * abandoned and the summary covers the games played (a second signal ends it at once).
  */
 #include "match.h"
 
@@ -25,6 +26,7 @@
 #include "../util/error.h"
 #include "../util/parse.h"
 #include "../util/rng.h"
+#include "../util/signals.h"
 #include "../variants/registry.h"
 #include "match_game.h"
 
@@ -195,7 +197,10 @@ const Command match_command = {
     "`mpirun -n K starfish-mpi match ...` spreads the games over K processes (on one machine or\n"
     "several; docs/deploy.md): each plays --concurrency games at once, both games of a pair on\n"
     "one rank, and rank 0 hands them out, keeps the score, the SPRT and the PGN file, prints\n"
-    "every line and, when the SPRT concludes, stops every rank.",
+    "every line and, when the SPRT concludes, stops every rank.\n"
+    "\n"
+    "Ctrl-C (or SIGTERM) ends the match early: the games under way are abandoned and the\n"
+    "summary covers the games played; a second one ends it at once.",
     match_options, 0, 0};
 
 /* Checks what no single option can, reads the openings and fills in the defaults; false after
@@ -249,6 +254,7 @@ typedef struct {
     Tally tally[64];
     int ntally;
     int verdict; /* SPRT: +1 H1 accepted, -1 H0 accepted, 0 not (yet) */
+    int stopped_by; /* the signal that ended the match early, or 0 */
     char fatal[512];
     bool tty;
     FILE *pgn;
@@ -422,6 +428,16 @@ static void take_outcome(Farm *f, void *ctx, int rank, int game, const void *dat
         farm_stop(f);
 }
 
+/* Rank 0, as the farm asks: a signal ends the match, the games under way abandoned. */
+static bool interrupted(void *ctx)
+{
+    Match *m = ctx;
+    if (!m->stopped_by && (m->stopped_by = stop_signal_caught()))
+        fprintf(stderr, "%sstarfish: match: %s: the games under way are abandoned (again: at once)\n",
+                m->tty ? "\n" : "", stop_signal_name(m->stopped_by));
+    return m->stopped_by;
+}
+
 /* A worker: games until there are none left, with its own two engine processes. */
 static void play_games(Farm *f, int worker, void *ctx)
 {
@@ -491,8 +507,11 @@ static void print_end(const Match *m)
     const MatchConfig *cfg = m->cfg;
     if (m->tty && score_games(&m->score))
         printf("\n");
+    char stopped[32] = "";
+    if (m->verdict || m->stopped_by)
+        snprintf(stopped, sizeof stopped, " (stopped by %s)", m->verdict ? "the SPRT" : stop_signal_name(m->stopped_by));
     printf("\nMatch: %s vs %s, %s, %d of %d games played%s\n", cfg->eng[0].name, cfg->eng[1].name, cfg->v->def->name,
-           score_games(&m->score), cfg->games, m->verdict ? " (stopped by the SPRT)" : "");
+           score_games(&m->score), cfg->games, stopped);
     print_summary(m, stdout);
     if (cfg->sprt)
         printf("SPRT: %s\n", m->verdict > 0 ? "H1 was accepted" : m->verdict < 0 ? "H0 was accepted" : "inconclusive");
@@ -541,7 +560,9 @@ int match_main(int argc, char **argv)
                      .result = take_outcome,
                      .report = own_games,
                      .rank_report = take_own_games,
+                     .should_stop = interrupted,
                      .ctx = &m};
+    stop_signals_catch(true);
     bool ran = farm_run(&plan);
     if (ran && m.rank == 0)
         print_end(&m);

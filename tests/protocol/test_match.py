@@ -9,9 +9,11 @@ or log the commands they are sent.
 import os
 import re
 import shlex
+import signal
 import stat
 import subprocess
 import tempfile
+import time
 
 from harness import REPO_ROOT, binary
 
@@ -441,6 +443,33 @@ def test_shipped_opening_files_load_and_play():
                         "Greedy=true", "--variant", variant, "--openings", book, "--games", 2, "--movetime", 10,
                         "--max-plies", 2])
         assert "openings %s (%d)" % (book, len(positions)) in out and check_result_count(out, 2), out
+
+
+def test_a_signal_ends_the_match_with_the_summary_of_the_games_played():
+    """Ctrl-C (or SIGTERM): the games under way are abandoned, and the summary, the per-game
+    lines and the PGN agree on the games played."""
+    path = pgn_path("interrupted")
+    if os.path.exists(path):  # from an earlier run of the suite (the ASan build's follows the release build's)
+        os.remove(path)
+    proc = subprocess.Popen([binary(), "match", "--engine1", engine(), "--engine2", engine(), "--games", "1000",
+                             "--movetime", "20", "--concurrency", "2", "--pgn", path], stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        deadline = time.time() + 120
+        while not (os.path.exists(path) and len(read_pgn(path)) >= 3):
+            assert time.time() < deadline and proc.poll() is None, "no three games in 120 s"
+            time.sleep(0.1)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    out, err = out.decode(), err.decode()
+    assert proc.returncode == 0, (proc.returncode, err)
+    assert "SIGINT: the games under way are abandoned" in err, err
+    played = len(read_pgn(path))
+    assert re.search(r"^Match: .+, %d of 1000 games played \(stopped by SIGINT\)$" % played, out, re.M), out
+    check_result_count(out, played)
 
 
 def test_help():
