@@ -9,7 +9,7 @@ static atomic_int caught = 0;
 static volatile sig_atomic_t second_ends_program;
 _Static_assert(ATOMIC_INT_LOCK_FREE == 2, "a signal handler may store to a lock-free atomic int");
 
-/* Both signals to `handler` (sigaction is safe in a signal handler, signal() is not in C). */
+/* Both signals to `handler` (sigaction: async-signal-safe, so the handler calls it too). */
 static void set_handler(void (*handler)(int))
 {
     struct sigaction sa;

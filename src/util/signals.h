@@ -1,7 +1,8 @@
 /*
  * SIGINT (Ctrl-C) and SIGTERM as a request to stop, for the commands that end their work in
  * good order rather than where the signal finds them: the bot (it finishes or leaves its
- * games) and gensfen (its file keeps whole records).
+ * games), gensfen (its file keeps whole records) and match (its summary covers the games
+ * played).
  */
 #ifndef STARFISH_UTIL_SIGNALS_H
 #define STARFISH_UTIL_SIGNALS_H
