@@ -4,6 +4,7 @@ tests/protocol/harness.py and tests/api/api_harness.py both import it: a folder'
 only their own folder on the path, so neither harness can import the other's helpers.
 """
 import os
+import time
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -24,3 +25,15 @@ def time_scale():
     STARFISH_TIME_SCALE for sanitized builds): tests that time the engine multiply their
     limits by it."""
     return float(os.environ.get("STARFISH_TIME_SCALE", "1"))
+
+
+def wait_for(predicate, seconds=20, what="a condition", step=0.2):
+    """predicate()'s first true value, asked every `step` seconds; an AssertionError naming
+    `what` after `seconds`."""
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(step)
+    raise AssertionError("timed out waiting for " + what)

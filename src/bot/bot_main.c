@@ -195,7 +195,8 @@ int bot_main(int argc, char **argv)
         bot_log("stopping%s%s: %d game%s under way", sig ? " on " : "", sig ? stop_signal_name(sig) : "", left,
                 left == 1 ? "" : "s");
         bot_events_join();
-        exit_status = atomic_load(&stop_status) < 0 ? 0 : atomic_load(&stop_status); /* < 0: a signal */
+        int status = atomic_load(&stop_status);
+        exit_status = status < 0 ? 0 : status; /* < 0: a signal stopped it */
         bot_log("stopped");
     }
     conn_free(&bot.conn);

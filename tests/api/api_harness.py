@@ -30,7 +30,7 @@ import urllib.error
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tests/
-from testbin import REPO_ROOT, binary, time_scale  # noqa: E402,F401  (used by the tests as h.*)
+from testbin import REPO_ROOT, binary, time_scale, wait_for  # noqa: E402,F401  (used by the tests as h.*)
 WEB_DIR = os.path.join(REPO_ROOT, "web")
 START_TIMEOUT = 30  # seconds; the sanitizer build starts slower
 SANITIZER_MARKS = ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error:", "SUMMARY: UndefinedBehavior",
@@ -59,18 +59,6 @@ def postgresql_only(fn):
     servers use PostgreSQL."""
     fn.only_on = "postgresql"
     return fn
-
-
-def wait_for(predicate, seconds=20, what="a condition", step=0.2):
-    """predicate()'s first true value, asked every `step` seconds; an AssertionError naming
-    `what` after `seconds`."""
-    deadline = time.time() + seconds
-    while time.time() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(step)
-    raise AssertionError("timed out waiting for " + what)
 
 
 def free_port():

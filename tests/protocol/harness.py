@@ -4,6 +4,7 @@ The binary is $STARFISH_BIN, or ./starfish at the repository root (two directori
 this file).  Output is split on '\\n' only, so that stray control bytes echoed in an error
 message (form feeds, vertical tabs, ...) never look like extra lines.
 """
+import contextlib
 import os
 import select
 import subprocess
@@ -11,7 +12,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tests/
-from testbin import REPO_ROOT, binary, time_scale  # noqa: E402,F401  (used by the tests as harness.*)
+from testbin import REPO_ROOT, binary, time_scale, wait_for  # noqa: E402,F401  (used by the tests as harness.*)
 
 
 def sanitized():
@@ -191,6 +192,20 @@ def uci_until(lines, prefix, timeout=60, stderr=None):
     finally:
         if proc.poll() is None:
             proc.kill()
+
+
+@contextlib.contextmanager
+def running(args, stderr=subprocess.PIPE):
+    """The binary run in the background with command-line arguments (stdout a pipe, stderr
+    where told), for a test that signals it; killed if the test leaves it running."""
+    proc = subprocess.Popen([binary()] + [str(a) for a in args], stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=stderr)
+    try:
+        yield proc
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
 
 
 def cli(args, timeout=60):

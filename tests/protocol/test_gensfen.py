@@ -4,12 +4,11 @@ the threads, Starchess's setup phase, stopping a run with a signal, and bad comm
 import contextlib
 import os
 import signal
-import subprocess
 import sys
 import tempfile
 import time
 
-from harness import REPO_ROOT, binary, cli, time_scale, uci
+from harness import REPO_ROOT, cli, running, time_scale, uci, wait_for
 from test_cli import usage_error
 
 sys.path.insert(0, os.path.join(REPO_ROOT, "tools"))
@@ -94,24 +93,9 @@ def test_same_file_whatever_threads():
 
 @contextlib.contextmanager
 def running_gensfen(path, *args):
-    """A long gensfen run in the background, its stderr in path + ".err"; killed if a failed
-    test leaves it running."""
-    with open(path + ".err", "wb") as err:
-        proc = subprocess.Popen([binary(), "gensfen"] + list(args) + ["--out", path], stdin=subprocess.DEVNULL,
-                                stdout=subprocess.PIPE, stderr=err)
-    try:
+    """A long gensfen run in the background (harness.running), its stderr in path + ".err"."""
+    with open(path + ".err", "wb") as err, running(["gensfen"] + list(args) + ["--out", path], stderr=err) as proc:
         yield proc
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
-
-
-def wait_for(what, seconds=60):
-    deadline = time.time() + seconds
-    while not what():
-        assert time.time() < deadline, "waited %d s in vain" % seconds
-        time.sleep(0.05)
 
 
 def test_a_signal_ends_the_run_with_whole_records():
@@ -121,7 +105,8 @@ def test_a_signal_ends_the_run_with_whole_records():
         path = os.path.join(tmp, "stopped.sfpos")
         common = ["chess", "--nodes", "100", "--seed", "3"]
         with running_gensfen(path, *common, "--positions", "100000000", "--threads", "2") as proc:
-            wait_for(lambda: os.path.exists(path) and os.path.getsize(path) > 128 + 70 * 500)
+            wait_for(lambda: os.path.exists(path) and os.path.getsize(path) > 128 + 70 * 500, seconds=60,
+                     what="500 positions in the file", step=0.05)
             proc.send_signal(signal.SIGINT)
             out, _ = proc.communicate(timeout=60)
             err = open(path + ".err").read()
@@ -159,7 +144,8 @@ def test_a_second_signal_ends_the_run_at_once():
         with running_gensfen(path, "chess", "--depth", "40", "--positions", "1000") as proc:
             time.sleep(0.5)
             proc.send_signal(signal.SIGTERM)
-            wait_for(lambda: "SIGTERM: stopping" in open(path + ".err").read())
+            wait_for(lambda: "SIGTERM: stopping" in open(path + ".err").read(), seconds=60,
+                     what="the first signal's line", step=0.05)
             assert proc.poll() is None, "the first signal ended the run before its search"
             proc.send_signal(signal.SIGTERM)
             proc.communicate(timeout=10)

@@ -13,9 +13,8 @@ import signal
 import stat
 import subprocess
 import tempfile
-import time
 
-from harness import REPO_ROOT, binary
+from harness import REPO_ROOT, binary, running, wait_for
 
 VARIANTS = ["chess", "starvation", "square-says", "square-says-reversed", "starchess", "starchess-ludii",
             "megastar"]
@@ -451,19 +450,15 @@ def test_a_signal_ends_the_match_with_the_summary_of_the_games_played():
     path = pgn_path("interrupted")
     if os.path.exists(path):  # from an earlier run of the suite (the ASan build's follows the release build's)
         os.remove(path)
-    proc = subprocess.Popen([binary(), "match", "--engine1", engine(), "--engine2", engine(), "--games", "1000",
-                             "--movetime", "20", "--concurrency", "2", "--pgn", path], stdin=subprocess.DEVNULL,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    try:
-        deadline = time.time() + 120
-        while not (os.path.exists(path) and len(read_pgn(path)) >= 3):
-            assert time.time() < deadline and proc.poll() is None, "no three games in 120 s"
-            time.sleep(0.1)
+    args = ["match", "--engine1", engine(), "--engine2", engine(), "--games", 1000, "--movetime", 20, "--concurrency", 2,
+            "--pgn", path]
+    with running(args) as proc:
+        def three_games():
+            assert proc.poll() is None, "the match ended before three games"
+            return os.path.exists(path) and len(read_pgn(path)) >= 3
+        wait_for(three_games, seconds=120, what="three games in the PGN file", step=0.1)
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=30)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
     out, err = out.decode(), err.decode()
     assert proc.returncode == 0, (proc.returncode, err)
     assert "SIGINT: the games under way are abandoned" in err, err
