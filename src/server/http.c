@@ -23,6 +23,9 @@
 /* Bodies beyond the limit are read and thrown away (so that the client reads the 413),
  * up to this much; beyond it the connection is closed. */
 #define DISCARD_MAX (16 * 1024 * 1024)
+/* At shutdown, how long the streams (already ended) get to send their last events before the
+ * daemon closes their connections: a client that does not read loses them. */
+#define DRAIN_MS 3000
 
 static struct MHD_Daemon *daemon_handle;
 static char web_root[PATH_MAX]; /* realpath of the web directory, "" when there is none */
@@ -424,6 +427,9 @@ bool http_start(const HttpOptions *o, int *bound_port, char *err, size_t errlen)
 
 void http_stop(void)
 {
+    int64_t deadline = clock_ms() + DRAIN_MS;
+    while (daemon_handle && http_streams_held() > 0 && clock_ms() < deadline)
+        nanosleep(&(struct timespec){.tv_nsec = 10 * 1000 * 1000}, NULL);
     if (daemon_handle)
         MHD_stop_daemon(daemon_handle);
     daemon_handle = NULL;

@@ -30,7 +30,8 @@ typedef struct HttpOptions {
 
 /* Starts listening (the port bound written to *bound_port). */
 bool http_start(const HttpOptions *o, int *bound_port, char *err, size_t errlen);
-/* Stops the daemon and waits for every connection thread. */
+/* Stops the daemon, once the ended streams have sent their last events (or a few seconds
+ * have passed), and waits for every connection thread. */
 void http_stop(void);
 
 #endif

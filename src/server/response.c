@@ -1,6 +1,7 @@
 #include "response.h"
 
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -191,18 +192,55 @@ enum MHD_Result http_method_not_allowed(struct MHD_Connection *c, const char *al
 }
 
 
+/* A streamed response's reader and end, wrapped to count the streams libmicrohttpd still
+ * holds: at shutdown the daemon stops only when they have sent their last events. */
+typedef struct {
+    MHD_ContentReaderCallback read;
+    MHD_ContentReaderFreeCallback done;
+    void *cls;
+} StreamBody;
+
+static atomic_int streams_held;
+
+static ssize_t stream_body_read(void *cls, uint64_t pos, char *buf, size_t max)
+{
+    StreamBody *b = cls;
+    return b->read(b->cls, pos, buf, max);
+}
+
+static void stream_body_done(void *cls)
+{
+    StreamBody *b = cls;
+    b->done(b->cls);
+    free(b);
+    atomic_fetch_sub(&streams_held, 1);
+}
+
 struct MHD_Response *http_stream_response(const char *type, MHD_ContentReaderCallback reader, void *cls,
                                           MHD_ContentReaderFreeCallback done)
 {
-    struct MHD_Response *r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, STREAM_BLOCK, reader, cls, done);
+    StreamBody *b = malloc(sizeof *b);
+    if (!b) {
+        done(cls);
+        return NULL;
+    }
+    *b = (StreamBody){reader, done, cls};
+    atomic_fetch_add(&streams_held, 1);
+    struct MHD_Response *r =
+        MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, STREAM_BLOCK, stream_body_read, b, stream_body_done);
     if (r && response_headers(r, type, "no-cache, no-store", NULL) &&
         MHD_add_response_header(r, "X-Accel-Buffering", "no") == MHD_YES)
         return r;
     if (r)
-        MHD_destroy_response(r); /* calls done */
+        MHD_destroy_response(r); /* calls stream_body_done */
     else
-        done(cls);
+        stream_body_done(b);
     return NULL;
+}
+
+int http_streams_held(void)
+{
+    return atomic_load(&streams_held);
 }
 
 ssize_t http_stream_idle(struct MHD_Connection *c, bool ended, bool *suspended)

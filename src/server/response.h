@@ -46,6 +46,8 @@ enum MHD_Result http_refuse(struct MHD_Connection *c, unsigned status, const cha
  * `done` having been called. */
 struct MHD_Response *http_stream_response(const char *type, MHD_ContentReaderCallback reader, void *cls,
                                           MHD_ContentReaderFreeCallback done);
+/* How many streamed responses libmicrohttpd still holds (sending, or waiting to). */
+int http_streams_held(void);
 /* For an event stream's reader with nothing to send: the end of the stream, or 0 with the
  * connection suspended (and *suspended set) until there is more. */
 ssize_t http_stream_idle(struct MHD_Connection *c, bool ended, bool *suspended);
