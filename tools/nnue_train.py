@@ -4,7 +4,7 @@
     /usr/bin/python3 tools/nnue_train.py DATA.sfpos [DATA.sfpos ...] --out NET.nnue
         [--epochs E] [--batch B] [--lr LR] [--lambda L] [--hidden H] [--seed S]
         [--lr-decay G] [--validation F] [--plot FILE.png] [--threads T] [--scale CP]
-        [--king-buckets SPEC] [--factorise]
+        [--king-buckets SPEC] [--factorise] [--init NET.nnue]
 
 Debian's PyTorch (python3-torch, CPU) under Debian's own python3; numpy reads the records as
 one array (no object per position).  The network: each side's view of the board (the piece's
@@ -26,6 +26,10 @@ scores still differ in the loss.  A fraction of the
 games (whole games, chosen by a seeded shuffle: positions of one game are too alike to test
 each other) is held out for the validation loss printed after each epoch; the net written is
 the epoch's with the lowest validation loss.
+With --init the training starts from a net file's weights instead of random ones (Stockfish's
+nets are each trained on from the one before): a round of new games then improves the net in
+use without the earlier rounds' positions, which this machine does not keep; the net before
+training is epoch 0, kept when no epoch beats it on the held-out games.
 The same data, options and seed give the same file.  The net is written quantised (int16
 weights, int32 layer biases, docs/nnue.md); the last line says how far the quantised net's
 evaluations stray from the float net's.
@@ -312,6 +316,62 @@ def write_net(path, header, hidden, features, q):
             f.write(array.astype(array.dtype.newbyteorder("<")).tobytes())
 
 
+def read_net(path):
+    """A net file as write_net writes it: its shape (variant, cells, types, hand, features,
+    hidden, king buckets or None) and its six integer arrays, for --init."""
+    try:
+        with open(path, "rb") as f:
+            raw = f.read()
+    except OSError as e:
+        fail("--init %s: %s" % (path, e.strerror))
+    head = struct.Struct("<HHHHIII")
+    at = len(MAGIC) + head.size + 24
+    if raw[:len(MAGIC)] != MAGIC or len(raw) < at:
+        fail("--init %s: not a starfish net file" % path)
+    version, cells, types, hand, count, hidden, l1 = head.unpack_from(raw, len(MAGIC))
+    if version not in (1, 2) or l1 != L1:
+        fail("--init %s: a net of version %d with %d values in its hidden layer; this trainer writes versions 1 "
+             "and 2 with %d" % (path, version, l1, L1))
+    shape = {"variant": raw[at - 24:at].rstrip(b"\0").decode(errors="replace"), "cells": cells, "types": types,
+             "hand": hand, "features": count, "hidden": hidden, "buckets": None}
+    at += cells  # the mirror table
+    if version == 2:
+        shape["buckets"] = np.frombuffer(raw, np.uint8, cells, at).astype(np.int64) if at + cells <= len(raw) else None
+        at += cells
+    arrays = []
+    for dtype, dims in (("<i2", (count, hidden)), ("<i2", (hidden,)), ("<i2", (L1, 2 * hidden)), ("<i4", (L1,)),
+                        ("<i2", (L1,)), ("<i4", (1,))):
+        size = int(np.prod(dims)) * np.dtype(dtype).itemsize
+        if at + size > len(raw):
+            fail("--init %s: cut short (%d bytes)" % (path, len(raw)))
+        arrays.append(np.frombuffer(raw, dtype, int(np.prod(dims)), at).reshape(dims).astype(np.float32))
+        at += size
+    if at != len(raw):
+        fail("--init %s: %d bytes after the net" % (path, len(raw) - at))
+    return shape, arrays
+
+
+def start_from(torch, model, path, shape, arrays, header, features, hidden):
+    """--init: the model starts from a net file's weights (quantised, so within half a step of
+    the float net that made it), which must have the shape being trained."""
+    wanted = {"variant": header["variant"], "cells": header["cells"], "types": header["types"],
+              "hand": header["hand"], "features": features.count, "hidden": hidden}
+    differ = ["%s %s (the training's %s)" % (k, shape[k], v) for k, v in wanted.items() if shape[k] != v]
+    ours, theirs = features.buckets, shape["buckets"]
+    if (ours is None) != (theirs is None) or (ours is not None and not np.array_equal(ours, theirs)):
+        differ.append("other king buckets")
+    if differ:
+        fail("--init %s: not the shape trained here: %s" % (path, ", ".join(differ)))
+    ft_w, ft_b, l1_w, l1_b, l2_w, l2_b = (torch.from_numpy(a) for a in arrays)
+    with torch.no_grad():
+        model.ft.weight.copy_(ft_w / (QA << FT_SHIFT))
+        model.ft_bias.copy_(ft_b / (QA << FT_SHIFT))
+        model.l1.weight.copy_(l1_w / QB)
+        model.l1.bias.copy_(l1_b / (QA * QB))
+        model.l2.weight.copy_(l2_w.reshape(1, L1) / QB)
+        model.l2.bias.copy_(l2_b / (QA * QB))
+
+
 def plot(path, curves):
     import matplotlib
     matplotlib.use("Agg")
@@ -338,7 +398,7 @@ def main():
                         help="the learning rate is multiplied by this after each epoch (default 1: constant)")
     parser.add_argument("--lambda", dest="lam", type=float, default=0.75,
                         help="weight of the search's score against the game's result (default 0.75)")
-    parser.add_argument("--hidden", type=int, default=128, help="values per side (default 128)")
+    parser.add_argument("--hidden", type=int, help="values per side (default 128, or --init's)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--validation", type=float, default=0.05,
                         help="share of the positions held out, in whole games (default 0.05)")
@@ -352,6 +412,9 @@ def main():
     parser.add_argument("--factorise", action="store_true",
                         help="train weights per (kind, whose) shared by all cells (with king buckets also per "
                              "piece on a cell, shared by all buckets), folded into each feature's own when written")
+    parser.add_argument("--init", metavar="NET",
+                        help="start from this net's weights (its shape: --hidden and --king-buckets default to "
+                             "its own) instead of random ones, to train a net further on new games")
     args = parser.parse_args()
     if not 0 <= args.lam <= 1 or not 0 < args.validation < 1 or args.epochs < 1 or args.batch < 1 or \
             not args.scale > 0 or not 0 < args.lr_decay <= 1:
@@ -365,9 +428,17 @@ def main():
     torch.set_num_threads(args.threads)
     torch.use_deterministic_algorithms(True)
     header, data = load(args.data)
-    features = Features(header, king_buckets(args.king_buckets, header) if args.king_buckets else None)
-    train, valid, games, held_games = split_by_games(data, args.validation, args.seed)
+    init = read_net(args.init) if args.init else None
+    if args.king_buckets:
+        buckets = king_buckets(args.king_buckets, header)
+    else:
+        buckets = init[0]["buckets"] if init else None
+    features = Features(header, buckets)
+    args.hidden = args.hidden or (init[0]["hidden"] if init else 128)
     model = build_model(torch, features, args.hidden, args.factorise)
+    if init:
+        start_from(torch, model, args.init, *init, header, features, args.hidden)
+    train, valid, games, held_games = split_by_games(data, args.validation, args.seed)
     optimizer = torch.optim.Adam(model.parameters(), lr=args.lr)
     schedule = torch.optim.lr_scheduler.ExponentialLR(optimizer, gamma=args.lr_decay)
     print("%s: %d positions of %d games (%d positions, %d games, held out), %d features%s, %d x 2 -> %d -> 1, "
@@ -376,10 +447,14 @@ def main():
                                           else "", args.hidden, L1, args.lam, args.scale,
                                           ", factorised" if args.factorise else ""), flush=True)
     curves = {"training": [], "validation": []}
-    # The loss of the untrained net on the held-out games: what the training has to beat.
-    print("untrained: validation %.6f" % run_epoch(torch, model, features, valid, args), flush=True)
+    # The loss of the net before training on the held-out games: what the training has to beat.
+    # With --init that net is a candidate too (epoch 0): the games may teach it nothing new.
+    start_loss = run_epoch(torch, model, features, valid, args)
+    print("%s: validation %.6f" % ("start (%s)" % args.init if init else "untrained", start_loss), flush=True)
     shuffle = np.random.RandomState(args.seed + 1)
     best = (float("inf"), 0, None)  # the lowest validation loss, its epoch, the net's weights then
+    if init:
+        best = (start_loss, 0, {k: v.clone() for k, v in model.state_dict().items()})
     for epoch in range(1, args.epochs + 1):
         start = time.monotonic()
         train_loss = run_epoch(torch, model, features, train[shuffle.permutation(len(train))], args, optimizer)

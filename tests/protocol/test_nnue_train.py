@@ -104,6 +104,31 @@ def test_chess_net_learns_and_is_the_same_for_a_seed():
         assert open(os.path.join(tmp, "d.nnue"), "rb").read() != net, "the scale changed nothing"
 
 
+def test_init_trains_a_net_on():
+    """--init: the training starts from a net file's weights; the net before training is epoch 0,
+    kept (the same file) when no epoch beats it, and a net trained on from it fits better."""
+    if sanitized():
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        data = positions(tmp, "chess", 3000, "--nodes", 300, "--no-nnue")
+        first, same, further = (os.path.join(tmp, name + ".nnue") for name in ("first", "same", "further"))
+        code, out, err = train(data, "--out", first, "--epochs", 2, "--hidden", 32, "--batch", 512)
+        assert code == 0, (code, out, err)
+        first_loss = kept(out)[1]
+        # The shape comes from the net (32 values a side); at learning rate 0 nothing changes.
+        code, out, err = train(data, "--out", same, "--epochs", 1, "--batch", 512, "--init", first, "--lr", 0)
+        assert code == 0 and " 32 x 2 -> 32 -> 1" in out, (code, out, err)
+        start = float(re.search(r"^start \(%s\): validation ([\d.]+)$" % re.escape(first), out, re.M).group(1))
+        # The quantised net's loss on the same held-out games, within its few centipawns of the float net's.
+        assert abs(start - first_loss) < 0.002, (start, first_loss)
+        assert kept(out) == (0, start), out
+        assert open(same, "rb").read() == open(first, "rb").read(), "the net read back is not the net written"
+        code, out, err = train(data, "--out", further, "--epochs", 2, "--batch", 512, "--init", first)
+        assert code == 0, (code, out, err)
+        epoch, loss = kept(out)
+        assert epoch >= 1 and loss < start, out
+
+
 def test_hex_boards_and_the_hand():
     if sanitized():
         return
@@ -157,6 +182,11 @@ def test_bad_input_is_named():
     with tempfile.TemporaryDirectory() as tmp:
         chess, starchess = positions(tmp, "chess", 50, "--depth", 1), positions(tmp, "starchess", 50, "--depth", 1)
         net = os.path.join(tmp, "x.nnue")
+        chess_net, cut, longer = os.path.join(REPO_ROOT, "data", "nets", "chess.nnue"), os.path.join(tmp, "cut"), \
+            os.path.join(tmp, "longer")
+        whole = open(chess_net, "rb").read()
+        open(cut, "wb").write(whole[:20000])
+        open(longer, "wb").write(whole + b"\0")
         for args, message in (([chess, starchess], "holds starchess positions, not chess"),
                               ([os.path.join(tmp, "none.sfpos")], "No such file"),
                               ([os.path.join(REPO_ROOT, "README.md")], "not a starfish position file"),
@@ -165,7 +195,14 @@ def test_bad_input_is_named():
                               ([chess, "--lr-decay", "0"], "--lr-decay in (0, 1]"),
                               ([chess, "--king-buckets", "x"], "'x' is neither halves, quarters nor a list"),
                               ([chess, "--king-buckets", "0,1"], "64 numbers in [0, 64) wanted"),
-                              ([starchess, "--king-buckets", "halves"], "for 8x8 boards; starchess has 37")):
+                              ([starchess, "--king-buckets", "halves"], "for 8x8 boards; starchess has 37"),
+                              ([chess, "--init", chess_net, "--hidden", "16"], "hidden 128 (the training's 16)"),
+                              ([chess, "--init", os.path.join(REPO_ROOT, "data", "nets", "starchess.nnue")],
+                               "variant starchess (the training's chess)"),
+                              ([chess, "--init", chess_net, "--king-buckets", "halves"], "other king buckets"),
+                              ([chess, "--init", os.path.join(REPO_ROOT, "README.md")], "not a starfish net file"),
+                              ([chess, "--init", cut], "cut short (20000 bytes)"),
+                              ([chess, "--init", longer], "1 bytes after the net")):
             code, out, err = train(*(args + ["--out", net]))
             assert code == 2 and err.startswith("nnue_train: ") and message in err, (args, code, err)
         assert not os.path.exists(net)
