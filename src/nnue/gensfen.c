@@ -267,8 +267,10 @@ static void *pack_batch(const Batch *b, bool failed, size_t *len)
     char *data = malloc(*len);
     if (data) {
         memcpy(data, &n, sizeof n);
-        memcpy(data + sizeof n, b->data, records);
-        memcpy(data + sizeof n + records, b->keys, keys);
+        if (records) { /* a game stopped before its first kept position has no arrays at all */
+            memcpy(data + sizeof n, b->data, records);
+            memcpy(data + sizeof n + records, b->keys, keys);
+        }
     }
     return data;
 }
