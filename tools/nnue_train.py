@@ -373,12 +373,13 @@ def start_from(torch, model, path, shape, arrays, header, features, hidden):
 
 
 def plot(path, curves):
+    """curves: name -> [(epoch, loss), ...]."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     fig, ax = plt.subplots(figsize=(6, 4))
-    for name, values in curves.items():
-        ax.plot(range(1, len(values) + 1), values, marker="o", label=name)
+    for name, points in curves.items():
+        ax.plot(*zip(*points), marker="o", label=name)
     ax.set_xlabel("epoch")
     ax.xaxis.get_major_locator().set_params(integer=True)
     ax.set_ylabel("loss (mean squared, probability)")
@@ -446,14 +447,15 @@ def main():
                                           " (%d king buckets)" % features.bucket_count if features.buckets is not None
                                           else "", args.hidden, L1, args.lam, args.scale,
                                           ", factorised" if args.factorise else ""), flush=True)
-    curves = {"training": [], "validation": []}
+    curves = {"training": [], "validation": []}  # (epoch, loss) points
     # The loss of the net before training on the held-out games: what the training has to beat.
     # With --init that net is a candidate too (epoch 0): the games may teach it nothing new.
     start_loss = run_epoch(torch, model, features, valid, args)
     print("%s: validation %.6f" % ("start (%s)" % args.init if init else "untrained", start_loss), flush=True)
     shuffle = np.random.RandomState(args.seed + 1)
     best = (float("inf"), 0, None)  # the lowest validation loss, its epoch, the net's weights then
-    if init:
+    if init:  # the starting net's point: what the new games teach it shows from there
+        curves["validation"].append((0, start_loss))
         best = (start_loss, 0, {k: v.clone() for k, v in model.state_dict().items()})
     for epoch in range(1, args.epochs + 1):
         start = time.monotonic()
@@ -461,8 +463,8 @@ def main():
         valid_loss = run_epoch(torch, model, features, valid, args)
         learning_rate = schedule.get_last_lr()[0]
         schedule.step()
-        curves["training"].append(train_loss)
-        curves["validation"].append(valid_loss)
+        curves["training"].append((epoch, train_loss))
+        curves["validation"].append((epoch, valid_loss))
         seconds = time.monotonic() - start
         print("epoch %d: training %.6f, validation %.6f, learning rate %.2e (%.1f s, %.0f positions/s)" % (
             epoch, train_loss, valid_loss, learning_rate, seconds, len(train) / seconds), flush=True)
