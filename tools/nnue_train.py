@@ -27,9 +27,10 @@ games (whole games, chosen by a seeded shuffle: positions of one game are too al
 each other) is held out for the validation loss printed after each epoch; the net written is
 the epoch's with the lowest validation loss.
 With --init the training starts from a net file's weights instead of random ones (Stockfish's
-nets are each trained on from the one before): a round of new games then improves the net in
-use without the earlier rounds' positions, which this machine does not keep; the net before
-training is epoch 0, kept when no epoch beats it on the held-out games.
+nets are each trained on from the one before), so that new games can train the net in use
+without the earlier rounds' positions, which this machine does not keep (tried once in chess,
+docs/nnue.md: it fitted the new games and played no better); the net before training is
+epoch 0, kept when no epoch beats it on the held-out games.
 The same data, options and seed give the same file.  The net is written quantised (int16
 weights, int32 layer biases, docs/nnue.md); the last line says how far the quantised net's
 evaluations stray from the float net's.
