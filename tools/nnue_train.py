@@ -56,7 +56,7 @@ MAX_BUCKETS = 64    # nnue.h's NNUE_MAX_BUCKETS
 
 
 def fail(message):
-    print("nnue_train: %s" % message, file=sys.stderr)
+    print("%s: %s" % (os.path.splitext(os.path.basename(sys.argv[0]))[0], message), file=sys.stderr)
     sys.exit(2)
 
 
@@ -317,22 +317,23 @@ def write_net(path, header, hidden, features, q):
             f.write(array.astype(array.dtype.newbyteorder("<")).tobytes())
 
 
-def read_net(path):
+def read_net(path, option="--init"):
     """A net file as write_net writes it: its shape (variant, cells, types, hand, features,
-    hidden, king buckets or None) and its six integer arrays, for --init."""
+    hidden, king buckets or None) and its six integer arrays, for --init (`option` names the
+    file's source in what is refused)."""
     try:
         with open(path, "rb") as f:
             raw = f.read()
     except OSError as e:
-        fail("--init %s: %s" % (path, e.strerror))
+        fail("%s %s: %s" % (option, path, e.strerror))
     head = struct.Struct("<HHHHIII")
     at = len(MAGIC) + head.size + 24
     if raw[:len(MAGIC)] != MAGIC or len(raw) < at:
-        fail("--init %s: not a starfish net file" % path)
+        fail("%s %s: not a starfish net file" % (option, path))
     version, cells, types, hand, count, hidden, l1 = head.unpack_from(raw, len(MAGIC))
     if version not in (1, 2) or l1 != L1:
-        fail("--init %s: a net of version %d with %d values in its hidden layer; this trainer writes versions 1 "
-             "and 2 with %d" % (path, version, l1, L1))
+        fail("%s %s: a net of version %d with %d values in its hidden layer; this trainer writes versions 1 "
+             "and 2 with %d" % (option, path, version, l1, L1))
     shape = {"variant": raw[at - 24:at].rstrip(b"\0").decode(errors="replace"), "cells": cells, "types": types,
              "hand": hand, "features": count, "hidden": hidden, "buckets": None}
     at += cells  # the mirror table
@@ -344,11 +345,11 @@ def read_net(path):
                         ("<i2", (L1,)), ("<i4", (1,))):
         size = int(np.prod(dims)) * np.dtype(dtype).itemsize
         if at + size > len(raw):
-            fail("--init %s: cut short (%d bytes)" % (path, len(raw)))
+            fail("%s %s: cut short (%d bytes)" % (option, path, len(raw)))
         arrays.append(np.frombuffer(raw, dtype, int(np.prod(dims)), at).reshape(dims).astype(np.float32))
         at += size
     if at != len(raw):
-        fail("--init %s: %d bytes after the net" % (path, len(raw) - at))
+        fail("%s %s: %d bytes after the net" % (option, path, len(raw) - at))
     return shape, arrays
 
 
