@@ -4,7 +4,7 @@ make centipawns, docs/nnue.md) by a factor and writes the net again, the rest by
 
     /usr/bin/python3 tools/nnue_rescale.py NET.nnue FACTOR --out NEW.nnue
 
-Why: the search's margins (futility, razoring, ProbCut, delta pruning) are centipawns, and the
+Why: the search's margins (reverse futility, futility, razoring, delta pruning) are centipawns, and the
 exchange evaluator's piece values are the hand-written evaluation's, so a net whose pawn is
 worth 150 of them prunes as if every margin were two thirds of its size.  Each training round
 learns from the search scores of the round before and from game results, and where results
@@ -18,7 +18,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from nnue_train import L1, fail, read_net  # noqa: E402
+from nnue_train import L1, fail, net_bytes, parse_net  # noqa: E402
 
 # The file ends with the output layer: int16 weights[L1], then the int32 bias.
 TAIL = 2 * L1 + 4
@@ -41,9 +41,9 @@ def main():
     args = parser.parse_args()
     if not 0 < args.factor < 100:
         fail("the factor must lie in (0, 100), not %g" % args.factor)
-    shape, arrays = read_net(args.net, "net")  # refuses anything that is not a whole net file
-    with open(args.net, "rb") as f:
-        net = rescaled(f.read(), arrays, args.factor)
+    raw = net_bytes(args.net, "net")
+    shape, arrays = parse_net(raw, args.net, "net")  # refuses anything that is not a whole net file
+    net = rescaled(raw, arrays, args.factor)
     with open(args.out, "wb") as f:
         f.write(net)
     print("%s: %s's net, output layer times %g, written to %s" % (args.net, shape["variant"], args.factor, args.out))

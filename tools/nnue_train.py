@@ -317,15 +317,19 @@ def write_net(path, header, hidden, features, q):
             f.write(array.astype(array.dtype.newbyteorder("<")).tobytes())
 
 
-def read_net(path, option="--init"):
-    """A net file as write_net writes it: its shape (variant, cells, types, hand, features,
-    hidden, king buckets or None) and its six integer arrays, for --init (`option` names the
-    file's source in what is refused)."""
+def net_bytes(path, option="--init"):
+    """A net file's bytes (`option` names the file's source in what is refused)."""
     try:
         with open(path, "rb") as f:
-            raw = f.read()
+            return f.read()
     except OSError as e:
         fail("%s %s: %s" % (option, path, e.strerror))
+
+
+def parse_net(raw, path, option="--init"):
+    """A net file's bytes as write_net writes them: its shape (variant, cells, types, hand,
+    features, hidden, king buckets or None) and its six integer arrays, for --init and
+    nnue_rescale.py; anything else is refused, named by `option` and `path`."""
     head = struct.Struct("<HHHHIII")
     at = len(MAGIC) + head.size + 24
     if raw[:len(MAGIC)] != MAGIC or len(raw) < at:
@@ -431,7 +435,7 @@ def main():
     torch.set_num_threads(args.threads)
     torch.use_deterministic_algorithms(True)
     header, data = load(args.data)
-    init = read_net(args.init) if args.init else None
+    init = parse_net(net_bytes(args.init), args.init) if args.init else None
     if args.king_buckets:
         buckets = king_buckets(args.king_buckets, header)
     else:
