@@ -22,7 +22,10 @@ centipawns for the side to move (the engine's scale).  The loss: the mean square
 of sigmoid(cp / CP) and lambda x sigmoid(score / CP) + (1 - lambda) x the game's result (0,
 1/2, 1), where CP (--scale, default 400) is the margin that makes a win about three times as
 likely as a loss: larger in a game whose scores run larger (Megastar's), so that its large
-scores still differ in the loss.  A fraction of the
+scores still differ in the loss.  `--scale fit` takes the CP at which sigmoid(score / CP)
+best predicts the training games' results: at any other the results pull the net's
+centipawns away from the scores', and round after round the net's scale drifts from the
+search's margins (docs/nnue.md, "The net's scale").  A fraction of the
 games (whole games, chosen by a seeded shuffle: positions of one game are too alike to test
 each other) is held out for the validation loss printed after each epoch; the net written is
 the epoch's with the lowest validation loss.
@@ -236,6 +239,36 @@ def batch_tensors(torch, features, records):
     return views[0], views[1], black
 
 
+def scale_error(records, scale):
+    """How far sigmoid(score / scale) misses the games' results: the mean squared difference."""
+    return squared_error(records["score"].astype(np.float64), (records["result"] + 1) / 2, scale)
+
+
+def squared_error(score, result, scale):
+    return float(np.mean((1 / (1 + np.exp(-score / scale)) - result) ** 2))
+
+
+def fit_scale(records, low=50.0, high=4000.0):
+    """The scale at which the search's scores best predict the games' results (--scale fit).
+
+    Trained at another scale, the net does not keep the scores' centipawns: where a pawn wins
+    more often than sigmoid(100 / scale) says, the results pull its evaluations above the
+    scores, and the next round, trained on that net's scores, grows again (chess's fifth round
+    stood at 1.5 times the hand-written evaluation; docs/nnue.md, "The net's scale").  At the
+    fitted scale both targets agree and the net stays in the scores' centipawns.  A golden-section
+    search on the logarithm of the scale, to within a centipawn (the error is one-humped in it)."""
+    score, result = records["score"].astype(np.float64), (records["result"] + 1) / 2
+    ratio = (5 ** 0.5 - 1) / 2
+    a, b = np.log(low), np.log(high)
+    while np.exp(b) - np.exp(a) > 1:
+        c, d = b - ratio * (b - a), a + ratio * (b - a)
+        if squared_error(score, result, np.exp(c)) < squared_error(score, result, np.exp(d)):
+            b = d
+        else:
+            a = c
+    return float(np.round(np.exp((a + b) / 2)))
+
+
 def targets(torch, records, lam, scale):
     score = torch.from_numpy(records["score"].astype(np.float32))
     result = torch.from_numpy((records["result"].astype(np.float32) + 1) / 2)
@@ -394,6 +427,16 @@ def plot(path, curves):
     fig.savefig(path)
 
 
+def scale_option(text):
+    """--scale's value: `fit`, or a number of centipawns."""
+    if text == "fit":
+        return text
+    try:
+        return float(text)
+    except ValueError:
+        fail("--scale is a number of centipawns or fit, not %r" % text)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("data", nargs="+", help="position files of one variant (starfish gensfen)")
@@ -414,8 +457,9 @@ def main():
     parser.add_argument("--king-buckets", metavar="SPEC",
                         help="features per bucket of the viewer's king's cell (HalfKA-style): halves, quarters "
                              "(8x8 boards) or a bucket per cell, comma-separated (default: none)")
-    parser.add_argument("--scale", type=float, default=400.0,
-                        help="centipawns that sigmoid maps to 1 (default 400; larger where scores run larger)")
+    parser.add_argument("--scale", default="400",
+                        help="centipawns that sigmoid maps to 1 (default 400; larger where scores run larger), "
+                             "or fit: the scale at which the scores best predict the results")
     parser.add_argument("--factorise", action="store_true",
                         help="train weights per (kind, whose) shared by all cells (with king buckets also per "
                              "piece on a cell, shared by all buckets), folded into each feature's own when written")
@@ -423,8 +467,9 @@ def main():
                         help="start from this net's weights (its shape: --hidden and --king-buckets default to "
                              "its own) instead of random ones, to train a net further on new games")
     args = parser.parse_args()
+    args.scale = scale_option(args.scale)
     if not 0 <= args.lam <= 1 or not 0 < args.validation < 1 or args.epochs < 1 or args.batch < 1 or \
-            not args.scale > 0 or not 0 < args.lr_decay <= 1:
+            not (args.scale == "fit" or args.scale > 0) or not 0 < args.lr_decay <= 1:
         fail("--lambda and --validation lie in [0, 1], --lr-decay in (0, 1], --epochs, --batch and --scale "
              "are positive")
     try:
@@ -446,6 +491,10 @@ def main():
     if init:
         start_from(torch, model, args.init, *init, header, features, args.hidden)
     train, valid, games, held_games = split_by_games(data, args.validation, args.seed)
+    if args.scale == "fit":
+        args.scale = fit_scale(train)
+        print("scale fitted to the training games' results: %g cp (squared error %.5f; at 400 cp %.5f)" % (
+            args.scale, scale_error(train, args.scale), scale_error(train, 400.0)), flush=True)
     optimizer = torch.optim.Adam(model.parameters(), lr=args.lr)
     schedule = torch.optim.lr_scheduler.ExponentialLR(optimizer, gamma=args.lr_decay)
     print("%s: %d positions of %d games (%d positions, %d games, held out), %d features%s, %d x 2 -> %d -> 1, "

@@ -7,7 +7,8 @@
 #
 # Settings from the environment (defaults in brackets): POSITIONS a round [1000000], NODES
 # searched a move [1000], THREADS [2], HIDDEN [128], EPOCHS [10], LAMBDA [0.75], SCALE (the
-# trainer's --scale) [400], LR_DECAY (its --lr-decay) [1], FACTORISE (1: its --factorise) [0],
+# trainer's --scale) [fit: the scale at which the round's scores predict its results, so that a
+# net keeps the centipawns of the scores it learns from, round after round], LR_DECAY (its --lr-decay) [1], FACTORISE (1: its --factorise) [0],
 # WORK, the folder for the data, nets, plots and the log [build/nets-work/VARIANT].  Each step's time
 # goes into WORK/log.  The nets are WORK/roundN.nnue; whether one is better than what it
 # replaces is for a match to say (docs/nnue.md shows the commands), and the winner is copied
@@ -47,7 +48,7 @@ while [ "$round" -le "$rounds" ]; do
     net="$work/round$round.nnue"
     # shellcheck disable=SC2086 # $data: one word a file
     timed "round $round: training" /usr/bin/python3 "$root/tools/nnue_train.py" $data --out "$net" \
-        --hidden "${HIDDEN:-128}" --epochs "${EPOCHS:-10}" --lambda "${LAMBDA:-0.75}" --scale "${SCALE:-400}" \
+        --hidden "${HIDDEN:-128}" --epochs "${EPOCHS:-10}" --lambda "${LAMBDA:-0.75}" --scale "${SCALE:-fit}" \
         --lr-decay "${LR_DECAY:-1}" $factorise \
         --threads "$threads" --plot "$work/round$round.png" | tee -a "$log"
     round=$((round + 1))

@@ -176,6 +176,30 @@ print("ok")
     assert proc.returncode == 0 and proc.stdout.strip() == "ok", (proc.stdout, proc.stderr)
 
 
+def test_scale_fit_finds_the_scale_the_results_follow():
+    """--scale fit: on games whose results follow sigmoid(score / 250) the fitted scale is 250
+    within sampling noise, and 400 where they follow sigmoid(score / 400)."""
+    script = """
+import importlib.util, sys
+import numpy as np
+spec = importlib.util.spec_from_file_location("t", sys.argv[1])
+t = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(t)
+for truth in (250, 400):
+    rng = np.random.RandomState(truth)
+    data = np.zeros(200000, dtype=[("score", "<i2"), ("result", "i1")])
+    data["score"] = rng.randint(-800, 801, len(data))
+    won = rng.random_sample(len(data)) < 1 / (1 + np.exp(-data["score"] / truth))
+    data["result"] = np.where(won, 1, -1)
+    fitted = t.fit_scale(data)
+    assert abs(fitted - truth) < 0.04 * truth, (truth, fitted)
+    assert t.scale_error(data, fitted) < min(t.scale_error(data, fitted * 0.8), t.scale_error(data, fitted * 1.25))
+print("ok")
+"""
+    proc = subprocess.run([TRAIN[0], "-c", script, TRAIN[1]], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0 and proc.stdout.strip() == "ok", (proc.stdout, proc.stderr)
+
+
 def test_bad_input_is_named():
     if sanitized():
         return
@@ -192,6 +216,7 @@ def test_bad_input_is_named():
                               ([os.path.join(REPO_ROOT, "README.md")], "not a starfish position file"),
                               ([chess, "--lambda", "2"], "--lambda and --validation lie in [0, 1]"),
                               ([chess, "--scale", "0"], "--batch and --scale are positive"),
+                              ([chess, "--scale", "wide"], "--scale is a number of centipawns or fit, not 'wide'"),
                               ([chess, "--lr-decay", "0"], "--lr-decay in (0, 1]"),
                               ([chess, "--king-buckets", "x"], "'x' is neither halves, quarters nor a list"),
                               ([chess, "--king-buckets", "0,1"], "64 numbers in [0, 64) wanted"),
@@ -223,6 +248,7 @@ def test_train_net_makes_nets_from_nothing():
             assert re.search(r"^%s: \d+ s$" % step, log, re.M), (step, log)
         assert "the last net: %s/round2.nnue" % tmp in log, log
         assert log.count("factorised") == 2, log  # FACTORISE=1 reached the trainer in both rounds
+        assert len(re.findall(r"^scale fitted to the training games' results: \d+ cp", log, re.M)) == 2, log
         for name in ("round1.sfpos", "round2.sfpos", "round1.nnue", "round2.png"):
             assert os.path.getsize(os.path.join(tmp, name)) > 0, name
         with Session("starvation") as s:
