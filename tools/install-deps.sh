@@ -21,8 +21,9 @@ packages=(
   python3-prometheus-client # /metrics read by Prometheus's parser (tests/api/test_api_ops.py)
 )
 # The network trainer (tools/nnue_train.py, run by Debian's /usr/bin/python3): PyTorch on the
-# CPU, numpy, matplotlib for the loss plot; without their recommends (OpenCV, Qt, GDAL...).
-lean_packages=(python3-torch python3-numpy python3-matplotlib)
+# CPU, numpy, matplotlib for the loss plot, SciPy for fitting the scale; without their
+# recommends (OpenCV, Qt, GDAL...).
+lean_packages=(python3-torch python3-numpy python3-matplotlib python3-scipy)
 # Node.js for the browser tests: the machine's own if it has one, else Debian's.
 command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
 # The packages named that are not installed yet, one a line.

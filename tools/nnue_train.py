@@ -245,7 +245,8 @@ def scale_error(records, scale):
 
 
 def squared_error(score, result, scale):
-    return float(np.mean((1 / (1 + np.exp(-score / scale)) - result) ** 2))
+    from scipy.special import expit  # sigmoid, without overflow for large scores
+    return float(np.mean((expit(score / scale) - result) ** 2))
 
 
 def fit_scale(records, low=50.0, high=4000.0):
@@ -255,18 +256,13 @@ def fit_scale(records, low=50.0, high=4000.0):
     more often than sigmoid(100 / scale) says, the results pull its evaluations above the
     scores, and the next round, trained on that net's scores, grows again (chess's fifth round
     stood at 1.5 times the hand-written evaluation; docs/nnue.md, "The net's scale").  At the
-    fitted scale both targets agree and the net stays in the scores' centipawns.  A golden-section
-    search on the logarithm of the scale, to within a centipawn (the error is one-humped in it)."""
+    fitted scale both targets agree and the net stays in the scores' centipawns.  SciPy's
+    bounded scalar minimisation of the error over the scale's logarithm, to a centipawn."""
+    from scipy.optimize import minimize_scalar
     score, result = records["score"].astype(np.float64), (records["result"] + 1) / 2
-    ratio = (5 ** 0.5 - 1) / 2
-    a, b = np.log(low), np.log(high)
-    while np.exp(b) - np.exp(a) > 1:
-        c, d = b - ratio * (b - a), a + ratio * (b - a)
-        if squared_error(score, result, np.exp(c)) < squared_error(score, result, np.exp(d)):
-            b = d
-        else:
-            a = c
-    return float(np.round(np.exp((a + b) / 2)))
+    best = minimize_scalar(lambda log_scale: squared_error(score, result, np.exp(log_scale)),
+                           bounds=(np.log(low), np.log(high)), method="bounded", options={"xatol": 1 / high})
+    return float(np.round(np.exp(best.x)))
 
 
 def targets(torch, records, lam, scale):
