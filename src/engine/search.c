@@ -18,9 +18,10 @@
 /* Pruning margins, centipawns. */
 #define RFP_MAX_DEPTH 5
 #define RFP_MARGIN 100 /* per ply of depth */
-#define FUTILITY_MAX_DEPTH 2
-#define FUTILITY_MARGIN 100 /* plus this per ply of depth */
-#define LMP_MAX_DEPTH 3
+#define FUTILITY_MAX_DEPTH 8
+#define FUTILITY_MARGIN 90 /* plus FUTILITY_MARGIN_PER_PLY per ply of depth */
+#define FUTILITY_MARGIN_PER_PLY 60
+#define LMP_MAX_DEPTH 8
 /* Razoring: within RAZOR_MAX_DEPTH plies of the leaves, a static evaluation RAZOR_MARGIN per
  * ply of depth below alpha asks quiescence whether the node fails low. */
 #define RAZOR_MAX_DEPTH 3
@@ -111,7 +112,7 @@ static bool prune_quiet(int static_eval, int alpha, int depth, int legal, int hi
         return true;
     if (depth <= HISTORY_PRUNE_MAX_DEPTH && history < -HISTORY_PRUNE_UNIT * depth)
         return true;
-    return depth <= FUTILITY_MAX_DEPTH && static_eval + FUTILITY_MARGIN * (depth + 1) <= alpha;
+    return depth <= FUTILITY_MAX_DEPTH && static_eval + FUTILITY_MARGIN + FUTILITY_MARGIN_PER_PLY * depth <= alpha;
 }
 
 /* Does the move give check?  Asked of the position by making the move, once: `known` keeps
