@@ -3,7 +3,7 @@
 
     /usr/bin/python3 tools/nnue_train.py DATA.sfpos [DATA.sfpos ...] --out NET.nnue
         [--epochs E] [--batch B] [--lr LR] [--lambda L] [--hidden H] [--seed S]
-        [--lr-decay G] [--validation F] [--plot FILE.png] [--threads T] [--scale CP]
+        [--lr-decay G] [--validation F] [--plot FILE.png] [--threads T] [--scale CP|fit]
         [--king-buckets SPEC] [--factorise] [--init NET.nnue]
 
 Debian's PyTorch (python3-torch, CPU) under Debian's own python3; numpy reads the records as
@@ -428,9 +428,12 @@ def scale_option(text):
     if text == "fit":
         return text
     try:
-        return float(text)
+        scale = float(text)
     except ValueError:
+        scale = float("nan")
+    if not np.isfinite(scale):
         fail("--scale is a number of centipawns or fit, not %r" % text)
+    return scale
 
 
 def main():

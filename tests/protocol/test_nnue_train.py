@@ -217,6 +217,7 @@ def test_bad_input_is_named():
                               ([chess, "--lambda", "2"], "--lambda and --validation lie in [0, 1]"),
                               ([chess, "--scale", "0"], "--batch and --scale are positive"),
                               ([chess, "--scale", "wide"], "--scale is a number of centipawns or fit, not 'wide'"),
+                              ([chess, "--scale", "inf"], "--scale is a number of centipawns or fit, not 'inf'"),
                               ([chess, "--lr-decay", "0"], "--lr-decay in (0, 1]"),
                               ([chess, "--king-buckets", "x"], "'x' is neither halves, quarters nor a list"),
                               ([chess, "--king-buckets", "0,1"], "64 numbers in [0, 64) wanted"),
