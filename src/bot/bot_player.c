@@ -7,7 +7,6 @@
 
 #include "../util/clock.h"
 #include "../util/error.h"
-#include "../util/parse.h"
 
 #define QUIT_SECONDS 1.0 /* for the engine to exit after `quit` */
 
@@ -46,23 +45,10 @@ bool player_go(Player *p, const char *position, const char *go, double wait_seco
 /* The score of an `info` line (of the first line of several, with MultiPV), if it has one. */
 static void read_score(Player *p, const char *line)
 {
-    const char *multipv = strstr(line, " multipv ");
-    if (multipv && strncmp(multipv + 9, "1 ", 2) != 0)
+    UciScore sc;
+    if (!uciproc_info_score(line, &sc))
         return;
-    const char *s = strstr(line, " score ");
-    if (!s)
-        return;
-    char kind[8], number[24];
-    int value;
-    if (sscanf(s, " score %7s %23s", kind, number) != 2 || !parse_int(number, -PLAYER_MATE_SCORE, PLAYER_MATE_SCORE,
-                                                                          &value))
-        return;
-    if (strcmp(kind, "cp") == 0)
-        p->score = value;
-    else if (strcmp(kind, "mate") == 0)
-        p->score = value > 0 ? PLAYER_MATE_SCORE - value : -PLAYER_MATE_SCORE - value;
-    else
-        return;
+    p->score = !sc.mate ? sc.value : sc.value > 0 ? PLAYER_MATE_SCORE - sc.value : -PLAYER_MATE_SCORE - sc.value;
     p->scored = true;
 }
 

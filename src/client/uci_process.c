@@ -15,6 +15,7 @@
 
 #include "../util/clock.h"
 #include "../util/error.h"
+#include "../util/parse.h"
 
 /* Milliseconds from now until deadline, for poll(), rounded up and at least 0. */
 static int ms_until(double deadline)
@@ -269,5 +270,45 @@ bool uciproc_bestmove(const char *line, char *best, size_t len)
         return false;
     t += strspn(t, " \t");
     snprintf(best, len, "%.*s", (int)strcspn(t, " \t"), t);
+    return true;
+}
+
+/* Where the word after ` key ` starts in an info line (its words in out, up to `words` of
+ * them, len bytes); NULL when the key is absent. */
+static const char *info_field(const char *line, const char *key, int words, char *out, size_t len)
+{
+    size_t klen = strlen(key);
+    for (const char *s = strstr(line, key); s; s = strstr(s + 1, key)) {
+        if (s == line || s[-1] != ' ' || s[klen] != ' ')
+            continue;
+        const char *v = s + klen + 1, *end = v;
+        for (int w = 0; w < words; w++) {
+            end += strspn(end, " \t");
+            end += strcspn(end, " \t");
+        }
+        snprintf(out, len, "%.*s", (int)(end - v), v);
+        return v;
+    }
+    return NULL;
+}
+
+bool uciproc_info_score(const char *line, UciScore *out)
+{
+    char multipv[16], score[40], kind[8], value[24], depth[16], rest[8];
+    const char *at = first_word(line, "info") ? info_field(line, "score", 2, score, sizeof score) : NULL;
+    /* `string` makes the rest of the line a text, whatever words it holds */
+    const char *text = info_field(line, "string", 1, rest, sizeof rest);
+    if (!at || (text && text < at))
+        return false;
+    if (info_field(line, "multipv", 1, multipv, sizeof multipv) && strcmp(multipv, "1") != 0)
+        return false;
+    UciScore sc = {0};
+    if (sscanf(score, "%7s %23s", kind, value) != 2 || (strcmp(kind, "cp") != 0 && strcmp(kind, "mate") != 0) ||
+        !parse_int(value, -UCI_SCORE_LIMIT, UCI_SCORE_LIMIT, &sc.value))
+        return false;
+    sc.mate = kind[0] == 'm';
+    if (info_field(line, "depth", 1, depth, sizeof depth) && !parse_int(depth, 0, 100000, &sc.depth))
+        sc.depth = 0;
+    *out = sc;
     return true;
 }

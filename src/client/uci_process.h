@@ -51,4 +51,17 @@ bool uciproc_wait_for(UciProc *p, const char *want, double seconds, char *why, s
  * line.  A `bestmove` line without a move gives an empty best. */
 bool uciproc_bestmove(const char *line, char *best, size_t len);
 
+/* What an `info` line says of the search's first line (MultiPV's other lines are passed
+ * over): its score, centipawns or (mate) moves to mate, negative when mated, within
+ * +-UCI_SCORE_LIMIT, and its depth (0 when the line gives none). */
+#define UCI_SCORE_LIMIT 100000
+typedef struct UciScore {
+    bool mate;
+    int value;
+    int depth;
+} UciScore;
+/* False for any other line, and for an `info` line without a readable score (or with one
+ * only in its `string`). */
+bool uciproc_info_score(const char *line, UciScore *out);
+
 #endif

@@ -114,6 +114,12 @@ bool game_pgn(Game *g, const PgnTags *tags, Text *out)
         token(&o, san);
         game_play(g, m);
         need_number = false; /* only a first move by Black carries "1..." of its own */
+        if (i < t->nnotes && t->notes[i][0]) {
+            char note[PGN_NOTE_MAX + 2];
+            snprintf(note, sizeof note, "{%s}", t->notes[i]);
+            token(&o, note);
+            need_number = true; /* and a move after a comment ("1. e4 {...} 1... e5") */
+        }
     }
     token(&o, result);
     put(&o, "\n");

@@ -6,9 +6,14 @@
 #include "game.h"
 
 /* What a caller knows of a game beyond its moves.  A NULL Event, White or Black is written
- * "?"; a NULL Date, Round or TimeControl is left out. */
+ * "?"; a NULL Date, Round or TimeControl is left out.  notes, when given, holds a comment
+ * for each of the first nnotes moves ("" for none; no '}' in it), written after the move in
+ * braces, as cutechess-cli writes an engine's score, depth and time: {+0.35/12 0.412s}. */
+#define PGN_NOTE_MAX 48
 typedef struct PgnTags {
     const char *event, *date, *round, *white, *black, *time_control;
+    const char (*notes)[PGN_NOTE_MAX];
+    int nnotes;
 } PgnTags;
 
 /*

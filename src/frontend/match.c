@@ -162,7 +162,9 @@ static const Option match_options[] = {
                 "neither side",
                 &cfg.mirrored_setup),
     OPTION_U64("seed", "S", "seed for the openings (default, or 0: from the time)", &cfg.seed),
-    OPTION_STRING("pgn", "FILE", "write every game to FILE", &cfg.pgn_path),
+    OPTION_STRING("pgn", "FILE",
+                  "write every game to FILE, each engine move with its score,\ndepth and time ({+0.35/12 0.412s})",
+                  &cfg.pgn_path),
     OPTION_CALL("sprt", "ELO0 ELO1",
                 "a sequential test of H1 (elo1) against H0 (elo0) on the\n"
                 "pentanomial of game pairs; stops the match when it concludes",

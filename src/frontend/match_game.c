@@ -82,6 +82,8 @@ typedef struct {
     Text command;
     int engine_of[2];        /* per colour */
     double clock[2];         /* per colour, seconds */
+    char (*notes)[PGN_NOTE_MAX]; /* the PGN's comment after each move ("" for the opening's) */
+    int nnotes;
 } Run;
 
 /* Ends the game off the board: `side` loses, for the reason in o->detail (which becomes the
@@ -184,8 +186,9 @@ static double go_command(const Run *r, int side, char *go, size_t len)
 }
 
 /* Sends the position and `go`, then reads lines until `bestmove` (its move into best) or the
- * deadline; the status of the last read, and the seconds taken. */
-static LineStatus ask(Run *r, UciProc *p, const char *go, double wait, char *best, double *elapsed)
+ * deadline; the status of the last read, the seconds taken and the last score the engine
+ * gave (sc->depth -1 when it gave none). */
+static LineStatus ask(Run *r, UciProc *p, const char *go, double wait, char *best, double *elapsed, UciScore *sc)
 {
     text_clear(&r->command);
     if (!text_addf(&r->command, "%s%s%s", r->head, r->g.n ? " moves" : "", text_str(&r->moves)))
@@ -195,8 +198,11 @@ static LineStatus ask(Run *r, UciProc *p, const char *go, double wait, char *bes
     LineStatus st = sent && uciproc_send(p, go) ? LINE_OK : LINE_EOF;
     char line[ENGINE_LINE_MAX];
     best[0] = 0;
+    sc->depth = -1;
     while (st == LINE_OK) {
         st = uciproc_read_line(p, line, sizeof line, start + wait);
+        if (st == LINE_OK && uciproc_info_score(line, sc))
+            continue;
         if (st == LINE_OK && uciproc_bestmove(line, best, ENGINE_LINE_MAX)) {
             *elapsed = clock_seconds() - start;
             return LINE_OK;
@@ -215,6 +221,31 @@ static void sanitize(const char *in, char *out, size_t len)
     out[n] = 0;
 }
 
+/* The comment on the move about to be played, as cutechess-cli writes it: the mover's score
+ * in pawns (or +M5 / -M5, moves to mate) and depth from its last info line, and the seconds
+ * it took.  False when memory runs out. */
+static bool note_move(Run *r, const UciScore *sc, double elapsed)
+{
+    int ply = r->g.n;
+    if (ply >= r->nnotes) {
+        int n = ply < 64 ? 128 : 2 * ply;
+        char(*grown)[PGN_NOTE_MAX] = realloc(r->notes, (size_t)n * sizeof *grown);
+        if (!grown)
+            return false;
+        memset(grown + r->nnotes, 0, (size_t)(n - r->nnotes) * sizeof *grown);
+        r->notes = grown;
+        r->nnotes = n;
+    }
+    char *note = r->notes[ply];
+    if (sc->depth < 0)
+        snprintf(note, PGN_NOTE_MAX, "%.3fs", elapsed);
+    else if (sc->mate)
+        snprintf(note, PGN_NOTE_MAX, "%cM%d/%d %.3fs", sc->value < 0 ? '-' : '+', abs(sc->value), sc->depth, elapsed);
+    else
+        snprintf(note, PGN_NOTE_MAX, "%+.2f/%d %.3fs", sc->value / 100.0, sc->depth, elapsed);
+    return true;
+}
+
 /* The move of the side to move, asked for, timed, judged and played; false when the game ended. */
 static bool engine_move(Run *r)
 {
@@ -224,7 +255,8 @@ static bool engine_move(Run *r)
     const char *name = cfg->eng[e].name;
     char go[160], best[ENGINE_LINE_MAX], err[200];
     double wait = go_command(r, side, go, sizeof go), elapsed;
-    LineStatus st = ask(r, p, go, wait, best, &elapsed);
+    UciScore sc;
+    LineStatus st = ask(r, p, go, wait, best, &elapsed, &sc);
     if (r->o->fatal[0])
         return false;
     if (st == LINE_EOF) {
@@ -265,7 +297,7 @@ static bool engine_move(Run *r)
     }
     char text[MOVE_TEXT_MAX];
     move_to_text(&r->g.pos, m, text);
-    if (!text_addf(&r->moves, " %s", text))
+    if (!text_addf(&r->moves, " %s", text) || !note_move(r, &sc, elapsed))
         return fatal(r, "out of memory");
     game_play(&r->g, m);
     return true;
@@ -289,7 +321,9 @@ static char *game_record(Run *r)
                     .round = round,
                     .white = cfg->eng[r->engine_of[WHITE]].name,
                     .black = cfg->eng[r->engine_of[BLACK]].name,
-                    .time_control = clocked ? tc : NULL};
+                    .time_control = clocked ? tc : NULL,
+                    .notes = r->notes,
+                    .nnotes = r->nnotes < r->g.n ? r->nnotes : r->g.n};
     Text pgn = {0};
     if (!game_pgn(&r->g, &tags, &pgn))
         text_free(&pgn);
@@ -331,5 +365,6 @@ void match_play_game(const MatchConfig *cfg, UciProc proc[2], int index, atomic_
     }
     text_free(&r.moves);
     text_free(&r.command);
+    free(r.notes);
     game_free(&r.g);
 }

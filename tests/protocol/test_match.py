@@ -103,8 +103,9 @@ def ptnml(out):
     return [int(x) for x in m.groups()]
 
 
-def read_pgn(path):
-    """The games of a PGN file: a list of ({tag: value}, movetext)."""
+def read_pgn(path, notes=False):
+    """The games of a PGN file: a list of ({tag: value}, movetext), the movetext without its
+    comments (the runner's scores and times differ from run to run), or with them (notes)."""
     with open(path) as f:
         text = f.read()
     games = []
@@ -113,6 +114,8 @@ def read_pgn(path):
             continue
         tags = dict(re.findall(r'^\[(\w+) "((?:[^"\\]|\\.)*)"\]$', chunk, re.M))
         head, _, moves = chunk.partition("\n\n")
+        if not notes:
+            moves = re.sub(r"\s*\{[^}]*\}", "", moves)
         games.append((tags, moves.strip()))
     return games
 
@@ -163,6 +166,31 @@ def test_greedy_games_in_every_variant():
                 first = re.search(r"(?:^|\s)1\.\s", moves)
                 assert setup and (not first or setup.start() < first.start()), \
                     "%s: no full setup at the start of %r" % (variant, moves[:200])
+
+
+# The runner's comment on each engine move, as cutechess-cli writes it: the mover's score in
+# pawns (or moves to mate) and depth from its last info line, then the seconds it took.
+NOTE = re.compile(r"^([+-](?:\d+\.\d\d|M\d+))/(\d+) (\d+\.\d{3})s$")
+
+
+def test_pgn_comments_give_each_moves_score_depth_and_time():
+    path = pgn_path("notes")
+    match_ok(["--engine1", engine(), "--engine2", engine(), "--games", 2, "--tc", "2+0.05", "--openings", 0,
+              "--max-plies", 16, "--pgn", path])
+    for tags, movetext in read_pgn(path, notes=True):
+        tokens = re.findall(r"\{[^}]*\}|[^\s{]+", movetext)
+        moves = [t for t in tokens[:-1] if not t.startswith("{") and not re.match(r"^\d+\.(\.\.)?$", t)]
+        notes = [t[1:-1] for t in tokens if t.startswith("{")]
+        assert len(moves) == 16 and len(notes) == 16, "a comment after each of the 16 moves: %r" % movetext
+        spent = [0.0, 0.0]
+        for ply, note in enumerate(notes):
+            m = NOTE.match(note)
+            assert m, "ply %d: comment %r is not {score/depth seconds}" % (ply + 1, note)
+            assert int(m.group(2)) >= 1, "ply %d: a search of depth 0: %r" % (ply + 1, note)
+            spent[ply % 2] += float(m.group(3))
+        # Each side's times fit its clock: 2 s and 0.05 s a move (8 moves each), within a second.
+        assert all(0 < t < 2 + 8 * 0.05 + 1 for t in spent), "times %r do not fit the clock: %r" % (spent, movetext)
+        assert re.search(r"\} 1\.\.\. \S+ \{", movetext), "a move after a comment carries its number: %r" % movetext
 
 
 def test_openings_are_played_twice_with_colours_swapped():

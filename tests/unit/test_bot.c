@@ -2,7 +2,7 @@
  * `starfish bot`'s config and challenge filters (src/bot/bot_config.c): keys read, bad lines
  * refused with their number, the engine's variants as the default, and the verdict on a
  * challenge with lichess's decline reasons; the UCI client's bestmove reader it shares with
- * the match runner.
+ * the match runner, and its reader of an info line's score and depth.
  */
 #include <string.h>
 
@@ -198,3 +198,23 @@ TEST(uci_bestmove_lines_read)
     CHECK(!uciproc_bestmove("bestmoves e2e4", best, sizeof best));
     CHECK(!uciproc_bestmove("info depth 1 pv e2e4", best, sizeof best));
 }
+
+TEST(uci_info_scores_read)
+{
+    UciScore sc;
+    CHECK(uciproc_info_score("info depth 12 seldepth 17 multipv 1 score cp -35 nodes 9000 pv e2e4", &sc));
+    CHECK(!sc.mate && sc.value == -35 && sc.depth == 12);
+    CHECK(uciproc_info_score("info depth 20 score mate -3 pv e1e2", &sc));
+    CHECK(sc.mate && sc.value == -3 && sc.depth == 20);
+    CHECK(uciproc_info_score("info score cp 20 lowerbound nodes 5", &sc));
+    CHECK(!sc.mate && sc.value == 20 && sc.depth == 0);
+    CHECK(uciproc_info_score("info depth x score cp 7", &sc) && sc.depth == 0 && sc.value == 7);
+    CHECK(!uciproc_info_score("info depth 5 multipv 2 score cp 10", &sc));
+    CHECK(!uciproc_info_score("info string score cp 5", &sc));
+    CHECK(!uciproc_info_score("info depth 5 score cp", &sc));
+    CHECK(!uciproc_info_score("info depth 5 score wdl 500 300 200", &sc));
+    CHECK(!uciproc_info_score("info depth 5 score cp 999999999", &sc));
+    CHECK(!uciproc_info_score("information score cp 5", &sc));
+    CHECK(!uciproc_info_score("bestmove e2e4", &sc));
+}
+
