@@ -1,8 +1,10 @@
 """tools/nnue_rescale.py: a net rescaled by a factor evaluates every position at that factor of
 the original (to the rounding of its output layer's integers), changes nothing but the output
-layer, and bad input is refused with what is wrong."""
+layer; a position file rescaled has every score but a mate's mark multiplied, nothing else
+changed; and bad input is refused with what is wrong."""
 import os
 import re
+import struct
 import subprocess
 import tempfile
 
@@ -63,3 +65,39 @@ def test_bad_input_is_refused():
             code, out, err = rescale(*args)
             assert code != 0 and why in err, (args, code, out, err)
         assert not os.path.exists(out_path), "a refused net was written"
+
+
+def position_file(path, scores):
+    """A chess position file as gensfen writes it (docs/nnue.md), a record per score."""
+    header = b"sfpos\0\0\0" + struct.pack("<5H", 1, 64, 6, 0, 70) + b"chess".ljust(22, b"\0")
+    header += b"PNBRQK".ljust(24, b"\0") + bytes(sq ^ 56 for sq in range(64))
+    records = b"".join(struct.pack("<hbBH", score, (-1, 0, 1)[i % 3], i % 2, 10 + i) + bytes([i % 23] * 64)
+                       for i, score in enumerate(scores))
+    with open(path, "wb") as f:
+        f.write(header + records)
+    return header, records
+
+
+def test_a_position_files_scores_rescaled():
+    scores = [0, 101, -101, 3000, -3000, 20000, -333, 7]
+    with tempfile.TemporaryDirectory() as tmp:
+        src, dst = os.path.join(tmp, "in.sfpos"), os.path.join(tmp, "out.sfpos")
+        header, records = position_file(src, scores)
+        code, out, err = rescale(src, 0.5, "--out", dst)
+        assert code == 0 and "8 chess positions, scores times 0.5" in out, (code, out, err)
+        data = open(dst, "rb").read()
+        assert data[:len(header)] == header and len(data) == len(header) + len(records)
+        body = data[len(header):]
+        for i, score in enumerate(scores):
+            new, old = body[70 * i:70 * (i + 1)], records[70 * i:70 * (i + 1)]
+            want = score if abs(score) == 3000 else round(score * 0.5)  # a mate's mark kept
+            assert struct.unpack_from("<h", new)[0] == want, (i, score, struct.unpack_from("<h", new)[0])
+            assert new[2:] == old[2:], "record %d: more than the score changed" % i
+        cut = os.path.join(tmp, "cut.sfpos")
+        open(cut, "wb").write((header + records)[:-1])
+        for args, why in (((cut, 0.5, "--out", dst + "2"), "not a whole number of 70-byte records"),
+                          ((src, 2, "--out", dst + "2"), "takes a score out of its 16-bit range")):
+            code, out, err = rescale(*args)
+            assert code != 0 and why in err, (args, code, out, err)
+        assert not os.path.exists(dst + "2"), "a refused file was written"
+
