@@ -42,18 +42,17 @@ def rescaled(raw, arrays, factor):
 
 def rescaled_positions(raw, path, factor):
     """A position file's bytes with every score but a mate's multiplied by `factor` (rounded)."""
-    header = posfile.read_header(raw)
-    offset = posfile.data_offset(header)
-    if (len(raw) - offset) % header["record"]:
-        fail("%s: %d bytes after the header, not a whole number of %d-byte records (cut short?)"
-             % (path, len(raw) - offset, header["record"]))
-    records = np.frombuffer(raw, dtype=posfile.dtype(header), offset=offset).copy()
+    try:
+        header, body = posfile.records_body(raw, path)
+    except ValueError as e:
+        fail(str(e))
+    records = np.frombuffer(body, dtype=posfile.dtype(header)).copy()
     scores = records["score"].astype(np.int64)
     scaled = np.where(np.abs(scores) == MATE_MARK, scores, np.rint(scores * factor))
     if np.abs(scaled).max(initial=0) > 32767:
         fail("a factor of %g takes a score out of its 16-bit range" % factor)
     records["score"] = scaled.astype("<i2")
-    return raw[:offset] + records.tobytes(), header["variant"], len(records)
+    return raw[:len(raw) - len(body)] + records.tobytes(), header["variant"], len(records)
 
 
 def main():

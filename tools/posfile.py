@@ -19,6 +19,8 @@ Record = collections.namedtuple("Record", "score result side ply hand board")
 def read_header(data):
     if data[:8] != MAGIC:
         raise ValueError("not a starfish position file (magic %r)" % data[:8])
+    if len(data) < HEADER:
+        raise ValueError("%d bytes, cut short in its header" % len(data))
     version, cells, types, hand, record = struct.unpack_from("<5H", data, 8)
     return {"version": version, "cells": cells, "types": types, "hand": hand, "record": record,
             "variant": data[18:40].rstrip(b"\0").decode(), "letters": data[40:64].rstrip(b"\0").decode(),
@@ -30,14 +32,24 @@ def data_offset(header):
     return HEADER + header["cells"]
 
 
-def read(path):
-    with open(path, "rb") as f:
-        data = f.read()
+def records_body(data, path):
+    """A whole file's header and the bytes of its records, refused (ValueError) when the file
+    is cut short: in its header, or within a record."""
     header = read_header(data)
+    if len(data) < data_offset(header):
+        raise ValueError("%s: %d bytes, cut short in its header" % (path, len(data)))
     size, body = header["record"], data[data_offset(header):]
     if len(body) % size:
         raise ValueError("%s: %d bytes after the header, not a whole number of %d-byte records"
                          % (path, len(body), size))
+    return header, body
+
+
+def read(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    header, body = records_body(data, path)
+    size = header["record"]
     records = []
     for at in range(0, len(body), size):
         score, result, side, ply = struct.unpack_from("<hbBH", body, at)

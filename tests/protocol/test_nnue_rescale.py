@@ -95,7 +95,10 @@ def test_a_position_files_scores_rescaled():
             assert new[2:] == old[2:], "record %d: more than the score changed" % i
         cut = os.path.join(tmp, "cut.sfpos")
         open(cut, "wb").write((header + records)[:-1])
+        head = os.path.join(tmp, "head.sfpos")
+        open(head, "wb").write(header[:100])
         for args, why in (((cut, 0.5, "--out", dst + "2"), "not a whole number of 70-byte records"),
+                          ((head, 0.5, "--out", dst + "2"), "100 bytes, cut short in its header"),
                           ((src, 2, "--out", dst + "2"), "takes a score out of its 16-bit range")):
             code, out, err = rescale(*args)
             assert code != 0 and why in err, (args, code, out, err)
