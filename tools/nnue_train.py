@@ -72,10 +72,15 @@ def load(paths):
                 head = posfile.read_header(f.read(64 + 256))
         except (OSError, ValueError) as e:
             fail("%s: %s" % (path, e))
+        try:
+            count = posfile.whole_records(head, os.path.getsize(path), path)
+        except ValueError as e:
+            fail(str(e))
         if header and (head["variant"], head["cells"]) != (header["variant"], header["cells"]):
             fail("%s holds %s positions, not %s" % (path, head["variant"], header["variant"]))
         header = header or head
-        arrays.append(np.fromfile(path, dtype=posfile.dtype(head), offset=posfile.data_offset(head)))
+        arrays.append(np.fromfile(path, dtype=posfile.dtype(head), count=count,
+                                  offset=posfile.data_offset(head)))
     data = np.concatenate(arrays)
     if len(data) < 10:
         fail("too few positions (%d)" % len(data))

@@ -32,17 +32,23 @@ def data_offset(header):
     return HEADER + header["cells"]
 
 
-def records_body(data, path):
-    """A whole file's header and the bytes of its records, refused (ValueError) when the file
-    is cut short: in its header, or within a record."""
-    header = read_header(data)
-    if len(data) < data_offset(header):
-        raise ValueError("%s: %d bytes, cut short in its header" % (path, len(data)))
-    size, body = header["record"], data[data_offset(header):]
-    if len(body) % size:
+def whole_records(header, size, path):
+    """How many records a file of `size` bytes holds, refused (ValueError) when the file is
+    cut short: in its header, or within a record."""
+    if size < data_offset(header):
+        raise ValueError("%s: %d bytes, cut short in its header" % (path, size))
+    body = size - data_offset(header)
+    if body % header["record"]:
         raise ValueError("%s: %d bytes after the header, not a whole number of %d-byte records"
-                         % (path, len(body), size))
-    return header, body
+                         % (path, body, header["record"]))
+    return body // header["record"]
+
+
+def records_body(data, path):
+    """A whole file's header and the bytes of its records (whole_records' checks)."""
+    header = read_header(data)
+    whole_records(header, len(data), path)
+    return header, data[data_offset(header):]
 
 
 def read(path):

@@ -211,9 +211,15 @@ def test_bad_input_is_named():
         whole = open(chess_net, "rb").read()
         open(cut, "wb").write(whole[:20000])
         open(longer, "wb").write(whole + b"\0")
+        records, cut_record, cut_header = open(chess, "rb").read(), os.path.join(tmp, "r.sfpos"), \
+            os.path.join(tmp, "h.sfpos")
+        open(cut_record, "wb").write(records[:-3])
+        open(cut_header, "wb").write(records[:100])
         for args, message in (([chess, starchess], "holds starchess positions, not chess"),
                               ([os.path.join(tmp, "none.sfpos")], "No such file"),
                               ([os.path.join(REPO_ROOT, "README.md")], "not a starfish position file"),
+                              ([chess, cut_record], "not a whole number of"),
+                              ([cut_header], "100 bytes, cut short in its header"),
                               ([chess, "--lambda", "2"], "--lambda and --validation lie in [0, 1]"),
                               ([chess, "--scale", "0"], "--batch and --scale are positive"),
                               ([chess, "--scale", "wide"], "--scale is a number of centipawns or fit, not 'wide'"),
