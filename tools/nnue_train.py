@@ -3,7 +3,8 @@
 
     /usr/bin/python3 tools/nnue_train.py DATA.sfpos [DATA.sfpos ...] --out NET.nnue
         [--epochs E] [--batch B] [--lr LR] [--lambda L] [--hidden H] [--seed S]
-        [--lr-decay G] [--validation F] [--plot FILE.png] [--threads T] [--scale CP|fit]
+        [--lr-decay G] [--validation F] [--hold-out-last] [--plot FILE.png] [--threads T]
+        [--scale CP|fit]
         [--king-buckets SPEC] [--factorise] [--init NET.nnue]
 
 Debian's PyTorch (python3-torch, CPU) under Debian's own python3; numpy reads the records as
@@ -33,7 +34,9 @@ With --init the training starts from a net file's weights instead of random ones
 nets are each trained on from the one before), so that new games can train the net in use
 without the earlier rounds' positions, which this machine does not keep (tried once in chess,
 docs/nnue.md: it fitted the new games and played no better); the net before training is
-epoch 0, kept when no epoch beats it on the held-out games.
+epoch 0, kept when no epoch beats it on the held-out games.  Held out from games the starting
+net learnt from, it would beat every epoch unfairly: --hold-out-last draws the held-out games
+from the last file alone (the newest round's, which no earlier net has seen).
 The same data, options and seed give the same file.  The net is written quantised (int16
 weights, int32 layer biases, docs/nnue.md); the last line says how far the quantised net's
 evaluations stray from the float net's.
@@ -64,7 +67,8 @@ def fail(message):
 
 
 def load(paths):
-    """The records of every file (one variant) as one structured array, and the header."""
+    """The records of every file (one variant) as one structured array, the header, and where
+    the last file's records begin in the array."""
     header, arrays = None, []
     for path in paths:
         try:
@@ -84,7 +88,7 @@ def load(paths):
     data = np.concatenate(arrays)
     if len(data) < 10:
         fail("too few positions (%d)" % len(data))
-    return header, data
+    return header, data, len(data) - len(arrays[-1])
 
 
 def game_numbers(data):
@@ -98,16 +102,20 @@ def game_numbers(data):
     return np.cumsum(starts) - 1
 
 
-def split_by_games(data, share, seed):
-    """(training, validation, games, games held out): whole games, shuffled by the seed, held out
-    until they hold `share` of the positions (at least one, and at least one left to train on)."""
+def split_by_games(data, share, seed, first=0):
+    """(training, validation, games, games held out): whole games from those that begin at
+    record `first` or later, shuffled by the seed, held out until they hold `share` of those
+    records (at least one game, and at least one left to train on)."""
     games = game_numbers(data)
     count = int(games[-1]) + 1
     if count < 2:
         fail("the positions come from a single game: none can be held out")
     sizes = np.bincount(games, minlength=count)
-    order = np.random.RandomState(seed).permutation(count)
-    taken = np.searchsorted(np.cumsum(sizes[order]), share * len(data)) + 1
+    eligible = np.flatnonzero(np.cumsum(sizes) - sizes >= first)
+    if len(eligible) == 0:
+        fail("the last file's positions continue a game of the file before: none can be held out")
+    order = eligible[np.random.RandomState(seed).permutation(len(eligible))]
+    taken = np.searchsorted(np.cumsum(sizes[order]), share * (len(data) - first)) + 1
     held = np.zeros(count, dtype=bool)
     held[order[:min(taken, count - 1)]] = True
     return data[~held[games]], data[held[games]], count, int(held.sum())
@@ -456,6 +464,9 @@ def main():
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--validation", type=float, default=0.05,
                         help="share of the positions held out, in whole games (default 0.05)")
+    parser.add_argument("--hold-out-last", action="store_true",
+                        help="hold out games of the last data file only (--validation of its positions): "
+                             "with --init, the games the starting net learnt from are no test of it")
     parser.add_argument("--plot", help="a PNG of the loss curves")
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--king-buckets", metavar="SPEC",
@@ -483,7 +494,7 @@ def main():
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     torch.use_deterministic_algorithms(True)
-    header, data = load(args.data)
+    header, data, last_file = load(args.data)
     init = parse_net(net_bytes(args.init), args.init) if args.init else None
     if args.king_buckets:
         buckets = king_buckets(args.king_buckets, header)
@@ -494,7 +505,8 @@ def main():
     model = build_model(torch, features, args.hidden, args.factorise)
     if init:
         start_from(torch, model, args.init, *init, header, features, args.hidden)
-    train, valid, games, held_games = split_by_games(data, args.validation, args.seed)
+    train, valid, games, held_games = split_by_games(data, args.validation, args.seed,
+                                                     last_file if args.hold_out_last else 0)
     if args.scale == "fit":
         args.scale = fit_scale(train)
         print("scale fitted to the training games' results: %g cp (squared error %.5f; at 400 cp %.5f)" % (

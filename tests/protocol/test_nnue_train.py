@@ -127,6 +127,15 @@ def test_init_trains_a_net_on():
         assert code == 0, (code, out, err)
         epoch, loss = kept(out)
         assert epoch >= 1 and loss < start, out
+        # --hold-out-last on the file twice: a share of the second copy's positions, half of what
+        # the same share of both is.
+        held = []
+        for extra in ([], ["--hold-out-last"]):
+            code, out, err = train(data, data, "--out", further, "--epochs", 1, "--batch", 512, "--init", first,
+                                   *extra)
+            assert code == 0, (code, out, err)
+            held.append(int(re.search(r"\((\d+) positions, \d+ games, held out\)", out).group(1)))
+        assert 300 <= held[0] and 150 <= held[1] < held[0], held
 
 
 def test_hex_boards_and_the_hand():
@@ -146,7 +155,8 @@ def test_hex_boards_and_the_hand():
 
 def test_validation_holds_out_whole_games():
     """The held-out positions are whole games (a ply no higher than the one before starts a
-    game, as gensfen writes them), about the share asked, the same for a seed."""
+    game, as gensfen writes them), about the share asked, the same for a seed; with
+    --hold-out-last, games that begin in the last file only."""
     script = """
 import importlib.util, sys
 import numpy as np
@@ -170,6 +180,13 @@ assert 0.05 * len(data) <= len(valid) < 0.05 * len(data) + 40, len(valid)
 again = t.split_by_games(data, 0.05, 1)[1]
 assert (again == valid).all(), "another split for the same seed"
 assert set(t.split_by_games(data, 0.05, 2)[1]["game"]) != set(valid["game"]), "the seed changed nothing"
+# --hold-out-last: games from the last file only (here it begins with game 150, or within it).
+first = int(np.flatnonzero(data["game"] == 150)[0])
+for begin, earliest in ((first, 150), (first + 1, 151)):
+    train, valid, games, held = t.split_by_games(data, 0.1, 1, begin)
+    assert games == 200 and len(train) + len(valid) == len(data) and min(valid["game"]) >= earliest
+    assert len(set(valid["game"])) == held and not set(train["game"]) & set(valid["game"])
+    assert 0.1 * (len(data) - begin) <= len(valid) < 0.1 * (len(data) - begin) + 40, len(valid)
 print("ok")
 """
     proc = subprocess.run([TRAIN[0], "-c", script, TRAIN[1]], capture_output=True, text=True, timeout=60)
