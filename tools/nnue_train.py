@@ -4,8 +4,7 @@
     /usr/bin/python3 tools/nnue_train.py DATA.sfpos [DATA.sfpos ...] --out NET.nnue
         [--epochs E] [--batch B] [--lr LR] [--lambda L] [--hidden H] [--seed S]
         [--lr-decay G] [--validation F] [--hold-out-last] [--plot FILE.png] [--threads T]
-        [--scale CP|fit]
-        [--king-buckets SPEC] [--factorise] [--init NET.nnue]
+        [--scale CP|fit] [--king-buckets SPEC] [--factorise] [--init NET.nnue]
 
 Debian's PyTorch (python3-torch, CPU) under Debian's own python3; numpy reads the records as
 one array (no object per position).  The network: each side's view of the board (the piece's
@@ -113,7 +112,8 @@ def split_by_games(data, share, seed, first=0):
     sizes = np.bincount(games, minlength=count)
     eligible = np.flatnonzero(np.cumsum(sizes) - sizes >= first)
     if len(eligible) == 0:
-        fail("the last file's positions continue a game of the file before: none can be held out")
+        fail("--hold-out-last: the last file begins no game of its own (it is empty, or continues "
+             "the last game of the file before)")
     order = eligible[np.random.RandomState(seed).permutation(len(eligible))]
     taken = np.searchsorted(np.cumsum(sizes[order]), share * (len(data) - first)) + 1
     held = np.zeros(count, dtype=bool)

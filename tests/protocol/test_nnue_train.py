@@ -232,11 +232,14 @@ def test_bad_input_is_named():
             os.path.join(tmp, "h.sfpos")
         open(cut_record, "wb").write(records[:-3])
         open(cut_header, "wb").write(records[:100])
+        empty = os.path.join(tmp, "e.sfpos")
+        open(empty, "wb").write(records[:128])  # the header and chess's 64-cell mirror table
         for args, message in (([chess, starchess], "holds starchess positions, not chess"),
                               ([os.path.join(tmp, "none.sfpos")], "No such file"),
                               ([os.path.join(REPO_ROOT, "README.md")], "not a starfish position file"),
                               ([chess, cut_record], "not a whole number of"),
                               ([cut_header], "100 bytes, cut short in its header"),
+                              ([chess, empty, "--hold-out-last"], "the last file begins no game of its own"),
                               ([chess, "--lambda", "2"], "--lambda and --validation lie in [0, 1]"),
                               ([chess, "--scale", "0"], "--batch and --scale are positive"),
                               ([chess, "--scale", "wide"], "--scale is a number of centipawns or fit, not 'wide'"),
